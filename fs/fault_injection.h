@@ -1,0 +1,55 @@
+// Fault injection for crash and error-path tests, as a decorator over any
+// ZonedDevice:
+//
+//   fail_read=N / fail_write=N / fail_reset=N   the Nth such operation (1-based)
+//                                               fails with EIO, once
+//   power_cut_after=N                           after N successful writes the
+//                                               device loses power: unflushed
+//                                               writes are dropped and every
+//                                               later operation fails with EIO
+//
+// The same controls are available programmatically through FaultInjector,
+// which tests keep a pointer to.
+#ifndef HINTFS_FS_FAULT_INJECTION_H_
+#define HINTFS_FS_FAULT_INJECTION_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "fs/zoned_device.h"
+
+namespace hintfs {
+
+struct FaultPlan {
+  uint64_t fail_read = 0;   // 0: never
+  uint64_t fail_write = 0;
+  uint64_t fail_reset = 0;
+  uint64_t power_cut_after_writes = 0;
+  uint64_t power_cut_seed = 1;  // picks which unflushed writes survive the cut
+};
+
+class FaultInjector {
+ public:
+  explicit FaultInjector(const FaultPlan& plan) : plan_(plan) {}
+
+  // Cuts power now (unflushed writes dropped, later I/O fails).
+  Status CutPower(ZonedDevice* device);
+  bool powered_off() const { return powered_off_.load(); }
+  uint64_t writes() const { return writes_.load(); }
+  uint64_t flushes() const { return flushes_.load(); }
+
+ private:
+  friend class FaultInjectingDevice;
+  FaultPlan plan_;
+  std::atomic<uint64_t> reads_{0}, writes_{0}, resets_{0}, flushes_{0};
+  std::atomic<bool> powered_off_{false};
+};
+
+// Wraps device; injector (shared with the caller) holds the plan and counters.
+std::unique_ptr<ZonedDevice> NewFaultInjectingDevice(std::unique_ptr<ZonedDevice> device,
+                                                     std::shared_ptr<FaultInjector> injector);
+
+}  // namespace hintfs
+
+#endif  // HINTFS_FS_FAULT_INJECTION_H_

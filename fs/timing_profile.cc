@@ -1,0 +1,165 @@
+#include "fs/timing_profile.h"
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+namespace hintfs {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+TimingProfile Make(const char* name, const char* description, const char* source, double read_bw,
+                   double write_bw, double read_qd1_iops, double write_access_us, int units,
+                   uint64_t zone_capacity) {
+  TimingProfile p;
+  p.name = name;
+  p.description = description;
+  p.source = source;
+  p.read_mib_per_s = read_bw;
+  p.write_mib_per_s = write_bw;
+  // The QD1 4 KiB random read rate includes the transfer; the rest is access.
+  double per_io_us = 1e6 / read_qd1_iops;
+  double transfer_us = 4096.0 / (read_bw * kMiB) * 1e6;
+  p.read_access_us = std::max(0.0, per_io_us - transfer_us);
+  p.write_access_us = write_access_us;
+  p.parallel_units = units;
+  p.zone_capacity_hint = zone_capacity;
+  return p;
+}
+
+}  // namespace
+
+const std::vector<TimingProfile>& BuiltinTimingProfiles() {
+  static const auto* profiles = new std::vector<TimingProfile>{
+      Make("zn540", "ZNS SSD, Western Digital Ultrastar DC ZN540",
+           "HHZS Table 1 (seq 1039.6/1002.8 MiB/s, 16,928 4KiB QD1 random-read IOPS); "
+           "write latency 20us and 8 parallel units assumed",
+           1039.6, 1002.8, 16928, 20, 8, 1077ull << 20),
+      Make("st14000", "HM-SMR HDD, Seagate ST14000NM0007",
+           "HHZS Table 1 (seq 210/210 MiB/s, 115 4KiB QD1 random-read IOPS); a seek costs the same "
+           "for writes",
+           210, 210, 115, 1e6 / 115, 1, 256ull << 20),
+      Make("hotrap-nvme", "fast NVMe SSD of the HotRAP testbed",
+           "HotRAP Table 6 (~5 GiB/s read, ~4 GiB/s write, ~98,000 16KiB IOPS with 16 threads): "
+           "16 units of 163us per 16KiB read",
+           5120, 4096, 98000.0 / 16, 20, 16, 0),
+      Make("hotrap-hdd", "slow HDD of the HotRAP testbed",
+           "HotRAP Table 6 (~260 MiB/s read, ~250 MiB/s write, ~400 16KiB IOPS with 16 threads)",
+           260, 250, 400, 1e6 / 400, 1, 0),
+      Make("pm9a3", "NVMe SSD, Samsung PM9A3 U.2 (HyperDB fast tier)",
+           "Samsung PM9A3 datasheet figures: 6,500 MB/s seq read, 3,500 MB/s seq write, 900K/200K "
+           "4KiB random read/write IOPS at high queue depth; QD1 read latency 80us assumed, 64 units",
+           6500e6 / kMiB, 3500e6 / kMiB, 12500, 20, 64, 0),
+      Make("s4610", "SATA SSD, Intel D3-S4610 class (HyperDB slow tier)",
+           "Intel DC S4500/S4600 product specification (the D3-S4610's predecessor series): "
+           "500/490 MB/s seq read/write, random 4KiB latency 110us read / 52us write (typ.), "
+           "72K read IOPS at QD32; 8 units",
+           500e6 / kMiB, 490e6 / kMiB, 1e6 / 110, 52, 8, 0),
+  };
+  return *profiles;
+}
+
+Status FindTimingProfile(const std::string& name, TimingProfile* profile) {
+  std::string known;
+  for (const TimingProfile& p : BuiltinTimingProfiles()) {
+    if (p.name == name) {
+      *profile = p;
+      return Status::OK();
+    }
+    known += (known.empty() ? "" : ", ") + p.name;
+  }
+  return Status::NotFound("no timing profile '" + name + "' (known: " + known + ")");
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class TimedDevice : public ZonedDevice {
+ public:
+  TimedDevice(std::unique_ptr<ZonedDevice> device, const TimingProfile& profile, double scale)
+      : device_(std::move(device)),
+        profile_(profile),
+        scale_(scale),
+        units_(static_cast<size_t>(std::max(1, profile.parallel_units)), Clock::now()),
+        channel_free_(Clock::now()) {}
+
+  std::string uri() const override { return device_->uri(); }
+  const DeviceGeometry& geometry() const override { return device_->geometry(); }
+  Status ReportZones(uint32_t first, uint32_t count, std::vector<ZoneInfo>* zones) override {
+    return device_->ReportZones(first, count, zones);
+  }
+
+  Status Read(uint64_t offset, size_t n, char* buf) override {
+    Status s = device_->Read(offset, n, buf);
+    Wait(offset, n, /*is_write=*/false);
+    return s;
+  }
+  Status Write(uint64_t offset, const char* data, size_t n) override {
+    Status s = device_->Write(offset, data, n);
+    if (s.ok()) Wait(offset, n, /*is_write=*/true);
+    return s;
+  }
+  Status Append(uint32_t zone, const char* data, size_t n, uint64_t* written_offset) override {
+    Status s = device_->Append(zone, data, n, written_offset);
+    if (s.ok()) Wait(*written_offset, n, /*is_write=*/true);
+    return s;
+  }
+  Status OpenZone(uint32_t zone) override { return device_->OpenZone(zone); }
+  Status CloseZone(uint32_t zone) override { return device_->CloseZone(zone); }
+  Status FinishZone(uint32_t zone) override { return device_->FinishZone(zone); }
+  Status ResetZone(uint32_t zone) override { return device_->ResetZone(zone); }
+  Status Flush() override { return device_->Flush(); }
+  Status SimulatePowerLoss(uint64_t seed) override { return device_->SimulatePowerLoss(seed); }
+
+ private:
+  void Wait(uint64_t offset, size_t n, bool is_write) {
+    Clock::time_point done;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      Clock::time_point now = Clock::now();
+      uint64_t& last_end = is_write ? last_write_end_ : last_read_end_;
+      bool sequential = offset == last_end;
+      last_end = offset + n;
+      double access_us = sequential ? 0 : (is_write ? profile_.write_access_us
+                                                    : profile_.read_access_us);
+      double bw = (is_write ? profile_.write_mib_per_s : profile_.read_mib_per_s) * kMiB;
+      double transfer_us = static_cast<double>(n) / bw * 1e6;
+      auto unit = std::min_element(units_.begin(), units_.end());
+      Clock::time_point start = std::max(now, *unit);
+      Clock::time_point accessed = start + Duration(access_us);
+      *unit = accessed;
+      // The data channel is shared by all units.
+      Clock::time_point transfer_start = std::max(accessed, channel_free_);
+      channel_free_ = transfer_start + Duration(transfer_us);
+      done = channel_free_;
+    }
+    std::this_thread::sleep_until(done);
+  }
+
+  Clock::duration Duration(double us) const {
+    return std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double, std::micro>(us / scale_));
+  }
+
+  std::unique_ptr<ZonedDevice> device_;
+  TimingProfile profile_;
+  double scale_;
+  std::mutex mu_;
+  std::vector<Clock::time_point> units_;
+  Clock::time_point channel_free_;
+  uint64_t last_read_end_ = UINT64_MAX;
+  uint64_t last_write_end_ = UINT64_MAX;
+};
+
+}  // namespace
+
+std::unique_ptr<ZonedDevice> NewTimedDevice(std::unique_ptr<ZonedDevice> device,
+                                            const TimingProfile& profile, double scale) {
+  return std::make_unique<TimedDevice>(std::move(device), profile, scale);
+}
+
+}  // namespace hintfs

@@ -1,0 +1,48 @@
+// Timing profiles make any ZonedDevice behave like a particular drive by
+// really waiting: each I/O occupies one of the drive's parallel units for its
+// access latency and the shared data channel for its transfer time, and
+// returns when both are done. Queueing follows from the busy-until clocks, so
+// throughput and latency under concurrency come out of the same model.
+//
+// A sequential access (one that starts where the previous access of the same
+// kind ended) skips the access latency; that is what separates a 210 MiB/s
+// sequential HDD stream from its 115 random IOPS.
+//
+// scale divides every modelled time, so a scale of 10 runs ten times faster
+// while keeping the ratios between devices (used by scaled reproductions).
+#ifndef HINTFS_FS_TIMING_PROFILE_H_
+#define HINTFS_FS_TIMING_PROFILE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fs/zoned_device.h"
+
+namespace hintfs {
+
+struct TimingProfile {
+  std::string name;
+  std::string description;
+  std::string source;             // where the figures come from
+  double read_mib_per_s = 0;      // sequential read bandwidth
+  double write_mib_per_s = 0;     // sequential write bandwidth
+  double read_access_us = 0;      // random read access latency, excluding transfer
+  double write_access_us = 0;     // write latency when not sequential, excluding transfer
+  int parallel_units = 1;         // requests served at once (flash channels, actuators)
+  uint64_t zone_capacity_hint = 0;  // the drive's zone capacity, informational
+};
+
+// The built-in profiles: zn540, st14000, hotrap-nvme, hotrap-hdd, pm9a3, s4610.
+const std::vector<TimingProfile>& BuiltinTimingProfiles();
+
+// Finds a built-in profile by name; NotFound lists the known ones.
+Status FindTimingProfile(const std::string& name, TimingProfile* profile);
+
+// Wraps device so that every I/O takes the time profile prescribes, divided by scale.
+std::unique_ptr<ZonedDevice> NewTimedDevice(std::unique_ptr<ZonedDevice> device,
+                                            const TimingProfile& profile, double scale);
+
+}  // namespace hintfs
+
+#endif  // HINTFS_FS_TIMING_PROFILE_H_

@@ -1,0 +1,65 @@
+#include "fs/zoned_device.h"
+
+#include "fs/emulated_device.h"
+#include "fs/fault_injection.h"
+#include "fs/timing_profile.h"
+#include "fs/uri.h"
+
+namespace hintfs {
+
+Status ZonedDevice::ReportZone(uint32_t zone, ZoneInfo* info) {
+  std::vector<ZoneInfo> zones;
+  Status s = ReportZones(zone, 1, &zones);
+  if (s.ok()) *info = zones[0];
+  return s;
+}
+
+Status ZonedDevice::SimulatePowerLoss(uint64_t) {
+  return Status::NotSupported("power-loss simulation needs an emulated device");
+}
+
+Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<ZonedDevice>* device) {
+  DeviceUri uri;
+  Status s = DeviceUri::Parse(text, &uri);
+  if (!s.ok()) return s;
+  if (uri.scheme != "file" && uri.scheme != "mem") {
+    return Status::NotSupported("device scheme '" + uri.scheme + "' (this build has file: and mem:)");
+  }
+  s = uri.CheckKeys({"zone_size", "zone_capacity", "zones", "conv_zones", "block_size", "max_open",
+                     "max_active", "sync", "profile", "profile_scale", "fail_read", "fail_write",
+                     "fail_reset", "power_cut_after"});
+  if (!s.ok()) return s;
+
+  // Validate the decorator options before touching (or creating) the device.
+  FaultPlan plan;
+  if (!(s = uri.GetUint("fail_read", 0, &plan.fail_read)).ok()) return s;
+  if (!(s = uri.GetUint("fail_write", 0, &plan.fail_write)).ok()) return s;
+  if (!(s = uri.GetUint("fail_reset", 0, &plan.fail_reset)).ok()) return s;
+  if (!(s = uri.GetUint("power_cut_after", 0, &plan.power_cut_after_writes)).ok()) return s;
+  TimingProfile profile;
+  if (uri.Has("profile") && uri.GetString("profile", "") != "none") {
+    if (!(s = FindTimingProfile(uri.GetString("profile", ""), &profile)).ok()) return s;
+  }
+  double scale_override = 0;
+  if (!(s = uri.GetDouble("profile_scale", 1.0, &scale_override)).ok()) return s;
+
+  StoredProfile stored;
+  std::unique_ptr<ZonedDevice> dev;
+  s = OpenEmulatedDevice(uri, create, &dev, &stored);
+  if (!s.ok()) return s;
+
+  // The URI's profile wins over the one stored with the device; "none" turns timing off.
+  std::string profile_name = uri.Has("profile") ? uri.GetString("profile", "") : stored.name;
+  double scale = uri.Has("profile_scale") ? scale_override : stored.scale;
+  if (!profile_name.empty() && profile_name != "none") {
+    if (!(s = FindTimingProfile(profile_name, &profile)).ok()) return s;
+    dev = NewTimedDevice(std::move(dev), profile, scale);
+  }
+  if (plan.fail_read || plan.fail_write || plan.fail_reset || plan.power_cut_after_writes) {
+    dev = NewFaultInjectingDevice(std::move(dev), std::make_shared<FaultInjector>(plan));
+  }
+  *device = std::move(dev);
+  return Status::OK();
+}
+
+}  // namespace hintfs

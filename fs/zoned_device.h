@@ -1,0 +1,87 @@
+// ZonedDevice is the one interface every storage backend implements: the
+// emulated file and memory devices, the kernel zoned block devices (libzbd),
+// NVMe ZNS namespaces (libnvme) and conventional SSDs carved into logical
+// zones. Decorators add timing (timing_profile.h) and faults
+// (fault_injection.h) to any of them.
+//
+// Offsets are device byte offsets. Writes must be aligned to block_size and
+// must start at the zone's write pointer (sequential zones); reads may touch
+// only written bytes. Every violation fails the way a drive would, with the
+// errno a kernel would report (EINVAL for misaligned or misplaced I/O, EIO for
+// media errors, ETOOMANYREFS-like EBUSY when open/active limits are exceeded).
+#ifndef HINTFS_FS_ZONED_DEVICE_H_
+#define HINTFS_FS_ZONED_DEVICE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fs/status.h"
+#include "fs/zone.h"
+
+namespace hintfs {
+
+struct DeviceGeometry {
+  uint32_t zone_count = 0;
+  uint32_t conventional_zones = 0;  // zones [0, conventional_zones) are conventional
+  uint64_t zone_size = 0;
+  uint64_t zone_capacity = 0;
+  uint32_t block_size = 4096;
+  uint32_t max_open_zones = 0;    // 0: no limit
+  uint32_t max_active_zones = 0;  // 0: no limit
+
+  uint64_t capacity_bytes() const { return zone_size * zone_count; }
+  uint64_t zone_start(uint32_t zone) const { return zone_size * zone; }
+};
+
+class ZonedDevice {
+ public:
+  virtual ~ZonedDevice() = default;
+
+  // The URI this device was opened with, without volatile options.
+  virtual std::string uri() const = 0;
+  virtual const DeviceGeometry& geometry() const = 0;
+
+  // Fills *zones with the state of zones [first, first + count).
+  virtual Status ReportZones(uint32_t first, uint32_t count, std::vector<ZoneInfo>* zones) = 0;
+  Status ReportZone(uint32_t zone, ZoneInfo* info);
+
+  virtual Status Read(uint64_t offset, size_t n, char* buf) = 0;
+  // Writes n bytes at offset, which must be the zone's write pointer for a
+  // sequential zone. Implicitly opens an empty or closed zone.
+  virtual Status Write(uint64_t offset, const char* data, size_t n) = 0;
+  // Zone append: the device picks the offset (the write pointer) and reports
+  // it, so several writers may append to one zone without ordering.
+  virtual Status Append(uint32_t zone, const char* data, size_t n, uint64_t* written_offset) = 0;
+
+  virtual Status OpenZone(uint32_t zone) = 0;
+  virtual Status CloseZone(uint32_t zone) = 0;
+  virtual Status FinishZone(uint32_t zone) = 0;
+  virtual Status ResetZone(uint32_t zone) = 0;
+
+  // Makes every completed write durable (a cache flush). Until then a power
+  // cut may drop any suffix of the writes of each zone.
+  virtual Status Flush() = 0;
+
+  // Emulated devices only: behave as if power was cut now, dropping writes
+  // that were not flushed (seed picks how much of each zone's unflushed tail
+  // survives). Other devices return NotSupported.
+  virtual Status SimulatePowerLoss(uint64_t seed);
+
+  uint32_t ZoneOf(uint64_t offset) const {
+    return static_cast<uint32_t>(offset / geometry().zone_size);
+  }
+};
+
+// Opens (or, when create is set and the device does not exist, creates) the
+// device a URI names. Schemes: "file" and "mem" (see emulated_device.h).
+// Options understood by every scheme: profile=NAME, profile_scale=X
+// (timing_profile.h) and fail_read=N, fail_write=N, fail_reset=N
+// (fault_injection.h).
+Status OpenZonedDevice(const std::string& uri, bool create, std::unique_ptr<ZonedDevice>* device);
+
+}  // namespace hintfs
+
+#endif  // HINTFS_FS_ZONED_DEVICE_H_
