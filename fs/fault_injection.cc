@@ -1,18 +1,61 @@
 #include "fs/fault_injection.h"
 
+#include <algorithm>
+#include <map>
+
 #include <fmt/format.h>
 
 namespace hintfs {
 
-Status FaultInjector::CutPower(ZonedDevice* device) {
+Status FaultInjector::CutPower() {
+  std::lock_guard<std::mutex> l(mu_);
   if (powered_off_.exchange(true)) return Status::OK();
-  return device->SimulatePowerLoss(plan_.power_cut_seed);
+  Status result;
+  uint64_t seed = plan_.power_cut_seed;
+  for (ZonedDevice* d : devices_) {
+    Status s = d->SimulatePowerLoss(seed++);
+    if (!s.ok() && result.ok()) result = s;
+  }
+  return result;
+}
+
+void FaultInjector::Register(ZonedDevice* device) {
+  std::lock_guard<std::mutex> l(mu_);
+  devices_.push_back(device);
+}
+
+void FaultInjector::Unregister(ZonedDevice* device) {
+  std::lock_guard<std::mutex> l(mu_);
+  devices_.erase(std::remove(devices_.begin(), devices_.end(), device), devices_.end());
+}
+
+namespace {
+std::mutex g_domains_mu;
+std::map<std::string, std::shared_ptr<FaultInjector>>& Domains() {
+  static auto* domains = new std::map<std::string, std::shared_ptr<FaultInjector>>();
+  return *domains;
+}
+}  // namespace
+
+std::shared_ptr<FaultInjector> PowerDomain(const std::string& name, const FaultPlan& plan) {
+  std::lock_guard<std::mutex> l(g_domains_mu);
+  auto& slot = Domains()[name];
+  if (!slot) slot = std::make_shared<FaultInjector>(plan);
+  return slot;
+}
+
+void ResetPowerDomain(const std::string& name) {
+  std::lock_guard<std::mutex> l(g_domains_mu);
+  Domains().erase(name);
 }
 
 class FaultInjectingDevice : public ZonedDevice {
  public:
   FaultInjectingDevice(std::unique_ptr<ZonedDevice> device, std::shared_ptr<FaultInjector> injector)
-      : device_(std::move(device)), f_(std::move(injector)) {}
+      : device_(std::move(device)), f_(std::move(injector)) {
+    f_->Register(device_.get());
+  }
+  ~FaultInjectingDevice() override { f_->Unregister(device_.get()); }
 
   std::string uri() const override { return device_->uri(); }
   const DeviceGeometry& geometry() const override { return device_->geometry(); }
@@ -91,7 +134,7 @@ class FaultInjectingDevice : public ZonedDevice {
 
   void AfterWrite() {
     uint64_t after = f_->plan_.power_cut_after_writes;
-    if (after != 0 && f_->writes_.load() >= after) f_->CutPower(device_.get());
+    if (after != 0 && f_->writes_.load() >= after) f_->CutPower();
   }
 
   std::unique_ptr<ZonedDevice> device_;

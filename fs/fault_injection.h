@@ -7,6 +7,11 @@
 //                                               device loses power: unflushed
 //                                               writes are dropped and every
 //                                               later operation fails with EIO
+//   power_domain=NAME                           devices naming the same domain
+//                                               share one injector: counts are
+//                                               domain-wide and a power cut hits
+//                                               them all at once, like a machine
+//                                               losing power
 //
 // The same controls are available programmatically through FaultInjector,
 // which tests keep a pointer to.
@@ -16,6 +21,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include "fs/zoned_device.h"
 
@@ -33,18 +41,30 @@ class FaultInjector {
  public:
   explicit FaultInjector(const FaultPlan& plan) : plan_(plan) {}
 
-  // Cuts power now (unflushed writes dropped, later I/O fails).
-  Status CutPower(ZonedDevice* device);
+  // Cuts power to every device of the injector now (unflushed writes
+  // dropped, later I/O fails).
+  Status CutPower();
   bool powered_off() const { return powered_off_.load(); }
   uint64_t writes() const { return writes_.load(); }
   uint64_t flushes() const { return flushes_.load(); }
 
  private:
   friend class FaultInjectingDevice;
+  void Register(ZonedDevice* device);
+  void Unregister(ZonedDevice* device);
+
   FaultPlan plan_;
   std::atomic<uint64_t> reads_{0}, writes_{0}, resets_{0}, flushes_{0};
   std::atomic<bool> powered_off_{false};
+  std::mutex mu_;
+  std::vector<ZonedDevice*> devices_;  // the undecorated devices
 };
+
+// The injector shared by every device of a power domain; plan is used when
+// the domain is new.
+std::shared_ptr<FaultInjector> PowerDomain(const std::string& name, const FaultPlan& plan);
+// Forgets a domain, so a later device naming it starts with fresh counters.
+void ResetPowerDomain(const std::string& name);
 
 // Wraps device; injector (shared with the caller) holds the plan and counters.
 std::unique_ptr<ZonedDevice> NewFaultInjectingDevice(std::unique_ptr<ZonedDevice> device,

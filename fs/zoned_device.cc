@@ -27,7 +27,7 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
   }
   s = uri.CheckKeys({"zone_size", "zone_capacity", "zones", "conv_zones", "block_size", "max_open",
                      "max_active", "sync", "profile", "profile_scale", "fail_read", "fail_write",
-                     "fail_reset", "power_cut_after"});
+                     "fail_reset", "power_cut_after", "power_domain"});
   if (!s.ok()) return s;
 
   // Validate the decorator options before touching (or creating) the device.
@@ -55,7 +55,9 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
     if (!(s = FindTimingProfile(profile_name, &profile)).ok()) return s;
     dev = NewTimedDevice(std::move(dev), profile, scale);
   }
-  if (plan.fail_read || plan.fail_write || plan.fail_reset || plan.power_cut_after_writes) {
+  if (uri.Has("power_domain")) {
+    dev = NewFaultInjectingDevice(std::move(dev), PowerDomain(uri.GetString("power_domain", ""), plan));
+  } else if (plan.fail_read || plan.fail_write || plan.fail_reset || plan.power_cut_after_writes) {
     dev = NewFaultInjectingDevice(std::move(dev), std::make_shared<FaultInjector>(plan));
   }
   *device = std::move(dev);

@@ -78,8 +78,8 @@ class ZonedDevice {
 // Opens (or, when create is set and the device does not exist, creates) the
 // device a URI names. Schemes: "file" and "mem" (see emulated_device.h).
 // Options understood by every scheme: profile=NAME, profile_scale=X
-// (timing_profile.h) and fail_read=N, fail_write=N, fail_reset=N
-// (fault_injection.h).
+// (timing_profile.h) and fail_read=N, fail_write=N, fail_reset=N,
+// power_cut_after=N, power_domain=NAME (fault_injection.h).
 Status OpenZonedDevice(const std::string& uri, bool create, std::unique_ptr<ZonedDevice>* device);
 
 }  // namespace hintfs

@@ -1,0 +1,61 @@
+// The allocation seam between the filesystem and placement policies. The
+// filesystem asks a policy two questions and knows nothing else about why:
+//   - which role a new file's data has (WAL, data, ...), so zones never mix roles;
+//   - in which order to try the member devices when a file needs a new zone.
+// placement/ implements policies by name; the filesystem ships only the
+// default that fills the fast tier first.
+#ifndef HINTFS_FS_ALLOCATION_H_
+#define HINTFS_FS_ALLOCATION_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fs/metadata.h"
+#include "fs/superblock.h"
+
+namespace hintfs {
+
+// What the filesystem knows about a device when it asks for placement.
+struct DeviceSpace {
+  uint32_t index = 0;
+  Tier tier = Tier::kFast;
+  uint32_t free_zones = 0;    // empty data zones available to writers
+  uint32_t total_zones = 0;   // data zones
+  uint64_t free_bytes = 0;    // unwritten capacity of data zones
+};
+
+struct AllocationRequest {
+  uint64_t inode = 0;
+  std::string path;        // the file's path when it was created
+  ZoneRole role = ZoneRole::kData;
+  uint64_t file_size = 0;  // bytes already written to the file
+  uint64_t bytes = 0;      // bytes about to be written
+};
+
+class AllocationPolicy {
+ public:
+  virtual ~AllocationPolicy() = default;
+  virtual std::string name() const = 0;
+  // The role of a file about to be created at path.
+  virtual ZoneRole RoleForNewFile(const std::string& path) = 0;
+  // Fills *order with device indexes to try, best first. Devices left out are
+  // not used for this request.
+  virtual void ChooseDevices(const AllocationRequest& request,
+                             const std::vector<DeviceSpace>& devices,
+                             std::vector<uint32_t>* order) = 0;
+};
+
+// The default: every file is data; fast devices first, then slow ones.
+class FastFirstPolicy : public AllocationPolicy {
+ public:
+  std::string name() const override { return "fast-first"; }
+  ZoneRole RoleForNewFile(const std::string&) override { return ZoneRole::kData; }
+  void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
+                     std::vector<uint32_t>* order) override;
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_FS_ALLOCATION_H_

@@ -1,0 +1,220 @@
+// Filesystem is the hintfs core: one namespace of files and directories over
+// two or more zoned devices (a fast and a slow tier). Files are lists of
+// extents that may span zones and devices; metadata lives in the journal
+// (journal.h); which device a file's next zone comes from is asked of an
+// AllocationPolicy (allocation.h).
+//
+// Durability: FileWriter::Sync makes a file's bytes and size durable (data
+// first, then a journal batch). Namespace changes (create, rename, unlink,
+// link, mkdir) are durable after the next Sync of any file or SyncMetadata()
+// — the directory fsync of POSIX. Unsynced data is lost in a crash.
+//
+// Space: a zone is reset as soon as the journal durably says none of its
+// bytes are live; a garbage collector relocates live extents out of mostly
+// dead zones, and runs by itself before any allocation reports "no space".
+//
+// Thread safety: all methods may be called concurrently. A FileWriter or
+// FileReader is used by one thread at a time, and every handle must be
+// destroyed before the Filesystem.
+#ifndef HINTFS_FS_FILESYSTEM_H_
+#define HINTFS_FS_FILESYSTEM_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fs/allocation.h"
+#include "fs/metadata.h"
+#include "fs/status.h"
+#include "fs/superblock.h"
+#include "fs/zone.h"
+
+namespace hintfs {
+
+// Reports progress of a long operation: done out of total units (bytes).
+using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
+
+struct MkfsDevice {
+  Tier tier = Tier::kFast;
+  std::string uri;  // created if it does not exist (file: and mem: need zones=N)
+};
+
+struct MkfsOptions {
+  std::vector<MkfsDevice> devices;  // the first fast device holds the journal
+  uint32_t meta_zones = 3;          // journal zones (at least 2)
+  bool force = false;               // overwrite an existing filesystem or image
+  std::string policy = "fast-first";
+  ProgressFn progress;
+};
+
+struct MountOptions {
+  bool read_only = false;
+  // null: FastFirstPolicy. Adapters pass the policy the superblock or the
+  // user names (placement/policy_registry.h).
+  std::shared_ptr<AllocationPolicy> policy;
+  // Empty zones per device kept back from writers so GC can always move data.
+  uint32_t gc_reserve_zones = 1;
+  // A writer sends full blocks to the device once this much is buffered.
+  size_t write_buffer_bytes = 1 << 20;
+};
+
+struct FileStat {
+  uint64_t inode = 0;
+  FileType type = FileType::kFile;
+  ZoneRole role = ZoneRole::kData;
+  uint64_t size = 0;
+  uint32_t nlink = 0;
+  int64_t mtime_ns = 0;
+  std::vector<Extent> extents;  // bytes already on a device (files only)
+};
+
+struct DirEntry {
+  std::string name;
+  uint64_t inode = 0;
+  FileType type = FileType::kFile;
+};
+
+// Per-device space. raw = reserved + unusable + live + garbage + free.
+struct DeviceUsage {
+  uint32_t index = 0;
+  std::string uri;
+  Tier tier = Tier::kFast;
+  uint32_t zones = 0;
+  uint64_t zone_size = 0;
+  uint64_t zone_capacity = 0;
+  uint64_t raw_bytes = 0;
+  uint64_t reserved_bytes = 0;  // superblock, journal and conventional zones
+  uint64_t unusable_bytes = 0;  // zone size beyond zone capacity of data zones
+  uint64_t live_bytes = 0;      // written blocks that files reference
+  uint64_t garbage_bytes = 0;   // written blocks nothing references (reclaimable)
+  uint64_t free_bytes = 0;      // unwritten capacity of data zones
+  uint64_t file_bytes = 0;      // logical file bytes stored here
+  uint32_t data_zones = 0;
+  uint32_t empty_zones = 0;
+};
+
+struct ZoneReport {
+  uint32_t device = 0;
+  uint32_t zone = 0;
+  ZoneRole role = ZoneRole::kFree;
+  ZoneCondition condition = ZoneCondition::kEmpty;
+  uint64_t start = 0;
+  uint64_t write_pointer = 0;
+  uint64_t capacity = 0;
+  uint64_t live_bytes = 0;
+  bool writing = false;  // a writer is appending to it
+};
+
+struct FsStats {
+  uint64_t bytes_written[2] = {0, 0};  // per tier, data written by files
+  uint64_t bytes_read[2] = {0, 0};
+  uint64_t zone_resets = 0;
+  uint64_t zones_finished = 0;   // finished early to respect max active zones
+  uint64_t gc_runs = 0;
+  uint64_t gc_bytes_moved = 0;
+  uint64_t journal_commits = 0;
+  uint64_t journal_bytes = 0;
+  uint64_t journal_rolls = 0;
+  uint64_t journal_epoch = 0;
+  uint64_t files = 0;
+  uint64_t directories = 0;
+};
+
+struct FsckReport {
+  std::vector<std::string> errors;    // anything here makes fsck fail
+  std::vector<std::string> warnings;  // harmless; mount cleans these up
+  uint64_t files = 0;
+  uint64_t directories = 0;
+  uint64_t extents = 0;
+  uint64_t bytes_checked = 0;  // data read back when deep checking
+  bool ok() const { return errors.empty(); }
+};
+
+class FileWriter {
+ public:
+  virtual ~FileWriter() = default;
+  virtual Status Append(std::string_view data) = 0;
+  // Sends buffered whole blocks to the device (no durability promise).
+  virtual Status Flush() = 0;
+  // Makes every appended byte and the file size durable.
+  virtual Status Sync() = 0;
+  // Writes out what is buffered and releases the file; the data is durable at
+  // the next commit. Called by the destructor if not called before.
+  virtual Status Close() = 0;
+  virtual uint64_t Size() const = 0;
+};
+
+class FileReader {
+ public:
+  virtual ~FileReader() = default;
+  // Reads up to n bytes at offset into scratch; *got is short only at EOF.
+  virtual Status Read(uint64_t offset, size_t n, char* scratch, size_t* got) = 0;
+  virtual uint64_t Size() const = 0;
+};
+
+class FileLock {
+ public:
+  virtual ~FileLock() = default;  // releases the lock
+};
+
+enum class WriteMode {
+  kTruncate,   // create, or truncate an existing file to zero
+  kAppend,     // create, or append to an existing file
+  kExclusive,  // create; AlreadyExists if the path exists
+};
+
+class Filesystem {
+ public:
+  // Creates a filesystem over the devices. Refuses to overwrite an existing
+  // hintfs filesystem unless force is set.
+  static Status Mkfs(const MkfsOptions& options);
+
+  // Mounts the filesystem that the device at uri belongs to (any member).
+  static Status Mount(const std::string& uri, const MountOptions& options,
+                      std::unique_ptr<Filesystem>* fs);
+
+  virtual ~Filesystem() = default;
+
+  // Makes everything durable and releases the devices. Also done (ignoring
+  // errors) when the object is destroyed.
+  virtual Status Unmount() = 0;
+
+  virtual Status OpenWriter(const std::string& path, WriteMode mode,
+                            std::unique_ptr<FileWriter>* writer) = 0;
+  virtual Status OpenReader(const std::string& path, std::unique_ptr<FileReader>* reader) = 0;
+  virtual Status Stat(const std::string& path, FileStat* stat) = 0;
+  virtual Status ReadDir(const std::string& path, std::vector<DirEntry>* entries) = 0;
+  virtual Status Mkdir(const std::string& path) = 0;
+  virtual Status Rmdir(const std::string& path) = 0;
+  virtual Status Unlink(const std::string& path) = 0;
+  // Atomically replaces to if it exists (a file by a file, or an empty
+  // directory by a directory).
+  virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  virtual Status Link(const std::string& existing, const std::string& new_path) = 0;
+  // Shrinks a file, or grows it with zeros.
+  virtual Status Truncate(const std::string& path, uint64_t size) = 0;
+  virtual Status SetMtime(const std::string& path, int64_t mtime_ns) = 0;
+  // Creates path if needed and locks it; Busy if already locked.
+  virtual Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) = 0;
+  // Makes all namespace changes durable (directory fsync).
+  virtual Status SyncMetadata() = 0;
+
+  // Relocates live data out of up to max_zones mostly dead zones. Returns the
+  // number of zones it freed.
+  virtual Status CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) = 0;
+
+  virtual Status Usage(std::vector<DeviceUsage>* usage) = 0;
+  virtual Status Zones(std::vector<ZoneReport>* zones) = 0;
+  virtual FsStats Stats() = 0;
+  virtual const Superblock& superblock() const = 0;
+  virtual std::string policy_name() const = 0;
+
+  // Checks the journal image against itself and the devices. deep also reads
+  // back every extent.
+  virtual Status Check(bool deep, FsckReport* report, const ProgressFn& progress) = 0;
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_FS_FILESYSTEM_H_

@@ -1,0 +1,155 @@
+// Filesystem: the consistency check behind `hintfs fsck`.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "fs/fs_impl.h"
+#include "fs/uri.h"
+
+namespace hintfs {
+
+Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) {
+  *report = FsckReport();
+  auto error = [&](std::string msg) { report->errors.push_back(std::move(msg)); };
+  auto warn = [&](std::string msg) { report->warnings.push_back(std::move(msg)); };
+  MetadataImage image = journal_->image();
+  JournalStats js = journal_->stats();
+  if (js.torn_tail) warn("journal ends in a torn batch (a crash during a commit); mount rolls past it");
+
+  // Superblocks: every member must carry the same description of the filesystem.
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    Superblock copy;
+    Status s = Superblock::Read(members_[d]->device.get(), &copy);
+    if (!s.ok()) {
+      error(fmt::format("member {}: {}", d, s.message()));
+      continue;
+    }
+    Superblock expected = sb_;
+    expected.member_index = d;
+    if (copy.Encode() != expected.Encode()) error(fmt::format("member {}: superblock differs", d));
+  }
+
+  // Zones as the devices report them.
+  std::vector<std::vector<ZoneInfo>> zones(members_.size());
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    ZonedDevice* dev = members_[d]->device.get();
+    Status s = dev->ReportZones(0, dev->geometry().zone_count, &zones[d]);
+    if (!s.ok()) return s;
+    for (const ZoneInfo& z : zones[d]) {
+      if (z.is_sequential() && (z.write_pointer < z.start || z.write_pointer > z.start + z.capacity)) {
+        error(fmt::format("device {} zone {}: write pointer outside the zone", d, z.index));
+      }
+      bool is_meta = d == sb_.meta_device && z.index >= sb_.meta_first_zone &&
+                     z.index < sb_.meta_first_zone + sb_.meta_zone_count;
+      if (is_meta && z.index != js.active_zone && z.write_pointer != z.start) {
+        warn(fmt::format("metadata zone {} holds an older journal generation", z.index));
+      }
+    }
+  }
+
+  // Namespace: entries point at inodes, link counts match, directories form a tree.
+  std::map<uint64_t, uint32_t> links;
+  for (const auto& [parent, names] : image.entries()) {
+    if (image.inodes().count(parent) == 0) error(fmt::format("directory {} has no inode", parent));
+    for (const auto& [name, id] : names) {
+      auto it = image.inodes().find(id);
+      if (it == image.inodes().end()) {
+        error(fmt::format("entry '{}' in directory {} points to missing inode {}", name, parent, id));
+        continue;
+      }
+      links[id]++;
+      if (it->second.type == FileType::kDirectory && links[id] > 1) {
+        error(fmt::format("directory inode {} has more than one name", id));
+      }
+    }
+  }
+  std::map<uint64_t, bool> reachable;
+  std::vector<uint64_t> stack{kRootInode};
+  while (!stack.empty()) {
+    uint64_t dir = stack.back();
+    stack.pop_back();
+    if (reachable[dir]) continue;
+    reachable[dir] = true;
+    auto it = image.entries().find(dir);
+    if (it == image.entries().end()) continue;
+    for (const auto& [name, id] : it->second) {
+      if (image.entries().count(id)) stack.push_back(id);
+      else reachable[id] = true;
+    }
+  }
+
+  // Extents: inside written data zones, aligned, not overlapping, sizes add up.
+  struct Span {
+    uint64_t start, end, inode;
+  };
+  std::vector<std::vector<Span>> spans(members_.size());
+  uint64_t total_bytes = 0;
+  for (const auto& [id, rec] : image.inodes()) {
+    if (rec.type == FileType::kDirectory) {
+      report->directories++;
+      if (!rec.extents.empty()) error(fmt::format("directory inode {} has extents", id));
+    } else {
+      report->files++;
+    }
+    if (id != kRootInode && rec.nlink != links[id]) {
+      error(fmt::format("inode {}: link count {} but {} names", id, rec.nlink, links[id]));
+    }
+    if (id != kRootInode && rec.nlink == 0) {
+      warn(fmt::format("inode {} has no name (open when the system stopped); mount deletes it", id));
+    } else if (!reachable[id]) {
+      error(fmt::format("inode {} is not reachable from the root", id));
+    }
+    uint64_t sum = 0;
+    for (const Extent& e : rec.extents) {
+      report->extents++;
+      sum += e.length;
+      if (e.device >= members_.size() || e.zone >= zones[e.device].size()) {
+        error(fmt::format("inode {}: extent on unknown device/zone {}/{}", id, e.device, e.zone));
+        continue;
+      }
+      const ZoneInfo& z = zones[e.device][e.zone];
+      const ZoneSlot& slot = members_[e.device]->zones[e.zone];
+      uint64_t end = e.offset + BlockRound(e.device, e.length);
+      if (slot.reserved) error(fmt::format("inode {}: extent in reserved zone {}", id, e.zone));
+      if (e.length == 0) error(fmt::format("inode {}: empty extent", id));
+      if (e.offset % members_[e.device]->block_size != 0) {
+        error(fmt::format("inode {}: extent at {} is not block aligned", id, e.offset));
+      }
+      if (e.offset < z.start || end > z.write_pointer) {
+        error(fmt::format("inode {}: extent [{}, {}) outside the written part of zone {} on device {}",
+                          id, e.offset, end, e.zone, e.device));
+      }
+      spans[e.device].push_back({e.offset, end, id});
+      total_bytes += e.length;
+    }
+    if (sum != rec.size) error(fmt::format("inode {}: size {} but extents hold {}", id, rec.size, sum));
+  }
+  for (uint32_t d = 0; d < spans.size(); d++) {
+    std::sort(spans[d].begin(), spans[d].end(),
+              [](const Span& a, const Span& b) { return a.start < b.start; });
+    for (size_t i = 1; i < spans[d].size(); i++) {
+      if (spans[d][i].start < spans[d][i - 1].end) {
+        error(fmt::format("device {}: extents of inodes {} and {} overlap at {}", d,
+                          spans[d][i - 1].inode, spans[d][i].inode, spans[d][i].start));
+      }
+    }
+  }
+
+  if (deep) {
+    std::string buf;
+    for (const auto& [id, rec] : image.inodes()) {
+      for (const Extent& e : rec.extents) {
+        if (e.device >= members_.size()) continue;
+        buf.resize(e.length);
+        Status s = members_[e.device]->device->Read(e.offset, e.length, &buf[0]);
+        if (!s.ok()) error(fmt::format("inode {}: reading extent at {}: {}", id, e.offset, s.message()));
+        report->bytes_checked += e.length;
+        if (progress) progress(report->bytes_checked, total_bytes);
+      }
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace hintfs

@@ -1,0 +1,393 @@
+// Filesystem: file writers and readers, and how a file's bytes reach zones.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "fs/fs_impl.h"
+
+namespace hintfs {
+
+namespace {
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+class FsFileWriter : public FileWriter {
+ public:
+  FsFileWriter(FsImpl* fs, std::shared_ptr<Inode> ino) : fs_(fs), ino_(std::move(ino)) {}
+  ~FsFileWriter() override { Close(); }
+
+  Status Append(std::string_view data) override {
+    if (closed_) return Status::InvalidArgument("append to a closed file");
+    std::lock_guard<std::mutex> l(ino_->mu);
+    ino_->pending.append(data.data(), data.size());
+    ino_->size += data.size();
+    ino_->mtime_ns = NowNs();
+    ino_->attr_dirty = true;
+    if (ino_->pending.size() >= fs_->options().write_buffer_bytes) {
+      return fs_->WriteOut(ino_.get(), /*include_partial=*/false);
+    }
+    return Status::OK();
+  }
+
+  Status Flush() override {
+    if (closed_) return Status::InvalidArgument("flush of a closed file");
+    std::lock_guard<std::mutex> l(ino_->mu);
+    return fs_->WriteOut(ino_.get(), /*include_partial=*/false);
+  }
+
+  Status Sync() override {
+    if (closed_) return Status::InvalidArgument("sync of a closed file");
+    return fs_->SyncInode(ino_.get());
+  }
+
+  Status Close() override {
+    if (closed_) return Status::OK();
+    closed_ = true;
+    Status s;
+    {
+      std::lock_guard<std::mutex> l(ino_->mu);
+      s = fs_->WriteOut(ino_.get(), /*include_partial=*/true);
+      fs_->ReleaseWriterZone(ino_.get());
+      fs_->QueueInodeLocked(ino_.get());
+      ino_->has_writer = false;
+    }
+    fs_->CloseHandle(ino_);
+    return s;
+  }
+
+  uint64_t Size() const override {
+    std::lock_guard<std::mutex> l(ino_->mu);
+    return ino_->size;
+  }
+
+ private:
+  FsImpl* fs_;
+  std::shared_ptr<Inode> ino_;
+  bool closed_ = false;
+};
+
+class FsFileReader : public FileReader {
+ public:
+  FsFileReader(FsImpl* fs, std::shared_ptr<Inode> ino) : fs_(fs), ino_(std::move(ino)) {}
+  ~FsFileReader() override { fs_->CloseHandle(ino_); }
+
+  Status Read(uint64_t offset, size_t n, char* scratch, size_t* got) override {
+    return fs_->ReadInode(ino_.get(), offset, n, scratch, got);
+  }
+  uint64_t Size() const override {
+    std::lock_guard<std::mutex> l(ino_->mu);
+    return ino_->size;
+  }
+
+ private:
+  FsImpl* fs_;
+  std::shared_ptr<Inode> ino_;
+};
+
+Status FsImpl::OpenWriter(const std::string& path, WriteMode mode,
+                          std::unique_ptr<FileWriter>* writer) {
+  std::shared_ptr<Inode> ino;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    Status s = CheckWritable();
+    if (!s.ok()) return s;
+    uint64_t parent, id;
+    std::string name;
+    s = ResolveParent(path, &parent, &name);
+    if (!s.ok()) return s;
+    auto e = dirs_[parent].find(name);
+    if (e != dirs_[parent].end()) {
+      if (mode == WriteMode::kExclusive) return Status::AlreadyExists(path);
+      id = e->second;
+      if (dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
+    } else {
+      s = CreateLocked(parent, name, FileType::kFile, path, &id);
+      if (!s.ok()) return s;
+    }
+    ino = inodes_.at(id);
+    if (ino->created_as.empty()) ino->created_as = path;
+    ino->open_count++;
+  }
+  std::unique_lock<std::mutex> il(ino->mu);
+  if (ino->has_writer) {
+    il.unlock();
+    CloseHandle(ino);
+    return Status::Busy(path + " is already open for writing");
+  }
+  ino->has_writer = true;
+  if (mode == WriteMode::kTruncate && ino->size > 0) {
+    ino->pending.clear();
+    ino->size = 0;
+    std::lock_guard<std::mutex> l(mu_);
+    for (const Extent& e : ino->extents) AddLiveLocked(e, -1);
+    ino->extents.clear();
+    ino->first_dirty = 0;
+    ino->mtime_ns = NowNs();
+    ino->attr_dirty = true;
+  }
+  if (mode == WriteMode::kTruncate) QueueInodeLocked(ino.get());
+  writer->reset(new FsFileWriter(this, ino));
+  return Status::OK();
+}
+
+Status FsImpl::OpenReader(const std::string& path, std::unique_ptr<FileReader>* reader) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (unmounted_) return Status::IOError("filesystem is unmounted");
+  uint64_t id;
+  Status s = Resolve(path, &id);
+  if (!s.ok()) return s;
+  if (dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
+  auto ino = inodes_.at(id);
+  ino->open_count++;
+  reader->reset(new FsFileReader(this, ino));
+  return Status::OK();
+}
+
+void FsImpl::QueueInodeLocked(Inode* ino) {
+  if (ino->deleted || options_.read_only) return;
+  if (ino->first_dirty == SIZE_MAX && !ino->attr_dirty) return;
+  MetadataOp op;
+  op.type = MetadataOp::Type::kSetExtents;
+  op.inode.id = ino->id;
+  size_t from = std::min(ino->first_dirty, ino->extents.size());
+  op.from_index = static_cast<uint32_t>(from);
+  op.inode.extents.assign(ino->extents.begin() + static_cast<long>(from), ino->extents.end());
+  op.inode.size = ino->extent_bytes();
+  op.inode.mtime_ns = ino->mtime_ns;
+  journal_->Add(op);
+  ino->first_dirty = SIZE_MAX;
+  ino->attr_dirty = false;
+}
+
+Status FsImpl::SyncInode(Inode* ino) {
+  {
+    std::lock_guard<std::mutex> l(ino->mu);
+    Status s = WriteOut(ino, /*include_partial=*/true);
+    if (!s.ok()) return s;
+    QueueInodeLocked(ino);
+  }
+  return CommitAndReclaim();
+}
+
+void FsImpl::ReleaseWriterZone(Inode* ino) {
+  if (ino->zone_device < 0) return;
+  std::lock_guard<std::mutex> l(mu_);
+  members_[ino->zone_device]->zones[ino->zone].writer = false;
+  ino->zone_device = -1;
+}
+
+Status FsImpl::WriteOut(Inode* ino, bool include_partial) {
+  std::string block_buf;
+  while (!ino->pending.empty()) {
+    uint32_t dev = 0, zone = 0;
+    if (ino->zone_device >= 0) {
+      dev = static_cast<uint32_t>(ino->zone_device);
+      zone = ino->zone;
+    }
+    uint64_t bs = ino->zone_device >= 0 ? members_[dev]->block_size : 4096;
+    size_t whole = ino->pending.size() / bs * bs;
+    if (whole == 0 && !include_partial) return Status::OK();
+    if (ino->zone_device < 0) {
+      Status s = AcquireZone(ino, ino->pending.size(), &dev, &zone);
+      if (!s.ok()) return s;
+      ino->zone_device = static_cast<int32_t>(dev);
+      ino->zone = zone;
+      continue;  // block size may differ on the chosen device
+    }
+    Member* m = members_[dev].get();
+    uint64_t room;
+    uint64_t zone_start = m->device->geometry().zone_start(zone);
+    uint64_t used;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      used = m->zones[zone].used;
+      room = m->zones[zone].capacity - used;
+    }
+    size_t want = include_partial ? (ino->pending.size() + bs - 1) / bs * bs : whole;
+    size_t chunk = static_cast<size_t>(std::min<uint64_t>(want, room / bs * bs));
+    if (chunk == 0) {
+      ReleaseWriterZone(ino);
+      continue;
+    }
+    size_t data_bytes = std::min(chunk, ino->pending.size());
+    const char* src = ino->pending.data();
+    if (data_bytes < chunk) {  // pad the last block
+      block_buf.assign(ino->pending.data(), data_bytes);
+      block_buf.resize(chunk, '\0');
+      src = block_buf.data();
+    }
+    uint64_t offset = zone_start + used;
+    Status s = m->device->Write(offset, src, chunk);
+    if (!s.ok()) {
+      // The zone's state is unknown: take the device's word for it and stop using it.
+      ZoneInfo info;
+      std::lock_guard<std::mutex> l(mu_);
+      if (m->device->ReportZone(zone, &info).ok()) m->zones[zone].used = info.write_pointer - info.start;
+      m->zones[zone].writer = false;
+      ino->zone_device = -1;
+      return s;
+    }
+    m->dirty = true;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      ZoneSlot& slot = m->zones[zone];
+      slot.used += chunk;
+      slot.role = ino->role;
+      slot.live += chunk;
+      Extent e{dev, zone, offset, data_bytes};
+      Extent* last = ino->extents.empty() ? nullptr : &ino->extents.back();
+      if (last != nullptr && last->device == dev && last->zone == zone &&
+          last->length % bs == 0 && last->offset + last->length == offset) {
+        last->length += data_bytes;
+        ino->first_dirty = std::min(ino->first_dirty, ino->extents.size() - 1);
+      } else {
+        ino->extents.push_back(e);
+        ino->first_dirty = std::min(ino->first_dirty, ino->extents.size() - 1);
+      }
+    }
+    {
+      std::lock_guard<std::mutex> l(stats_mu_);
+      stats_.bytes_written[static_cast<int>(m->info.tier)] += data_bytes;
+    }
+    ino->pending.erase(0, data_bytes);
+    if (room - chunk < bs) ReleaseWriterZone(ino);
+  }
+  return Status::OK();
+}
+
+Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, size_t* got) {
+  struct Piece {
+    uint32_t device;
+    uint32_t zone;
+    uint64_t device_offset;
+    size_t length;
+    char* dst;
+  };
+  std::vector<Piece> pieces;
+  *got = 0;
+  {
+    std::lock_guard<std::mutex> il(ino->mu);
+    if (offset >= ino->size) return Status::OK();
+    n = static_cast<size_t>(std::min<uint64_t>(n, ino->size - offset));
+    uint64_t extent_bytes = ino->extent_bytes();
+    uint64_t pos = 0;
+    for (const Extent& e : ino->extents) {
+      uint64_t end = pos + e.length;
+      if (end > offset && pos < offset + n) {
+        uint64_t from = std::max(offset, pos);
+        uint64_t to = std::min<uint64_t>(offset + n, end);
+        pieces.push_back({e.device, e.zone, e.offset + (from - pos), static_cast<size_t>(to - from),
+                          scratch + (from - offset)});
+      }
+      pos = end;
+      if (pos >= offset + n) break;
+    }
+    if (offset + n > extent_bytes) {  // part of the unwritten tail
+      uint64_t from = std::max(offset, extent_bytes);
+      std::memcpy(scratch + (from - offset), ino->pending.data() + (from - extent_bytes),
+                  static_cast<size_t>(offset + n - from));
+    }
+    std::lock_guard<std::mutex> l(mu_);
+    for (const Piece& p : pieces) members_[p.device]->zones[p.zone].readers++;
+  }
+  Status result;
+  uint64_t tier_bytes[2] = {0, 0};
+  for (const Piece& p : pieces) {
+    Member* m = members_[p.device].get();
+    if (result.ok()) result = m->device->Read(p.device_offset, p.length, p.dst);
+    tier_bytes[static_cast<int>(m->info.tier)] += p.length;
+  }
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (const Piece& p : pieces) members_[p.device]->zones[p.zone].readers--;
+  }
+  {
+    std::lock_guard<std::mutex> l(stats_mu_);
+    stats_.bytes_read[0] += tier_bytes[0];
+    stats_.bytes_read[1] += tier_bytes[1];
+  }
+  if (result.ok()) *got = n;
+  return result;
+}
+
+Status FsImpl::Truncate(const std::string& path, uint64_t size) {
+  std::shared_ptr<Inode> ino;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    Status s = CheckWritable();
+    if (!s.ok()) return s;
+    uint64_t id;
+    s = Resolve(path, &id);
+    if (!s.ok()) return s;
+    if (dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
+    ino = inodes_.at(id);
+    ino->open_count++;
+  }
+  {
+    std::lock_guard<std::mutex> il(ino->mu);
+    if (size >= ino->size) {
+      ino->pending.append(size - ino->size, '\0');
+    } else if (size >= ino->extent_bytes()) {
+      ino->pending.resize(size - ino->extent_bytes());
+    } else {
+      ino->pending.clear();
+      std::lock_guard<std::mutex> l(mu_);
+      uint64_t pos = 0;
+      size_t keep = 0;
+      for (; keep < ino->extents.size(); keep++) {
+        Extent& e = ino->extents[keep];
+        if (pos + e.length >= size) break;
+        pos += e.length;
+      }
+      // Extents after the cut are released; the one holding the cut shrinks.
+      for (size_t i = keep; i < ino->extents.size(); i++) AddLiveLocked(ino->extents[i], -1);
+      if (keep < ino->extents.size() && size > pos) {
+        Extent cut = ino->extents[keep];
+        cut.length = size - pos;
+        AddLiveLocked(cut, +1);
+        ino->extents[keep] = cut;
+        keep++;
+      }
+      ino->extents.resize(keep);
+      ino->first_dirty = std::min(ino->first_dirty, keep == 0 ? 0 : keep - 1);
+    }
+    ino->size = size;
+    ino->mtime_ns = NowNs();
+    ino->attr_dirty = true;
+    QueueInodeLocked(ino.get());
+  }
+  CloseHandle(ino);
+  return Status::OK();
+}
+
+Status FsImpl::SetMtime(const std::string& path, int64_t mtime_ns) {
+  std::shared_ptr<Inode> ino;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    Status s = CheckWritable();
+    if (!s.ok()) return s;
+    uint64_t id;
+    s = Resolve(path, &id);
+    if (!s.ok()) return s;
+    ino = inodes_.at(id);
+    ino->open_count++;
+  }
+  {
+    std::lock_guard<std::mutex> il(ino->mu);
+    ino->mtime_ns = mtime_ns;
+    ino->attr_dirty = true;
+    QueueInodeLocked(ino.get());
+  }
+  CloseHandle(ino);
+  return Status::OK();
+}
+
+}  // namespace hintfs

@@ -1,0 +1,685 @@
+// Filesystem: mkfs, mount, unmount and the namespace.
+#include "fs/fs_impl.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "fs/emulated_device.h"
+#include "fs/uri.h"
+
+namespace hintfs {
+
+namespace {
+
+constexpr size_t kMaxNameLength = 255;
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Splits "/a//b/./c" into {"a", "b", "c"}; ".." pops.
+Status SplitPath(const std::string& path, std::vector<std::string>* parts) {
+  parts->clear();
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    size_t slash = path.find('/', pos);
+    std::string part = path.substr(pos, slash == std::string::npos ? std::string::npos : slash - pos);
+    if (part == "..") {
+      if (!parts->empty()) parts->pop_back();
+    } else if (!part.empty() && part != ".") {
+      if (part.size() > kMaxNameLength) return Status::InvalidArgument("name too long: " + part);
+      if (part.find('\0') != std::string::npos) return Status::InvalidArgument("NUL in path");
+      parts->push_back(part);
+    }
+    if (slash == std::string::npos) break;
+    pos = slash + 1;
+  }
+  return Status::OK();
+}
+
+// "scheme:path" with an absolute path, as recorded in the superblock.
+std::string CanonicalUri(const DeviceUri& uri) {
+  std::string path = uri.path;
+  if (uri.scheme == "file" && !path.empty() && path[0] != '/') {
+    char* cwd = ::getcwd(nullptr, 0);
+    if (cwd != nullptr) {
+      path = std::string(cwd) + "/" + path;
+      std::free(cwd);
+    }
+  }
+  return uri.scheme + ":" + path;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- mkfs
+
+Status Filesystem::Mkfs(const MkfsOptions& options) {
+  if (options.devices.empty()) return Status::InvalidArgument("mkfs needs at least one device");
+  if (options.meta_zones < 2) return Status::InvalidArgument("meta_zones must be at least 2");
+  size_t meta_device = options.devices.size();
+  for (size_t i = 0; i < options.devices.size(); i++) {
+    if (options.devices[i].tier == Tier::kFast) {
+      meta_device = i;
+      break;
+    }
+  }
+  if (meta_device == options.devices.size()) {
+    return Status::InvalidArgument("mkfs needs a fast device (it holds the journal)");
+  }
+
+  Superblock sb;
+  sb.fs_uuid = NewUuid();
+  sb.created_ns = NowNs();
+  sb.meta_device = static_cast<uint32_t>(meta_device);
+  sb.meta_zone_count = options.meta_zones;
+  std::vector<std::unique_ptr<ZonedDevice>> devices;
+  std::set<std::string> seen;
+  for (const MkfsDevice& d : options.devices) {
+    DeviceUri uri;
+    Status s = DeviceUri::Parse(d.uri, &uri);
+    if (!s.ok()) return s;
+    std::string canonical = CanonicalUri(uri);
+    if (!seen.insert(canonical).second) {
+      return Status::InvalidArgument(canonical + " is named twice");
+    }
+    if (options.force && uri.Has("zones")) {
+      // Recreate the emulated device with the geometry asked for.
+      if (uri.scheme == "file") ::unlink(uri.path.c_str());
+      if (uri.scheme == "mem") DestroyMemDevice(uri.path);
+    }
+    std::unique_ptr<ZonedDevice> dev;
+    s = OpenZonedDevice(d.uri, /*create=*/true, &dev);
+    if (!s.ok()) return s;
+    std::vector<ZoneInfo> zones;
+    s = dev->ReportZones(0, dev->geometry().zone_count, &zones);
+    if (!s.ok()) return s;
+    bool written = false;
+    for (const ZoneInfo& z : zones) written = written || (z.is_sequential() && z.write_pointer != z.start);
+    if (!options.force) {
+      Superblock existing;
+      if (written && Superblock::Read(dev.get(), &existing).ok()) {
+        return Status::AlreadyExists(fmt::format("{} holds hintfs filesystem {}; use --force to overwrite",
+                                                 canonical, UuidToString(existing.fs_uuid)));
+      }
+      if (written) return Status::AlreadyExists(canonical + " is not empty; use --force to overwrite");
+    }
+    MemberInfo m;
+    m.uuid = NewUuid();
+    m.tier = d.tier;
+    m.uri = canonical;
+    m.zone_count = dev->geometry().zone_count;
+    m.zone_size = dev->geometry().zone_size;
+    m.zone_capacity = dev->geometry().zone_capacity;
+    sb.members.push_back(m);
+    devices.push_back(std::move(dev));
+  }
+  ZonedDevice* meta = devices[meta_device].get();
+  sb.meta_first_zone = std::max<uint32_t>(1, meta->geometry().conventional_zones);
+  uint64_t needed = uint64_t{sb.meta_first_zone} + sb.meta_zone_count + 2;
+  if (meta->geometry().zone_count < needed) {
+    return Status::InvalidArgument(fmt::format(
+        "{} has {} zones; the journal device needs at least {} (superblock, {} journal zones, 2 data)",
+        sb.members[meta_device].uri, meta->geometry().zone_count, needed, sb.meta_zone_count));
+  }
+
+  // Wipe every zone, then write the superblocks and the first journal snapshot.
+  uint64_t total_zones = 0, done_zones = 0;
+  for (auto& dev : devices) total_zones += dev->geometry().zone_count;
+  for (size_t i = 0; i < devices.size(); i++) {
+    ZonedDevice* dev = devices[i].get();
+    const DeviceGeometry& g = dev->geometry();
+    if (g.zone_count < 2) return Status::InvalidArgument(sb.members[i].uri + " needs at least 2 zones");
+    std::vector<ZoneInfo> zones;
+    Status s = dev->ReportZones(0, g.zone_count, &zones);
+    if (!s.ok()) return s;
+    for (const ZoneInfo& z : zones) {
+      if (z.is_sequential() && z.condition != ZoneCondition::kEmpty) {
+        s = dev->ResetZone(z.index);
+        if (!s.ok()) return s;
+      }
+      if (options.progress) options.progress(++done_zones, total_zones);
+    }
+  }
+  for (size_t i = 0; i < devices.size(); i++) {
+    ZonedDevice* dev = devices[i].get();
+    sb.member_index = static_cast<uint32_t>(i);
+    std::string block = sb.Encode();
+    block.resize(std::max<size_t>(block.size(), dev->geometry().block_size), '\0');
+    Status s = dev->Write(0, block.data(), block.size());
+    if (s.ok() && dev->geometry().conventional_zones == 0) s = dev->FinishZone(0);
+    if (s.ok()) s = dev->Flush();
+    if (!s.ok()) return s;
+  }
+  MetadataImage image;
+  MetadataOp policy;
+  policy.type = MetadataOp::Type::kSetPolicy;
+  policy.name = options.policy;
+  MetadataOp root;
+  root.type = MetadataOp::Type::kCreateInode;
+  root.inode.id = kRootInode;
+  root.inode.type = FileType::kDirectory;
+  root.inode.mtime_ns = sb.created_ns;
+  Status s = image.Apply(policy);
+  if (s.ok()) s = image.Apply(root);
+  if (!s.ok()) return s;
+  Journal journal(meta, sb.meta_first_zone, sb.meta_zone_count, [] { return Status::OK(); });
+  return journal.Format(image);
+}
+
+// ---------------------------------------------------------------- mount
+
+Status Filesystem::Mount(const std::string& uri, const MountOptions& options,
+                         std::unique_ptr<Filesystem>* fs) {
+  std::unique_ptr<ZonedDevice> first;
+  Status s = OpenZonedDevice(uri, /*create=*/false, &first);
+  if (!s.ok()) return s;
+  Superblock sb;
+  s = Superblock::Read(first.get(), &sb);
+  if (!s.ok()) return s;
+  std::vector<std::unique_ptr<Member>> members(sb.members.size());
+  for (size_t i = 0; i < sb.members.size(); i++) {
+    auto m = std::make_unique<Member>();
+    m->info = sb.members[i];
+    if (i == sb.member_index) {
+      m->device = std::move(first);
+    } else {
+      s = OpenZonedDevice(m->info.uri, /*create=*/false, &m->device);
+      if (!s.ok()) {
+        return Status(s.IsNotFound() ? Status::NotFound(fmt::format(
+                                           "member {} ({}, {}) is missing: {}", i,
+                                           TierName(m->info.tier), m->info.uri, s.message()))
+                                     : s);
+      }
+      Superblock other;
+      s = Superblock::Read(m->device.get(), &other);
+      if (!s.ok()) return s;
+      if (other.fs_uuid != sb.fs_uuid || other.member_index != i ||
+          other.members[i].uuid != m->info.uuid) {
+        return Status::InvalidArgument(fmt::format(
+            "{} belongs to another filesystem ({}), not to {}", m->info.uri,
+            UuidToString(other.fs_uuid), UuidToString(sb.fs_uuid)));
+      }
+    }
+    const DeviceGeometry& g = m->device->geometry();
+    if (g.zone_count != m->info.zone_count || g.zone_size != m->info.zone_size ||
+        g.zone_capacity != m->info.zone_capacity) {
+      return Status::Corruption(m->info.uri + ": device geometry differs from the superblock");
+    }
+    m->block_size = g.block_size;
+    m->max_active = g.max_active_zones;
+    members[i] = std::move(m);
+  }
+  auto impl = std::make_unique<FsImpl>(options, sb, std::move(members));
+  s = impl->Open();
+  if (!s.ok()) return s;
+  *fs = std::move(impl);
+  return Status::OK();
+}
+
+FsImpl::FsImpl(const MountOptions& options, Superblock sb,
+               std::vector<std::unique_ptr<Member>> members)
+    : options_(options), sb_(std::move(sb)), members_(std::move(members)) {}
+
+FsImpl::~FsImpl() {
+  if (!unmounted_) Unmount();
+}
+
+Status FsImpl::Open() {
+  Member* meta = members_[sb_.meta_device].get();
+  journal_ = std::make_unique<Journal>(meta->device.get(), sb_.meta_first_zone,
+                                       sb_.meta_zone_count, [this] { return FlushDirtyDevices(); });
+  MetadataImage image;
+  Status s = journal_->Recover(options_.read_only, &image);
+  if (!s.ok()) return s;
+
+  // The policy: the caller's, or the one recorded by mkfs.
+  std::string recorded = image.policy().empty() ? "fast-first" : image.policy();
+  policy_ = options_.policy;
+  if (!policy_) {
+    if (recorded != "fast-first") {
+      return Status::NotSupported("this filesystem uses placement policy '" + recorded +
+                                  "'; mount it through a tool that links placement/");
+    }
+    policy_ = std::make_shared<FastFirstPolicy>();
+  }
+
+  // Zones as the devices report them.
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    Member* m = members_[d].get();
+    std::vector<ZoneInfo> zones;
+    s = m->device->ReportZones(0, m->device->geometry().zone_count, &zones);
+    if (!s.ok()) return s;
+    m->zones.resize(zones.size());
+    for (const ZoneInfo& z : zones) {
+      ZoneSlot& slot = m->zones[z.index];
+      slot.capacity = z.capacity;
+      slot.used = z.is_sequential() ? z.write_pointer - z.start : 0;
+      if (!z.is_sequential()) slot.reserved = true, slot.role = ZoneRole::kFree;
+      if (z.index == 0) slot.reserved = true, slot.role = ZoneRole::kSuperblock;
+      if (d == sb_.meta_device && z.index >= sb_.meta_first_zone &&
+          z.index < sb_.meta_first_zone + sb_.meta_zone_count) {
+        slot.reserved = true;
+        slot.role = ZoneRole::kMetadata;
+      }
+    }
+  }
+
+  // Inodes, directories and live bytes from the journal image.
+  for (const auto& [id, rec] : image.inodes()) {
+    auto ino = std::make_shared<Inode>();
+    ino->id = id;
+    ino->type = rec.type;
+    ino->role = rec.role;
+    ino->nlink = rec.nlink;
+    ino->size = rec.size;
+    ino->mtime_ns = rec.mtime_ns;
+    ino->extents = rec.extents;
+    for (const Extent& e : rec.extents) {
+      if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size() ||
+          members_[e.device]->zones[e.zone].reserved) {
+        return Status::Corruption(fmt::format("inode {} has an extent outside the data zones", id));
+      }
+      ZoneSlot& slot = members_[e.device]->zones[e.zone];
+      uint64_t end = e.offset + e.length - members_[e.device]->device->geometry().zone_start(e.zone);
+      if (end > slot.used) {
+        return Status::Corruption(fmt::format(
+            "inode {}: extent ends past the write pointer of zone {} on {} (run fsck)", id, e.zone,
+            members_[e.device]->info.uri));
+      }
+      slot.role = rec.role;
+      AddLiveLocked(e, +1);
+    }
+    next_inode_ = std::max(next_inode_, id + 1);
+    inodes_[id] = ino;
+  }
+  if (inodes_.count(kRootInode) == 0) return Status::Corruption("journal has no root directory");
+  for (const auto& [parent, names] : image.entries()) dirs_[parent] = names;
+
+  if (options_.read_only) return Status::OK();
+  // Inodes left unlinked by a crash while open are deleted now.
+  std::lock_guard<std::mutex> l(mu_);
+  std::vector<Inode*> orphans;
+  for (auto& [id, ino] : inodes_) {
+    if (id != kRootInode && ino->nlink == 0) orphans.push_back(ino.get());
+  }
+  for (Inode* ino : orphans) DeleteInodeLocked(ino);
+  return Status::OK();
+}
+
+Status FsImpl::CheckWritable() const {
+  if (options_.read_only) return Status::NotSupported("filesystem is mounted read-only");
+  if (unmounted_) return Status::IOError("filesystem is unmounted");
+  return Status::OK();
+}
+
+Status FsImpl::Unmount() {
+  if (unmounted_) return Status::OK();
+  Status result;
+  if (!options_.read_only) {
+    std::vector<std::shared_ptr<Inode>> all;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      for (auto& [id, ino] : inodes_) all.push_back(ino);
+    }
+    for (auto& ino : all) {
+      std::lock_guard<std::mutex> il(ino->mu);
+      if (ino->deleted) continue;
+      Status s = WriteOut(ino.get(), /*include_partial=*/true);
+      if (!s.ok() && result.ok()) result = s;
+      ReleaseWriterZone(ino.get());
+      QueueInodeLocked(ino.get());
+    }
+    Status s = CommitAndReclaim();
+    if (!s.ok() && result.ok()) result = s;
+    for (auto& m : members_) {
+      s = m->device->Flush();
+      if (!s.ok() && result.ok()) result = s;
+    }
+  }
+  unmounted_ = true;
+  for (auto& m : members_) m->device.reset();
+  return result;
+}
+
+// ---------------------------------------------------------------- namespace
+
+Status FsImpl::Resolve(const std::string& path, uint64_t* inode) {
+  std::vector<std::string> parts;
+  Status s = SplitPath(path, &parts);
+  if (!s.ok()) return s;
+  uint64_t cur = kRootInode;
+  for (const std::string& p : parts) {
+    auto dir = dirs_.find(cur);
+    if (dir == dirs_.end()) return Status::NotFound(path + ": a path component is not a directory");
+    auto e = dir->second.find(p);
+    if (e == dir->second.end()) return Status::NotFound(path);
+    cur = e->second;
+  }
+  *inode = cur;
+  return Status::OK();
+}
+
+Status FsImpl::ResolveParent(const std::string& path, uint64_t* parent, std::string* name) {
+  std::vector<std::string> parts;
+  Status s = SplitPath(path, &parts);
+  if (!s.ok()) return s;
+  if (parts.empty()) return Status::InvalidArgument("the root directory has no parent");
+  *name = parts.back();
+  uint64_t cur = kRootInode;
+  for (size_t i = 0; i + 1 < parts.size(); i++) {
+    auto dir = dirs_.find(cur);
+    auto e = dir->second.find(parts[i]);
+    if (e == dir->second.end()) return Status::NotFound(path + ": parent directory missing");
+    if (dirs_.count(e->second) == 0) return Status::NotFound(path + ": " + parts[i] + " is not a directory");
+    cur = e->second;
+  }
+  *parent = cur;
+  return Status::OK();
+}
+
+Status FsImpl::CreateLocked(uint64_t parent, const std::string& name, FileType type,
+                            const std::string& path, uint64_t* inode) {
+  auto ino = std::make_shared<Inode>();
+  ino->id = next_inode_++;
+  ino->type = type;
+  ino->role = type == FileType::kFile ? policy_->RoleForNewFile(path) : ZoneRole::kFree;
+  ino->created_as = path;
+  ino->mtime_ns = NowNs();
+  ino->nlink = 1;
+  MetadataOp create;
+  create.type = MetadataOp::Type::kCreateInode;
+  create.inode.id = ino->id;
+  create.inode.type = type;
+  create.inode.role = ino->role;
+  create.inode.mtime_ns = ino->mtime_ns;
+  MetadataOp link;
+  link.type = MetadataOp::Type::kLink;
+  link.parent = parent;
+  link.name = name;
+  link.inode.id = ino->id;
+  journal_->Add({create, link});
+  inodes_[ino->id] = ino;
+  dirs_[parent][name] = ino->id;
+  if (type == FileType::kDirectory) dirs_[ino->id];
+  *inode = ino->id;
+  return Status::OK();
+}
+
+void FsImpl::DeleteInodeLocked(Inode* ino) {
+  ino->deleted = true;
+  for (const Extent& e : ino->extents) AddLiveLocked(e, -1);
+  MetadataOp del;
+  del.type = MetadataOp::Type::kDeleteInode;
+  del.inode.id = ino->id;
+  journal_->Add(del);
+  dirs_.erase(ino->id);
+  locked_.erase(ino->id);
+  inodes_.erase(ino->id);  // last: ino may be owned only by the map
+}
+
+void FsImpl::DropLinkLocked(uint64_t inode) {
+  auto it = inodes_.find(inode);
+  if (it == inodes_.end()) return;
+  Inode* ino = it->second.get();
+  ino->nlink--;
+  if (ino->nlink == 0 && ino->open_count == 0) DeleteInodeLocked(ino);
+}
+
+void FsImpl::CloseHandle(const std::shared_ptr<Inode>& ino) {
+  std::lock_guard<std::mutex> l(mu_);
+  ino->open_count--;
+  if (ino->open_count == 0 && ino->nlink == 0 && !ino->deleted && !unmounted_) {
+    DeleteInodeLocked(ino.get());
+  }
+}
+
+Status FsImpl::Stat(const std::string& path, FileStat* st) {
+  std::shared_ptr<Inode> ino;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    uint64_t id;
+    Status s = Resolve(path, &id);
+    if (!s.ok()) return s;
+    ino = inodes_.at(id);
+    st->nlink = ino->nlink;
+  }
+  std::lock_guard<std::mutex> il(ino->mu);
+  st->inode = ino->id;
+  st->type = ino->type;
+  st->role = ino->role;
+  st->size = ino->size;
+  st->mtime_ns = ino->mtime_ns;
+  st->extents = ino->extents;
+  return Status::OK();
+}
+
+Status FsImpl::ReadDir(const std::string& path, std::vector<DirEntry>* entries) {
+  std::lock_guard<std::mutex> l(mu_);
+  uint64_t id;
+  Status s = Resolve(path, &id);
+  if (!s.ok()) return s;
+  auto dir = dirs_.find(id);
+  if (dir == dirs_.end()) return Status::InvalidArgument(path + " is not a directory");
+  entries->clear();
+  for (const auto& [name, child] : dir->second) {
+    entries->push_back({name, child, inodes_.at(child)->type});
+  }
+  return Status::OK();
+}
+
+Status FsImpl::Mkdir(const std::string& path) {
+  std::lock_guard<std::mutex> l(mu_);
+  Status s = CheckWritable();
+  if (!s.ok()) return s;
+  uint64_t parent, id;
+  std::string name;
+  s = ResolveParent(path, &parent, &name);
+  if (!s.ok()) return s;
+  if (dirs_[parent].count(name)) return Status::AlreadyExists(path);
+  return CreateLocked(parent, name, FileType::kDirectory, path, &id);
+}
+
+Status FsImpl::Rmdir(const std::string& path) {
+  std::lock_guard<std::mutex> l(mu_);
+  Status s = CheckWritable();
+  if (!s.ok()) return s;
+  uint64_t parent;
+  std::string name;
+  s = ResolveParent(path, &parent, &name);
+  if (!s.ok()) return s;
+  auto e = dirs_[parent].find(name);
+  if (e == dirs_[parent].end()) return Status::NotFound(path);
+  uint64_t id = e->second;
+  if (dirs_.count(id) == 0) return Status::InvalidArgument(path + " is not a directory");
+  if (!dirs_[id].empty()) return Status::InvalidArgument(path + ": directory not empty");
+  MetadataOp unlink;
+  unlink.type = MetadataOp::Type::kUnlink;
+  unlink.parent = parent;
+  unlink.name = name;
+  journal_->Add(unlink);
+  dirs_[parent].erase(e);
+  DropLinkLocked(id);
+  return Status::OK();
+}
+
+Status FsImpl::Unlink(const std::string& path) {
+  std::lock_guard<std::mutex> l(mu_);
+  Status s = CheckWritable();
+  if (!s.ok()) return s;
+  uint64_t parent;
+  std::string name;
+  s = ResolveParent(path, &parent, &name);
+  if (!s.ok()) return s;
+  auto e = dirs_[parent].find(name);
+  if (e == dirs_[parent].end()) return Status::NotFound(path);
+  uint64_t id = e->second;
+  if (dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
+  MetadataOp unlink;
+  unlink.type = MetadataOp::Type::kUnlink;
+  unlink.parent = parent;
+  unlink.name = name;
+  journal_->Add(unlink);
+  dirs_[parent].erase(e);
+  DropLinkLocked(id);
+  return Status::OK();
+}
+
+Status FsImpl::Rename(const std::string& from, const std::string& to) {
+  std::lock_guard<std::mutex> l(mu_);
+  Status s = CheckWritable();
+  if (!s.ok()) return s;
+  uint64_t from_parent, to_parent;
+  std::string from_name, to_name;
+  s = ResolveParent(from, &from_parent, &from_name);
+  if (s.ok()) s = ResolveParent(to, &to_parent, &to_name);
+  if (!s.ok()) return s;
+  auto src = dirs_[from_parent].find(from_name);
+  if (src == dirs_[from_parent].end()) return Status::NotFound(from);
+  uint64_t id = src->second;
+  bool is_dir = dirs_.count(id) != 0;
+  if (is_dir) {
+    // A directory may not move into its own subtree.
+    std::vector<std::string> to_parts;
+    for (uint64_t cur = to_parent; cur != kRootInode;) {
+      if (cur == id) return Status::InvalidArgument("cannot move " + from + " into itself");
+      uint64_t up = kRootInode;
+      for (const auto& [dir_id, names] : dirs_) {
+        for (const auto& [n, child] : names) {
+          if (child == cur) up = dir_id;
+        }
+      }
+      cur = up;
+    }
+    if (to_parent == id) return Status::InvalidArgument("cannot move " + from + " into itself");
+  }
+  std::vector<MetadataOp> ops;
+  auto dst = dirs_[to_parent].find(to_name);
+  uint64_t replaced = 0;
+  if (dst != dirs_[to_parent].end()) {
+    if (dst->second == id) return Status::OK();  // same file: nothing to do
+    bool dst_dir = dirs_.count(dst->second) != 0;
+    if (dst_dir != is_dir) {
+      return Status::InvalidArgument(to + (dst_dir ? " is a directory" : " is not a directory"));
+    }
+    if (dst_dir && !dirs_[dst->second].empty()) {
+      return Status::InvalidArgument(to + ": directory not empty");
+    }
+    replaced = dst->second;
+    MetadataOp u;
+    u.type = MetadataOp::Type::kUnlink;
+    u.parent = to_parent;
+    u.name = to_name;
+    ops.push_back(u);
+  }
+  MetadataOp u;
+  u.type = MetadataOp::Type::kUnlink;
+  u.parent = from_parent;
+  u.name = from_name;
+  ops.push_back(u);
+  MetadataOp link;
+  link.type = MetadataOp::Type::kLink;
+  link.parent = to_parent;
+  link.name = to_name;
+  link.inode.id = id;
+  ops.push_back(link);
+  journal_->Add(ops);  // one batch: the rename is atomic
+  dirs_[from_parent].erase(from_name);
+  if (replaced != 0) dirs_[to_parent].erase(to_name);
+  dirs_[to_parent][to_name] = id;
+  if (replaced != 0) DropLinkLocked(replaced);
+  return Status::OK();
+}
+
+Status FsImpl::Link(const std::string& existing, const std::string& new_path) {
+  std::lock_guard<std::mutex> l(mu_);
+  Status s = CheckWritable();
+  if (!s.ok()) return s;
+  uint64_t id, parent;
+  std::string name;
+  s = Resolve(existing, &id);
+  if (s.ok()) s = ResolveParent(new_path, &parent, &name);
+  if (!s.ok()) return s;
+  if (dirs_.count(id)) return Status::InvalidArgument("cannot hard-link directory " + existing);
+  if (dirs_[parent].count(name)) return Status::AlreadyExists(new_path);
+  MetadataOp link;
+  link.type = MetadataOp::Type::kLink;
+  link.parent = parent;
+  link.name = name;
+  link.inode.id = id;
+  journal_->Add(link);
+  dirs_[parent][name] = id;
+  inodes_.at(id)->nlink++;
+  return Status::OK();
+}
+
+namespace {
+class FsFileLock : public FileLock {
+ public:
+  FsFileLock(FsImpl* fs, uint64_t inode) : fs_(fs), inode_(inode) {}
+  ~FsFileLock() override { fs_->UnlockPath(inode_); }
+
+ private:
+  FsImpl* fs_;
+  uint64_t inode_;
+};
+}  // namespace
+
+Status FsImpl::Lock(const std::string& path, std::unique_ptr<FileLock>* lock) {
+  std::lock_guard<std::mutex> l(mu_);
+  Status s = CheckWritable();
+  if (!s.ok()) return s;
+  uint64_t id;
+  s = Resolve(path, &id);
+  if (s.IsNotFound()) {
+    uint64_t parent;
+    std::string name;
+    s = ResolveParent(path, &parent, &name);
+    if (s.ok()) s = CreateLocked(parent, name, FileType::kFile, path, &id);
+  }
+  if (!s.ok()) return s;
+  if (!locked_.insert(id).second) return Status::Busy("lock on " + path + " is held");
+  lock->reset(new FsFileLock(this, id));
+  return Status::OK();
+}
+
+void FsImpl::UnlockPath(uint64_t inode) {
+  std::lock_guard<std::mutex> l(mu_);
+  locked_.erase(inode);
+}
+
+Status FsImpl::SyncMetadata() {
+  Status s = CheckWritable();
+  if (!s.ok()) return s;
+  return CommitAndReclaim();
+}
+
+FsStats FsImpl::Stats() {
+  FsStats st;
+  {
+    std::lock_guard<std::mutex> l(stats_mu_);
+    st = stats_;
+  }
+  if (journal_) {
+    JournalStats js = journal_->stats();
+    st.journal_commits = js.batches_committed;
+    st.journal_bytes = js.bytes_committed;
+    st.journal_rolls = js.rolls;
+    st.journal_epoch = js.epoch;
+  }
+  std::lock_guard<std::mutex> l(mu_);
+  for (const auto& [id, ino] : inodes_) {
+    if (ino->type == FileType::kFile) st.files++;
+    else st.directories++;
+  }
+  return st;
+}
+
+}  // namespace hintfs

@@ -1,0 +1,160 @@
+// Internal: the implementation of Filesystem, shared by fs_impl.cc
+// (mkfs, mount, namespace), fs_file_io.cc (writers and readers), fs_space.cc
+// (zone allocation, reclaim, GC, usage) and fs_check.cc (fsck).
+//
+// Locking, outermost first: Inode::mu -> FsImpl::mu_ -> Journal. An inode's
+// extent list changes only with both its mu and mu_ held, so either lock is
+// enough to read it. GC takes inode locks with try_lock, so it never waits on
+// a writer that is itself waiting for space.
+#ifndef HINTFS_FS_FS_IMPL_H_
+#define HINTFS_FS_FS_IMPL_H_
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "fs/filesystem.h"
+#include "fs/journal.h"
+#include "fs/zoned_device.h"
+
+namespace hintfs {
+
+struct Inode {
+  uint64_t id = 0;
+  FileType type = FileType::kFile;
+  ZoneRole role = ZoneRole::kData;
+  std::string created_as;  // path at creation, for allocation requests
+
+  // Guarded by FsImpl::mu_.
+  uint32_t nlink = 0;
+  int open_count = 0;    // readers, writers and other holders
+  bool deleted = false;  // storage released; the object lingers in handles
+
+  std::mutex mu;  // guards everything below
+  uint64_t size = 0;  // logical: extent bytes + pending
+  int64_t mtime_ns = 0;
+  std::vector<Extent> extents;  // see the lock rule above
+  size_t first_dirty = SIZE_MAX;  // first extent not yet queued in the journal
+  bool attr_dirty = false;        // mtime or size changed since last queued
+  std::string pending;            // appended bytes not yet on a device
+  bool has_writer = false;
+  int32_t zone_device = -1;  // the zone this file is appending to
+  uint32_t zone = 0;
+
+  uint64_t extent_bytes() const { return size - pending.size(); }
+};
+
+struct ZoneSlot {
+  ZoneRole role = ZoneRole::kFree;
+  bool reserved = false;   // superblock, journal or conventional: never data
+  uint64_t used = 0;       // bytes below the write pointer
+  uint64_t capacity = 0;
+  uint64_t live = 0;       // block-rounded extent bytes referencing the zone
+  bool writer = false;     // held by a file writer or GC
+  uint32_t readers = 0;    // in-flight reads
+  uint64_t dead_generation = 0;  // journal generation that made live zero
+};
+
+struct Member {
+  MemberInfo info;
+  std::unique_ptr<ZonedDevice> device;
+  std::vector<ZoneSlot> zones;
+  std::atomic<bool> dirty{false};  // written since the last flush
+  uint32_t block_size = 4096;
+  uint32_t max_active = 0;
+};
+
+class FsImpl : public Filesystem {
+ public:
+  FsImpl(const MountOptions& options, Superblock sb, std::vector<std::unique_ptr<Member>> members);
+  ~FsImpl() override;
+
+  // Replays the journal and builds the live structures.
+  Status Open();
+
+  Status Unmount() override;
+  Status OpenWriter(const std::string& path, WriteMode mode,
+                    std::unique_ptr<FileWriter>* writer) override;
+  Status OpenReader(const std::string& path, std::unique_ptr<FileReader>* reader) override;
+  Status Stat(const std::string& path, FileStat* stat) override;
+  Status ReadDir(const std::string& path, std::vector<DirEntry>* entries) override;
+  Status Mkdir(const std::string& path) override;
+  Status Rmdir(const std::string& path) override;
+  Status Unlink(const std::string& path) override;
+  Status Rename(const std::string& from, const std::string& to) override;
+  Status Link(const std::string& existing, const std::string& new_path) override;
+  Status Truncate(const std::string& path, uint64_t size) override;
+  Status SetMtime(const std::string& path, int64_t mtime_ns) override;
+  Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) override;
+  Status SyncMetadata() override;
+  Status CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) override;
+  Status Usage(std::vector<DeviceUsage>* usage) override;
+  Status Zones(std::vector<ZoneReport>* zones) override;
+  FsStats Stats() override;
+  const Superblock& superblock() const override { return sb_; }
+  std::string policy_name() const override { return policy_->name(); }
+  Status Check(bool deep, FsckReport* report, const ProgressFn& progress) override;
+
+  // ---- used by handles (fs_file_io.cc)
+  Status WriteOut(Inode* ino, bool include_partial);  // ino->mu held
+  Status SyncInode(Inode* ino);                       // ino->mu not held
+  void QueueInodeLocked(Inode* ino);                  // ino->mu held
+  void ReleaseWriterZone(Inode* ino);                 // ino->mu held
+  void CloseHandle(const std::shared_ptr<Inode>& ino);
+  Status ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, size_t* got);
+  void UnlockPath(uint64_t inode);
+  const MountOptions& options() const { return options_; }
+
+ private:
+  friend class FsFileWriter;
+
+  // ---- namespace (fs_impl.cc), mu_ held
+  Status Resolve(const std::string& path, uint64_t* inode);
+  Status ResolveParent(const std::string& path, uint64_t* parent, std::string* name);
+  Status CreateLocked(uint64_t parent, const std::string& name, FileType type,
+                      const std::string& path, uint64_t* inode);
+  void DropLinkLocked(uint64_t inode);  // after an unlink: delete if unused
+  void DeleteInodeLocked(Inode* ino);
+  Status CheckWritable() const;
+
+  // ---- space (fs_space.cc)
+  Status AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_t* zone);
+  bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone);
+  void AddLiveLocked(const Extent& e, int sign);
+  Status FlushDirtyDevices();
+  Status CommitAndReclaim();
+  void ReclaimZones();
+  Status RelocateZone(uint32_t device, uint32_t zone, bool* freed);
+  bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, uint32_t* device,
+                        uint32_t* zone);
+  uint64_t BlockRound(uint32_t device, uint64_t n) const {
+    uint64_t b = members_[device]->block_size;
+    return (n + b - 1) / b * b;
+  }
+
+  MountOptions options_;
+  Superblock sb_;
+  std::vector<std::unique_ptr<Member>> members_;
+  std::shared_ptr<AllocationPolicy> policy_;
+  std::unique_ptr<Journal> journal_;
+  bool unmounted_ = false;
+
+  std::mutex mu_;
+  std::unordered_map<uint64_t, std::shared_ptr<Inode>> inodes_;
+  std::map<uint64_t, std::map<std::string, uint64_t>> dirs_;
+  std::set<uint64_t> locked_;
+  uint64_t next_inode_ = 2;
+
+  std::mutex gc_mu_;  // one GC at a time
+  std::mutex stats_mu_;
+  FsStats stats_;
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_FS_FS_IMPL_H_

@@ -1,0 +1,412 @@
+// Filesystem: zone allocation, zone reset, garbage collection, usage reports.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "fs/fs_impl.h"
+#include "fs/uri.h"
+
+namespace hintfs {
+
+void FsImpl::AddLiveLocked(const Extent& e, int sign) {
+  ZoneSlot& slot = members_[e.device]->zones[e.zone];
+  uint64_t bytes = BlockRound(e.device, e.length);
+  if (sign > 0) {
+    slot.live += bytes;
+    return;
+  }
+  slot.live -= std::min(slot.live, bytes);
+  if (slot.live == 0) {
+    // The op that released these bytes is queued in the current generation,
+    // or (if a commit raced) the next one: reset only after both are durable.
+    slot.dead_generation = journal_->pending_generation() + 1;
+  }
+}
+
+bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone) {
+  Member* m = members_[device].get();
+  const uint64_t bs = m->block_size;
+  // A partly written zone of the same role: fill it before opening another.
+  int64_t best = -1;
+  uint64_t best_room = UINT64_MAX;
+  uint32_t empty = 0, active = 0;
+  for (uint32_t z = 0; z < m->zones.size(); z++) {
+    const ZoneSlot& s = m->zones[z];
+    if (s.reserved) continue;
+    if (s.used == 0 && !s.writer) empty++;
+    if ((s.used > 0 && s.used < s.capacity) || (s.writer && s.used == 0)) active++;
+    if (s.writer || s.used == 0 || s.live == 0 || s.role != role) continue;
+    uint64_t room = s.capacity - s.used;
+    if (room >= bs && room < best_room) {
+      best = z;
+      best_room = room;
+    }
+  }
+  if (best >= 0) {
+    *zone = static_cast<uint32_t>(best);
+    m->zones[*zone].writer = true;
+    return true;
+  }
+  if (empty == 0 || (!for_gc && empty <= options_.gc_reserve_zones)) return false;
+  if (device == sb_.meta_device) active++;  // the journal's open zone
+  if (m->max_active != 0 && active >= m->max_active) {
+    // Finish the fullest idle zone to free an active slot.
+    int64_t victim = -1;
+    uint64_t victim_room = UINT64_MAX;
+    for (uint32_t z = 0; z < m->zones.size(); z++) {
+      const ZoneSlot& s = m->zones[z];
+      if (s.reserved || s.writer || s.used == 0 || s.used >= s.capacity) continue;
+      if (s.capacity - s.used < victim_room) {
+        victim = z;
+        victim_room = s.capacity - s.used;
+      }
+    }
+    if (victim < 0 || !m->device->FinishZone(static_cast<uint32_t>(victim)).ok()) return false;
+    m->zones[victim].used = m->zones[victim].capacity;
+    std::lock_guard<std::mutex> l(stats_mu_);
+    stats_.zones_finished++;
+  }
+  for (uint32_t z = 0; z < m->zones.size(); z++) {
+    ZoneSlot& s = m->zones[z];
+    if (!s.reserved && !s.writer && s.used == 0) {
+      s.writer = true;
+      s.role = role;
+      *zone = z;
+      return true;
+    }
+  }
+  return false;
+}
+
+Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_t* zone) {
+  AllocationRequest req;
+  req.inode = ino->id;
+  req.path = ino->created_as;
+  req.role = ino->role;
+  req.file_size = ino->extent_bytes();
+  req.bytes = bytes;
+  for (int attempt = 0; attempt < 3; attempt++) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      std::vector<DeviceSpace> spaces;
+      for (uint32_t d = 0; d < members_.size(); d++) {
+        DeviceSpace sp;
+        sp.index = d;
+        sp.tier = members_[d]->info.tier;
+        for (const ZoneSlot& s : members_[d]->zones) {
+          if (s.reserved) continue;
+          sp.total_zones++;
+          if (s.used == 0 && !s.writer) sp.free_zones++;
+          sp.free_bytes += s.capacity - s.used;
+        }
+        spaces.push_back(sp);
+      }
+      std::vector<uint32_t> order;
+      policy_->ChooseDevices(req, spaces, &order);
+      for (uint32_t d : order) {
+        if (d < members_.size() && PickZoneLocked(d, ino->role, /*for_gc=*/false, zone)) {
+          *device = d;
+          return Status::OK();
+        }
+      }
+    }
+    // Out of zones: first release what is already dead, then collect garbage.
+    if (attempt == 0) {
+      Status s = CommitAndReclaim();
+      if (!s.ok()) return s;
+    } else if (attempt == 1) {
+      uint32_t freed = 0;
+      Status s = CollectGarbage(static_cast<uint32_t>(members_.size()) * 2, &freed);
+      if (!s.ok() && !s.IsNoSpace()) return s;
+    }
+  }
+  std::vector<DeviceUsage> usage;
+  Usage(&usage);
+  uint64_t live = 0, garbage = 0;
+  for (const DeviceUsage& u : usage) live += u.live_bytes, garbage += u.garbage_bytes;
+  return Status::NoSpace(fmt::format("no free zone for {} ({} live, {} not reclaimable now)",
+                                     ino->created_as.empty() ? std::to_string(ino->id) : ino->created_as,
+                                     HumanSize(live), HumanSize(garbage)));
+}
+
+Status FsImpl::FlushDirtyDevices() {
+  for (auto& m : members_) {
+    if (m->dirty.exchange(false)) {
+      Status s = m->device->Flush();
+      if (!s.ok()) {
+        m->dirty = true;
+        return s;
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status FsImpl::CommitAndReclaim() {
+  Status s = journal_->Commit();
+  if (!s.ok()) return s;
+  bool waiting = false;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    uint64_t committed = journal_->committed_generation();
+    for (auto& m : members_) {
+      for (const ZoneSlot& z : m->zones) {
+        waiting = waiting || (!z.reserved && z.used > 0 && z.live == 0 && z.dead_generation > committed);
+      }
+    }
+  }
+  if (waiting) {
+    s = journal_->Commit();  // closes the generation the zones wait for
+    if (!s.ok()) return s;
+  }
+  ReclaimZones();
+  return Status::OK();
+}
+
+void FsImpl::ReclaimZones() {
+  if (options_.read_only) return;
+  std::lock_guard<std::mutex> l(mu_);
+  uint64_t committed = journal_->committed_generation();
+  for (auto& m : members_) {
+    for (uint32_t z = 0; z < m->zones.size(); z++) {
+      ZoneSlot& s = m->zones[z];
+      if (s.reserved || s.used == 0 || s.live != 0 || s.writer || s.readers != 0 ||
+          s.dead_generation > committed) {
+        continue;
+      }
+      if (!m->device->ResetZone(z).ok()) continue;  // stays garbage; retried later
+      s.used = 0;
+      s.role = ZoneRole::kFree;
+      s.dead_generation = 0;
+      std::lock_guard<std::mutex> sl(stats_mu_);
+      stats_.zone_resets++;
+    }
+  }
+}
+
+bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, uint32_t* device,
+                              uint32_t* zone) {
+  uint64_t best_garbage = 0;
+  bool found = false;
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    const Member* m = members_[d].get();
+    for (uint32_t z = 0; z < m->zones.size(); z++) {
+      const ZoneSlot& s = m->zones[z];
+      if (s.reserved || s.writer || s.readers != 0 || s.live == 0 || s.used <= s.live ||
+          skip->count({d, z})) {
+        continue;
+      }
+      if (s.used - s.live > best_garbage) {
+        best_garbage = s.used - s.live;
+        *device = d;
+        *zone = z;
+        found = true;
+      }
+    }
+  }
+  return found;
+}
+
+Status FsImpl::CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) {
+  *zones_freed = 0;
+  Status s = CheckWritable();
+  if (!s.ok()) return s;
+  std::lock_guard<std::mutex> gl(gc_mu_);
+  std::set<std::pair<uint32_t, uint32_t>> skip;
+  for (uint32_t i = 0; i < max_zones; i++) {
+    uint32_t d = 0, z = 0;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      if (!PickVictimLocked(&skip, &d, &z)) break;
+    }
+    skip.insert({d, z});
+    bool freed = false;
+    s = RelocateZone(d, z, &freed);
+    if (!s.ok() && !s.IsBusy() && !s.IsNoSpace()) return s;
+    if (freed) ++*zones_freed;
+  }
+  {
+    std::lock_guard<std::mutex> l(stats_mu_);
+    stats_.gc_runs++;
+  }
+  return CommitAndReclaim();
+}
+
+Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
+  *freed = false;
+  Member* m = members_[device].get();
+  const uint64_t bs = m->block_size;
+  std::vector<std::shared_ptr<Inode>> owners;
+  ZoneRole role;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (m->zones[victim].writer) return Status::Busy("zone in use");
+    // Held like a writer's zone so that nothing appends to it meanwhile.
+    m->zones[victim].writer = true;
+    role = m->zones[victim].role;
+    for (auto& [id, ino] : inodes_) {
+      for (const Extent& e : ino->extents) {
+        if (e.device == device && e.zone == victim) {
+          owners.push_back(ino);
+          break;
+        }
+      }
+    }
+  }
+  auto release_victim = [&] {
+    std::lock_guard<std::mutex> l(mu_);
+    m->zones[victim].writer = false;
+  };
+  // Never wait for an inode lock: its holder may be waiting for this GC.
+  std::vector<std::unique_lock<std::mutex>> locks;
+  for (auto& ino : owners) {
+    std::unique_lock<std::mutex> lk(ino->mu, std::try_to_lock);
+    if (!lk.owns_lock()) {
+      release_victim();
+      return Status::Busy("zone in use");
+    }
+    locks.push_back(std::move(lk));
+  }
+  int64_t dest = -1;
+  auto release_dest = [&] {
+    if (dest < 0) return;
+    std::lock_guard<std::mutex> l(mu_);
+    m->zones[dest].writer = false;
+    dest = -1;
+  };
+  std::string buf;
+  Status result;
+  uint64_t moved = 0;
+  for (auto& ino : owners) {
+    for (size_t i = 0; i < ino->extents.size() && result.ok(); i++) {
+      Extent old = ino->extents[i];
+      if (old.device != device || old.zone != victim) continue;
+      uint64_t padded = BlockRound(device, old.length);
+      buf.resize(padded);
+      result = m->device->Read(old.offset, padded, &buf[0]);
+      if (!result.ok()) break;
+      std::vector<Extent> pieces;
+      uint64_t done = 0;
+      while (done < padded && result.ok()) {
+        uint64_t used = 0, room = 0;
+        {
+          std::lock_guard<std::mutex> l(mu_);
+          if (dest >= 0) {
+            used = m->zones[dest].used;
+            room = (m->zones[dest].capacity - used) / bs * bs;
+          }
+          if (room == 0) {
+            if (dest >= 0) m->zones[dest].writer = false;
+            uint32_t z = 0;
+            if (!PickZoneLocked(device, role, /*for_gc=*/true, &z)) {
+              result = Status::NoSpace("no zone to relocate into");
+              dest = -1;
+              break;
+            }
+            dest = z;
+            used = m->zones[dest].used;
+            room = (m->zones[dest].capacity - used) / bs * bs;
+          }
+        }
+        uint64_t n = std::min(room, padded - done);
+        uint64_t at = m->device->geometry().zone_start(static_cast<uint32_t>(dest)) + used;
+        result = m->device->Write(at, buf.data() + done, n);
+        if (!result.ok()) break;
+        m->dirty = true;
+        {
+          std::lock_guard<std::mutex> l(mu_);
+          m->zones[dest].used += n;
+        }
+        pieces.push_back({device, static_cast<uint32_t>(dest), at, std::min(n, old.length - done)});
+        done += n;
+      }
+      if (!result.ok()) break;
+      std::lock_guard<std::mutex> l(mu_);
+      if (ino->deleted) continue;  // the copy is garbage already
+      AddLiveLocked(old, -1);
+      for (const Extent& p : pieces) {
+        AddLiveLocked(p, +1);
+        m->zones[p.zone].role = role;
+      }
+      ino->extents.erase(ino->extents.begin() + static_cast<long>(i));
+      ino->extents.insert(ino->extents.begin() + static_cast<long>(i), pieces.begin(), pieces.end());
+      ino->first_dirty = std::min(ino->first_dirty, i);
+      i += pieces.size() - 1;
+      moved += old.length;
+    }
+    QueueInodeLocked(ino.get());
+  }
+  release_dest();
+  release_victim();
+  {
+    std::lock_guard<std::mutex> l(stats_mu_);
+    stats_.gc_bytes_moved += moved;
+  }
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    *freed = m->zones[victim].live == 0;
+  }
+  return result;
+}
+
+Status FsImpl::Usage(std::vector<DeviceUsage>* usage) {
+  std::lock_guard<std::mutex> l(mu_);
+  usage->clear();
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    const Member* m = members_[d].get();
+    DeviceUsage u;
+    u.index = d;
+    u.uri = m->info.uri;
+    u.tier = m->info.tier;
+    u.zones = m->info.zone_count;
+    u.zone_size = m->info.zone_size;
+    u.zone_capacity = m->info.zone_capacity;
+    u.raw_bytes = u.zone_size * u.zones;
+    for (const ZoneSlot& s : m->zones) {
+      if (s.reserved) {
+        u.reserved_bytes += u.zone_size;
+        continue;
+      }
+      u.data_zones++;
+      if (s.used == 0) u.empty_zones++;
+      u.unusable_bytes += u.zone_size - s.capacity;
+      u.live_bytes += s.live;
+      u.garbage_bytes += s.used - s.live;
+      u.free_bytes += s.capacity - s.used;
+    }
+    usage->push_back(u);
+  }
+  for (const auto& [id, ino] : inodes_) {
+    for (const Extent& e : ino->extents) (*usage)[e.device].file_bytes += e.length;
+  }
+  return Status::OK();
+}
+
+Status FsImpl::Zones(std::vector<ZoneReport>* zones) {
+  zones->clear();
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    Member* m = members_[d].get();
+    std::vector<ZoneInfo> infos;
+    if (m->device == nullptr) return Status::IOError("filesystem is unmounted");
+    Status s = m->device->ReportZones(0, m->device->geometry().zone_count, &infos);
+    if (!s.ok()) return s;
+    std::lock_guard<std::mutex> l(mu_);
+    for (const ZoneInfo& info : infos) {
+      const ZoneSlot& slot = m->zones[info.index];
+      ZoneReport r;
+      r.device = d;
+      r.zone = info.index;
+      r.role = slot.role;
+      r.condition = info.condition;
+      r.start = info.start;
+      r.write_pointer = info.write_pointer;
+      r.capacity = info.capacity;
+      r.live_bytes = slot.live;
+      r.writing = slot.writer;
+      zones->push_back(r);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace hintfs

@@ -1,0 +1,389 @@
+#include "fs/journal.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "fs/coding.h"
+#include "fs/crc32c.h"
+
+namespace hintfs {
+
+namespace {
+
+constexpr uint32_t kBatchMagic = 0x31424a48;  // "HJB1"
+constexpr uint16_t kBatchVersion = 1;
+constexpr size_t kBatchHeader = 32;
+constexpr size_t kSnapshotChunk = 1 << 20;
+
+uint64_t RoundUp(uint64_t n, uint64_t block) { return (n + block - 1) / block * block; }
+
+struct BatchHeader {
+  uint64_t seq = 0;
+  uint64_t epoch = 0;
+  uint32_t payload_len = 0;
+  uint32_t crc = 0;
+};
+
+bool ParseHeader(std::string_view h, BatchHeader* out) {
+  if (h.size() < kBatchHeader) return false;
+  if (DecodeFixed32(h.data()) != kBatchMagic) return false;
+  uint16_t version = static_cast<uint16_t>(static_cast<uint8_t>(h[4]) | (static_cast<uint8_t>(h[5]) << 8));
+  if (version != kBatchVersion) return false;
+  out->seq = DecodeFixed64(h.data() + 8);
+  out->epoch = DecodeFixed64(h.data() + 16);
+  out->payload_len = DecodeFixed32(h.data() + 24);
+  out->crc = DecodeFixed32(h.data() + 28);
+  return true;
+}
+
+}  // namespace
+
+Journal::Journal(ZonedDevice* device, uint32_t first_zone, uint32_t zone_count,
+                 std::function<Status()> flush_data)
+    : device_(device), first_zone_(first_zone), zone_count_(zone_count),
+      flush_data_(std::move(flush_data)) {}
+
+uint64_t Journal::ZoneEnd(uint32_t zone) const {
+  return device_->geometry().zone_start(zone) + device_->geometry().zone_capacity;
+}
+
+std::string Journal::EncodeBatch(const std::vector<MetadataOp>& ops, uint64_t seq) const {
+  std::string payload;
+  PutFixed32(&payload, static_cast<uint32_t>(ops.size()));
+  for (const MetadataOp& op : ops) EncodeOp(op, &payload);
+  std::string b;
+  PutFixed32(&b, kBatchMagic);
+  PutFixed16(&b, kBatchVersion);
+  PutFixed16(&b, 0);
+  PutFixed64(&b, seq);
+  PutFixed64(&b, stats_.epoch);
+  PutFixed32(&b, static_cast<uint32_t>(payload.size()));
+  uint32_t crc = crc32c::Extend(crc32c::Value(b.data(), b.size()), payload.data(), payload.size());
+  PutFixed32(&b, crc);
+  b += payload;
+  b.resize(RoundUp(b.size(), device_->geometry().block_size), '\0');
+  return b;
+}
+
+Status Journal::WriteBatch(const std::vector<MetadataOp>& ops, uint32_t zone, uint64_t* wp) {
+  std::string batch = EncodeBatch(ops, next_seq_);
+  if (*wp + batch.size() > ZoneEnd(zone)) {
+    return Status::NoSpace(fmt::format("journal batch of {} bytes does not fit metadata zone {}",
+                                       batch.size(), zone));
+  }
+  Status s = device_->Write(*wp, batch.data(), batch.size());
+  if (!s.ok()) return s;
+  *wp += batch.size();
+  next_seq_++;
+  stats_.bytes_committed += batch.size();
+  return Status::OK();
+}
+
+Status Journal::Format(const MetadataImage& image) {
+  std::lock_guard<std::mutex> l(commit_mu_);
+  image_ = image;
+  stats_.epoch = 0;
+  active_zone_ = first_zone_ + zone_count_ - 1;  // Roll moves to the first zone
+  active_wp_ = device_->geometry().zone_start(active_zone_);
+  return RollLocked();
+}
+
+Status Journal::RollLocked() {
+  const DeviceGeometry& g = device_->geometry();
+  // The next empty metadata zone after the active one.
+  uint32_t target = UINT32_MAX;
+  for (uint32_t i = 1; i <= zone_count_; i++) {
+    uint32_t z = first_zone_ + (active_zone_ - first_zone_ + i) % zone_count_;
+    if (z == active_zone_) continue;
+    ZoneInfo info;
+    Status s = device_->ReportZone(z, &info);
+    if (!s.ok()) return s;
+    if (info.write_pointer != info.start) {
+      s = device_->ResetZone(z);  // stale: an older generation
+      if (!s.ok()) return s;
+    }
+    target = z;
+    break;
+  }
+  if (target == UINT32_MAX) return Status::Corruption("no metadata zone to roll the journal into");
+
+  std::vector<MetadataOp> ops;
+  MetadataOp begin;
+  begin.type = MetadataOp::Type::kSnapshotBegin;
+  begin.epoch = stats_.epoch + 1;
+  ops.push_back(begin);
+  image_.SnapshotOps(&ops);
+  MetadataOp end = begin;
+  end.type = MetadataOp::Type::kSnapshotEnd;
+  ops.push_back(end);
+
+  uint64_t old_epoch = stats_.epoch;
+  stats_.epoch = begin.epoch;
+  uint64_t wp = g.zone_start(target);
+  std::vector<MetadataOp> chunk;
+  std::string probe;
+  Status s;
+  for (size_t i = 0; i < ops.size() && s.ok(); i++) {
+    chunk.push_back(ops[i]);
+    EncodeOp(ops[i], &probe);
+    if (probe.size() >= kSnapshotChunk || i + 1 == ops.size()) {
+      s = WriteBatch(chunk, target, &wp);
+      chunk.clear();
+      probe.clear();
+    }
+  }
+  if (s.ok()) s = device_->Flush();
+  if (!s.ok()) {
+    stats_.epoch = old_epoch;
+    if (s.IsNoSpace()) {
+      s = Status::NoSpace("metadata snapshot does not fit one metadata zone; mkfs with larger zones");
+    }
+    return s;
+  }
+  uint32_t old_zone = active_zone_;
+  active_zone_ = target;
+  active_wp_ = wp;
+  stats_.rolls++;
+  // The new snapshot is durable: the old generation is garbage.
+  ZoneInfo info;
+  s = device_->ReportZone(old_zone, &info);
+  if (s.ok() && old_zone != target && info.write_pointer != info.start) s = device_->ResetZone(old_zone);
+  return s;
+}
+
+Status Journal::Roll() {
+  std::lock_guard<std::mutex> l(commit_mu_);
+  if (!failed_.ok()) return failed_;
+  Status s = RollLocked();
+  if (!s.ok() && !s.IsNoSpace()) failed_ = s;
+  return s;
+}
+
+uint64_t Journal::Add(std::vector<MetadataOp> ops) {
+  std::lock_guard<std::mutex> l(pending_mu_);
+  for (MetadataOp& op : ops) pending_.push_back(std::move(op));
+  return pending_gen_;
+}
+
+uint64_t Journal::pending_generation() {
+  std::lock_guard<std::mutex> l(pending_mu_);
+  return pending_gen_;
+}
+
+uint64_t Journal::committed_generation() { return committed_gen_.load(); }
+
+bool Journal::has_pending() {
+  std::lock_guard<std::mutex> l(pending_mu_);
+  return !pending_.empty();
+}
+
+Status Journal::Commit() {
+  std::lock_guard<std::mutex> l(commit_mu_);
+  return CommitLocked();
+}
+
+Status Journal::CommitLocked() {
+  if (!failed_.ok()) return failed_;
+  std::vector<MetadataOp> ops;
+  uint64_t generation;
+  {
+    std::lock_guard<std::mutex> l(pending_mu_);
+    generation = pending_gen_++;
+    if (pending_.empty()) {
+      // Every op of earlier generations is already durable (commits are
+      // serialized), so this generation is complete without a write.
+      committed_gen_ = generation;
+      return Status::OK();
+    }
+    ops.swap(pending_);
+  }
+  Status s = flush_data_();
+  if (!s.ok()) {
+    failed_ = s;
+    return s;
+  }
+  // Roll first: the snapshot must not contain this batch's ops.
+  uint64_t size = EncodeBatch(ops, 0).size();
+  if (active_wp_ + size > ZoneEnd(active_zone_)) {
+    s = RollLocked();
+    if (!s.ok()) {
+      failed_ = s;
+      return s;
+    }
+  }
+  // Apply to the image before anything reaches the device: an inconsistent
+  // change (a bug) must never be written where replay would trip over it.
+  // The image is then partly changed, so the journal stops accepting commits.
+  for (const MetadataOp& op : ops) {
+    s = image_.Apply(op);
+    if (!s.ok()) {
+      failed_ = Status::Corruption("refusing to journal an inconsistent change: " + s.message());
+      return failed_;
+    }
+  }
+  s = WriteBatch(ops, active_zone_, &active_wp_);
+  if (s.ok()) s = device_->Flush();
+  if (!s.ok()) {
+    failed_ = s;
+    return s;
+  }
+  committed_gen_ = generation;
+  stats_.batches_committed++;
+  return Status::OK();
+}
+
+Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image, uint64_t* end,
+                           uint64_t* last_seq, uint64_t* epoch, bool* complete,
+                           uint64_t* batches) {
+  const uint32_t block = device_->geometry().block_size;
+  uint64_t pos = device_->geometry().zone_start(zone);
+  *complete = false;
+  *batches = 0;
+  bool first = true;
+  std::string buf;
+  while (pos + kBatchHeader <= zone_wp) {
+    buf.resize(block);
+    Status s = device_->Read(pos, block, &buf[0]);
+    if (!s.ok()) return s;
+    BatchHeader h;
+    if (!ParseHeader(buf, &h)) break;
+    uint64_t total = RoundUp(kBatchHeader + h.payload_len, block);
+    if (pos + total > zone_wp) break;
+    buf.resize(total);
+    if (total > block) {
+      s = device_->Read(pos + block, total - block, &buf[block]);
+      if (!s.ok()) return s;
+    }
+    uint32_t crc = crc32c::Extend(crc32c::Value(buf.data(), 28), buf.data() + kBatchHeader,
+                                  h.payload_len);
+    if (crc != h.crc) break;
+    if (!first && (h.seq != *last_seq + 1 || h.epoch != *epoch)) break;
+    std::string_view payload(buf.data() + kBatchHeader, h.payload_len);
+    Decoder d(payload, "journal batch");
+    uint32_t count = 0;
+    if (!d.GetFixed32(&count)) return Status::Corruption(fmt::format("journal batch {}: empty", h.seq));
+    payload.remove_prefix(4);
+    std::vector<MetadataOp> ops;
+    for (uint32_t i = 0; i < count; i++) {
+      MetadataOp op;
+      s = DecodeOp(&payload, &op);
+      if (!s.ok()) return Status::Corruption(fmt::format("journal batch {}: {}", h.seq, s.message()));
+      ops.push_back(std::move(op));
+    }
+    if (first) {
+      if (ops.empty() || ops[0].type != MetadataOp::Type::kSnapshotBegin) {
+        return Status::Corruption(fmt::format("metadata zone {} does not start with a snapshot", zone));
+      }
+      *epoch = ops[0].epoch;
+      if (h.epoch != *epoch) return Status::Corruption("snapshot epoch mismatch");
+    }
+    for (const MetadataOp& op : ops) {
+      s = image->Apply(op);
+      if (!s.ok()) return s;
+      if (op.type == MetadataOp::Type::kSnapshotEnd) *complete = true;
+    }
+    *last_seq = h.seq;
+    first = false;
+    ++*batches;
+    pos += total;
+  }
+  *end = pos;
+  if (first) return Status::Corruption(fmt::format("metadata zone {} has no valid snapshot", zone));
+  // A valid batch after the stopping point means the journal is damaged in
+  // the middle, not torn at the end.
+  for (uint64_t p = pos + block; p + kBatchHeader <= zone_wp; p += block) {
+    buf.resize(block);
+    if (!device_->Read(p, block, &buf[0]).ok()) break;
+    BatchHeader h;
+    if (!ParseHeader(buf, &h) || h.epoch != *epoch || h.seq <= *last_seq) continue;
+    uint64_t total = RoundUp(kBatchHeader + h.payload_len, block);
+    if (p + total > zone_wp) continue;
+    buf.resize(total);
+    if (total > block && !device_->Read(p + block, total - block, &buf[block]).ok()) continue;
+    uint32_t crc = crc32c::Extend(crc32c::Value(buf.data(), 28), buf.data() + kBatchHeader,
+                                  h.payload_len);
+    if (crc == h.crc) {
+      return Status::Corruption(fmt::format(
+          "journal batch after seq {} in metadata zone {} is damaged but later batch {} is intact",
+          *last_seq, zone, h.seq));
+    }
+  }
+  return Status::OK();
+}
+
+Status Journal::Recover(bool read_only, MetadataImage* image) {
+  std::lock_guard<std::mutex> l(commit_mu_);
+  struct Candidate {
+    uint32_t zone;
+    uint64_t wp;
+    uint64_t epoch;
+  };
+  std::vector<Candidate> candidates;
+  std::vector<ZoneInfo> zones;
+  Status s = device_->ReportZones(first_zone_, zone_count_, &zones);
+  if (!s.ok()) return s;
+  const uint32_t block = device_->geometry().block_size;
+  for (const ZoneInfo& z : zones) {
+    if (z.write_pointer == z.start) continue;
+    std::string h(block, '\0');
+    s = device_->Read(z.start, block, &h[0]);
+    if (!s.ok()) return s;
+    BatchHeader bh;
+    if (ParseHeader(h, &bh)) candidates.push_back({z.index, z.write_pointer, bh.epoch});
+  }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate& a, const Candidate& b) { return a.epoch > b.epoch; });
+  Status last_error = Status::Corruption("no metadata journal found (not a hintfs filesystem, or its journal zones were wiped)");
+  for (const Candidate& c : candidates) {
+    MetadataImage replayed;
+    uint64_t end = 0, last_seq = 0, epoch = 0, batches = 0;
+    bool complete = false;
+    s = ReplayZone(c.zone, c.wp, &replayed, &end, &last_seq, &epoch, &complete, &batches);
+    if (!s.ok()) {
+      // A damaged newest generation is an error, not a reason to go back in time,
+      // unless its snapshot never completed (a crash during a roll).
+      if (complete || !s.IsCorruption()) return s;
+      last_error = s;
+      continue;
+    }
+    if (!complete) {
+      last_error = Status::Corruption(fmt::format("metadata zone {}: incomplete snapshot", c.zone));
+      continue;
+    }
+    image_ = replayed;
+    active_zone_ = c.zone;
+    active_wp_ = end;
+    next_seq_ = last_seq + 1;
+    stats_.epoch = epoch;
+    stats_.replayed_batches = batches;
+    stats_.torn_tail = end != c.wp;
+    *image = image_;
+    if (read_only) return Status::OK();
+    if (stats_.torn_tail) return RollLocked();  // never append after a torn batch
+    for (const ZoneInfo& z : zones) {
+      if (z.index != active_zone_ && z.write_pointer != z.start) {
+        s = device_->ResetZone(z.index);
+        if (!s.ok()) return s;
+      }
+    }
+    return Status::OK();
+  }
+  return last_error;
+}
+
+MetadataImage Journal::image() {
+  std::lock_guard<std::mutex> l(commit_mu_);
+  return image_;
+}
+
+JournalStats Journal::stats() {
+  std::lock_guard<std::mutex> l(commit_mu_);
+  JournalStats st = stats_;
+  st.active_zone = active_zone_;
+  st.active_bytes = active_wp_ - device_->geometry().zone_start(active_zone_);
+  st.next_seq = next_seq_.load();
+  return st;
+}
+
+}  // namespace hintfs

@@ -1,0 +1,257 @@
+#include "fs/metadata.h"
+
+#include <fmt/format.h>
+
+#include "fs/coding.h"
+
+namespace hintfs {
+
+namespace {
+constexpr size_t kMaxName = 255;
+constexpr uint32_t kMaxExtentsPerOp = 1u << 24;
+}  // namespace
+
+const char* ZoneRoleName(ZoneRole role) {
+  switch (role) {
+    case ZoneRole::kFree: return "free";
+    case ZoneRole::kSuperblock: return "superblock";
+    case ZoneRole::kMetadata: return "metadata";
+    case ZoneRole::kWal: return "wal";
+    case ZoneRole::kData: return "data";
+    case ZoneRole::kCache: return "cache";
+    case ZoneRole::kHot: return "hot";
+  }
+  return "unknown";
+}
+
+void EncodeOp(const MetadataOp& op, std::string* dst) {
+  dst->push_back(static_cast<char>(op.type));
+  const InodeRecord& in = op.inode;
+  switch (op.type) {
+    case MetadataOp::Type::kCreateInode:
+      PutFixed64(dst, in.id);
+      dst->push_back(static_cast<char>(in.type));
+      dst->push_back(static_cast<char>(in.role));
+      PutFixed64(dst, static_cast<uint64_t>(in.mtime_ns));
+      break;
+    case MetadataOp::Type::kDeleteInode:
+      PutFixed64(dst, in.id);
+      break;
+    case MetadataOp::Type::kLink:
+      PutFixed64(dst, op.parent);
+      PutLengthPrefixed(dst, op.name);
+      PutFixed64(dst, in.id);
+      break;
+    case MetadataOp::Type::kUnlink:
+      PutFixed64(dst, op.parent);
+      PutLengthPrefixed(dst, op.name);
+      break;
+    case MetadataOp::Type::kSetExtents:
+      PutFixed64(dst, in.id);
+      PutFixed32(dst, op.from_index);
+      PutFixed64(dst, in.size);
+      PutFixed64(dst, static_cast<uint64_t>(in.mtime_ns));
+      PutFixed32(dst, static_cast<uint32_t>(in.extents.size()));
+      for (const Extent& e : in.extents) {
+        PutFixed32(dst, e.device);
+        PutFixed32(dst, e.zone);
+        PutFixed64(dst, e.offset);
+        PutFixed64(dst, e.length);
+      }
+      break;
+    case MetadataOp::Type::kSnapshotBegin:
+    case MetadataOp::Type::kSnapshotEnd:
+      PutFixed64(dst, op.epoch);
+      break;
+    case MetadataOp::Type::kSetPolicy:
+      PutLengthPrefixed(dst, op.name);
+      break;
+  }
+}
+
+Status DecodeOp(std::string_view* input, MetadataOp* op) {
+  *op = MetadataOp();
+  Decoder d(*input, "metadata op");
+  std::string_view type_byte;
+  if (!d.GetBytes(1, &type_byte)) return d.status();
+  op->type = static_cast<MetadataOp::Type>(type_byte[0]);
+  InodeRecord& in = op->inode;
+  uint64_t mtime = 0;
+  switch (op->type) {
+    case MetadataOp::Type::kCreateInode: {
+      std::string_view tr;
+      d.GetFixed64(&in.id);
+      d.GetBytes(2, &tr);
+      d.GetFixed64(&mtime);
+      if (d.ok()) {
+        in.type = static_cast<FileType>(tr[0]);
+        in.role = static_cast<ZoneRole>(tr[1]);
+        if (in.type != FileType::kFile && in.type != FileType::kDirectory) {
+          return Status::Corruption("metadata op: bad file type");
+        }
+        if (static_cast<uint8_t>(in.role) > static_cast<uint8_t>(ZoneRole::kHot)) {
+          return Status::Corruption("metadata op: bad zone role");
+        }
+      }
+      in.mtime_ns = static_cast<int64_t>(mtime);
+      break;
+    }
+    case MetadataOp::Type::kDeleteInode:
+      d.GetFixed64(&in.id);
+      break;
+    case MetadataOp::Type::kLink:
+      d.GetFixed64(&op->parent);
+      d.GetLengthPrefixed(&op->name, kMaxName);
+      d.GetFixed64(&in.id);
+      break;
+    case MetadataOp::Type::kUnlink:
+      d.GetFixed64(&op->parent);
+      d.GetLengthPrefixed(&op->name, kMaxName);
+      break;
+    case MetadataOp::Type::kSetExtents: {
+      uint32_t count = 0;
+      d.GetFixed64(&in.id);
+      d.GetFixed32(&op->from_index);
+      d.GetFixed64(&in.size);
+      d.GetFixed64(&mtime);
+      d.GetFixed32(&count);
+      in.mtime_ns = static_cast<int64_t>(mtime);
+      if (!d.ok()) break;
+      if (count > kMaxExtentsPerOp || count > d.remaining() / 24) {
+        return Status::Corruption("metadata op: extent count out of range");
+      }
+      in.extents.resize(count);
+      for (Extent& e : in.extents) {
+        d.GetFixed32(&e.device);
+        d.GetFixed32(&e.zone);
+        d.GetFixed64(&e.offset);
+        d.GetFixed64(&e.length);
+      }
+      break;
+    }
+    case MetadataOp::Type::kSnapshotBegin:
+    case MetadataOp::Type::kSnapshotEnd:
+      d.GetFixed64(&op->epoch);
+      break;
+    case MetadataOp::Type::kSetPolicy:
+      d.GetLengthPrefixed(&op->name, 64);
+      break;
+    default:
+      return Status::Corruption(fmt::format("metadata op: unknown type {}",
+                                            static_cast<int>(op->type)));
+  }
+  if (!d.ok()) return d.status();
+  input->remove_prefix(input->size() - d.remaining());
+  return Status::OK();
+}
+
+MetadataImage::MetadataImage() = default;
+
+Status MetadataImage::Apply(const MetadataOp& op) {
+  auto corrupt = [&](const std::string& what) {
+    return Status::Corruption(fmt::format("journal op {} on inode {}: {}",
+                                          static_cast<int>(op.type), op.inode.id, what));
+  };
+  switch (op.type) {
+    case MetadataOp::Type::kCreateInode: {
+      if (op.inode.id == 0 || inodes_.count(op.inode.id)) return corrupt("inode exists");
+      InodeRecord rec = op.inode;
+      rec.nlink = 0;
+      rec.size = 0;
+      rec.extents.clear();
+      inodes_[rec.id] = rec;
+      if (rec.type == FileType::kDirectory) entries_[rec.id];
+      return Status::OK();
+    }
+    case MetadataOp::Type::kDeleteInode: {
+      auto it = inodes_.find(op.inode.id);
+      if (it == inodes_.end()) return corrupt("no such inode");
+      auto dir = entries_.find(op.inode.id);
+      if (dir != entries_.end() && !dir->second.empty()) return corrupt("directory not empty");
+      if (dir != entries_.end()) entries_.erase(dir);
+      inodes_.erase(it);
+      return Status::OK();
+    }
+    case MetadataOp::Type::kLink: {
+      auto dir = entries_.find(op.parent);
+      auto it = inodes_.find(op.inode.id);
+      if (dir == entries_.end()) return corrupt("parent is not a directory");
+      if (it == inodes_.end()) return corrupt("no such inode");
+      if (op.name.empty() || !dir->second.emplace(op.name, op.inode.id).second) {
+        return corrupt("name '" + op.name + "' exists or is empty");
+      }
+      it->second.nlink++;
+      return Status::OK();
+    }
+    case MetadataOp::Type::kUnlink: {
+      auto dir = entries_.find(op.parent);
+      if (dir == entries_.end()) return corrupt("parent is not a directory");
+      auto e = dir->second.find(op.name);
+      if (e == dir->second.end()) return corrupt("no entry '" + op.name + "'");
+      auto it = inodes_.find(e->second);
+      if (it == inodes_.end() || it->second.nlink == 0) return corrupt("dangling entry");
+      it->second.nlink--;
+      dir->second.erase(e);
+      return Status::OK();
+    }
+    case MetadataOp::Type::kSetExtents: {
+      auto it = inodes_.find(op.inode.id);
+      if (it == inodes_.end()) return corrupt("no such inode");
+      InodeRecord& rec = it->second;
+      if (op.from_index > rec.extents.size()) return corrupt("extent index beyond the list");
+      uint64_t total = 0;
+      for (size_t i = 0; i < op.from_index; i++) total += rec.extents[i].length;
+      for (const Extent& e : op.inode.extents) total += e.length;
+      if (total != op.inode.size) return corrupt("size does not match extents");
+      rec.extents.resize(op.from_index);
+      rec.extents.insert(rec.extents.end(), op.inode.extents.begin(), op.inode.extents.end());
+      rec.size = op.inode.size;
+      rec.mtime_ns = op.inode.mtime_ns;
+      return Status::OK();
+    }
+    case MetadataOp::Type::kSetPolicy:
+      policy_ = op.name;
+      return Status::OK();
+    case MetadataOp::Type::kSnapshotBegin:
+    case MetadataOp::Type::kSnapshotEnd:
+      return Status::OK();
+  }
+  return corrupt("unknown op");
+}
+
+void MetadataImage::SnapshotOps(std::vector<MetadataOp>* ops) const {
+  if (!policy_.empty()) {
+    MetadataOp p;
+    p.type = MetadataOp::Type::kSetPolicy;
+    p.name = policy_;
+    ops->push_back(p);
+  }
+  for (const auto& [id, rec] : inodes_) {
+    MetadataOp c;
+    c.type = MetadataOp::Type::kCreateInode;
+    c.inode = rec;
+    c.inode.extents.clear();
+    ops->push_back(c);
+    if (!rec.extents.empty() || rec.size != 0) {
+      MetadataOp x;
+      x.type = MetadataOp::Type::kSetExtents;
+      x.inode.id = id;
+      x.inode.size = rec.size;
+      x.inode.mtime_ns = rec.mtime_ns;
+      x.inode.extents = rec.extents;
+      ops->push_back(x);
+    }
+  }
+  for (const auto& [parent, names] : entries_) {
+    for (const auto& [name, id] : names) {
+      MetadataOp l;
+      l.type = MetadataOp::Type::kLink;
+      l.parent = parent;
+      l.name = name;
+      l.inode.id = id;
+      ops->push_back(l);
+    }
+  }
+}
+
+}  // namespace hintfs

@@ -1,0 +1,107 @@
+// The durable metadata of a hintfs filesystem and the operations that change
+// it. MetadataImage is exactly what the journal says is true: mount rebuilds
+// it by replaying journal batches (each a list of MetadataOps), and a journal
+// roll writes it whole as a snapshot. The live filesystem keeps its own richer
+// structures and emits an op for every change it makes durable.
+#ifndef HINTFS_FS_METADATA_H_
+#define HINTFS_FS_METADATA_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fs/status.h"
+
+namespace hintfs {
+
+constexpr uint64_t kRootInode = 1;
+
+enum class FileType : uint8_t { kFile = 1, kDirectory = 2 };
+
+// What a zone (or a file's data) is for. Zones take the role of the first file
+// that writes to them, so WAL and table data never share a zone.
+enum class ZoneRole : uint8_t {
+  kFree = 0,
+  kSuperblock = 1,
+  kMetadata = 2,
+  kWal = 3,
+  kData = 4,
+  kCache = 5,
+  kHot = 6,
+};
+const char* ZoneRoleName(ZoneRole role);
+
+// A run of a file's bytes on one zone. offset is a device byte offset,
+// aligned to the device block size; length need not be a block multiple (the
+// rest of the last block is padding that belongs to the extent).
+struct Extent {
+  uint32_t device = 0;
+  uint32_t zone = 0;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+
+  bool operator==(const Extent& o) const {
+    return device == o.device && zone == o.zone && offset == o.offset && length == o.length;
+  }
+};
+
+struct InodeRecord {
+  uint64_t id = 0;
+  FileType type = FileType::kFile;
+  ZoneRole role = ZoneRole::kData;
+  uint32_t nlink = 0;
+  uint64_t size = 0;  // always the sum of extent lengths in the image
+  int64_t mtime_ns = 0;
+  std::vector<Extent> extents;
+};
+
+struct MetadataOp {
+  enum class Type : uint8_t {
+    kCreateInode = 1,    // inode (id, type, role, mtime)
+    kDeleteInode = 2,    // inode.id
+    kLink = 3,           // parent, name, inode.id: add entry, nlink + 1
+    kUnlink = 4,         // parent, name: drop entry, nlink - 1
+    kSetExtents = 5,     // inode.id, from_index, inode.size, inode.mtime_ns, inode.extents
+    kSnapshotBegin = 6,  // epoch
+    kSnapshotEnd = 7,    // epoch
+    kSetPolicy = 8,      // name: the placement policy chosen at mkfs or mount
+  };
+  Type type = Type::kCreateInode;
+  InodeRecord inode;
+  uint64_t parent = 0;
+  std::string name;
+  uint32_t from_index = 0;
+  uint64_t epoch = 0;
+};
+
+void EncodeOp(const MetadataOp& op, std::string* dst);
+// Decodes one op from the front of *input (advancing it).
+Status DecodeOp(std::string_view* input, MetadataOp* op);
+
+class MetadataImage {
+ public:
+  MetadataImage();
+
+  // Applies op; an op that contradicts the image (unknown inode, duplicate
+  // name, extent index out of range) is Corruption and leaves it unchanged.
+  Status Apply(const MetadataOp& op);
+
+  // Ops that recreate this image from empty, snapshot markers excluded.
+  void SnapshotOps(std::vector<MetadataOp>* ops) const;
+
+  const std::map<uint64_t, InodeRecord>& inodes() const { return inodes_; }
+  // parent -> (name -> inode)
+  const std::map<uint64_t, std::map<std::string, uint64_t>>& entries() const { return entries_; }
+  const std::string& policy() const { return policy_; }
+  uint64_t max_inode_id() const { return inodes_.empty() ? 0 : inodes_.rbegin()->first; }
+
+ private:
+  std::map<uint64_t, InodeRecord> inodes_;
+  std::map<uint64_t, std::map<std::string, uint64_t>> entries_;
+  std::string policy_;
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_FS_METADATA_H_
