@@ -57,6 +57,9 @@ struct MountOptions {
   uint32_t gc_reserve_zones = 1;
   // A writer sends full blocks to the device once this much is buffered.
   size_t write_buffer_bytes = 1 << 20;
+  // Extra device URI options applied to every member when it is opened, e.g.
+  // "profile_scale=10" or "power_domain=crash&power_cut_after=100".
+  std::string device_params;
 };
 
 struct FileStat {

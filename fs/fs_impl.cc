@@ -178,8 +178,12 @@ Status Filesystem::Mkfs(const MkfsOptions& options) {
 
 Status Filesystem::Mount(const std::string& uri, const MountOptions& options,
                          std::unique_ptr<Filesystem>* fs) {
+  auto with_params = [&](const std::string& u) {
+    if (options.device_params.empty()) return u;
+    return u + (u.find('?') == std::string::npos ? "?" : "&") + options.device_params;
+  };
   std::unique_ptr<ZonedDevice> first;
-  Status s = OpenZonedDevice(uri, /*create=*/false, &first);
+  Status s = OpenZonedDevice(with_params(uri), /*create=*/false, &first);
   if (!s.ok()) return s;
   Superblock sb;
   s = Superblock::Read(first.get(), &sb);
@@ -191,7 +195,7 @@ Status Filesystem::Mount(const std::string& uri, const MountOptions& options,
     if (i == sb.member_index) {
       m->device = std::move(first);
     } else {
-      s = OpenZonedDevice(m->info.uri, /*create=*/false, &m->device);
+      s = OpenZonedDevice(with_params(m->info.uri), /*create=*/false, &m->device);
       if (!s.ok()) {
         return Status(s.IsNotFound() ? Status::NotFound(fmt::format(
                                            "member {} ({}, {}) is missing: {}", i,

@@ -27,7 +27,11 @@ class FsTest : public ::testing::Test {
     DestroyMemDevice(slow_);
   }
 
+  // A fresh filesystem on fresh devices.
   void Format(const FsGeometry& g = FsGeometry()) {
+    fs_.reset();
+    DestroyMemDevice(fast_);
+    DestroyMemDevice(slow_);
     geometry_ = g;
     MkfsOptions opts;
     opts.devices = {{Tier::kFast, "mem:" + fast_ + "?" + g.fast},
