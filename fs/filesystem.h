@@ -48,11 +48,17 @@ struct MkfsOptions {
   ProgressFn progress;
 };
 
+// Makes the placement policy a filesystem records by name (placement/ has one).
+using PolicyFactory =
+    std::function<Status(const std::string& name, std::shared_ptr<AllocationPolicy>* policy)>;
+
 struct MountOptions {
   bool read_only = false;
-  // null: FastFirstPolicy. Adapters pass the policy the superblock or the
-  // user names (placement/policy_registry.h).
+  // The policy to use; if set and not the recorded one, it is recorded as the
+  // filesystem's policy from now on. Otherwise the recorded policy is made by
+  // policy_factory, or must be the built-in "fast-first".
   std::shared_ptr<AllocationPolicy> policy;
+  PolicyFactory policy_factory;
   // Empty zones per device kept back from writers so GC can always move data.
   uint32_t gc_reserve_zones = 1;
   // A writer sends full blocks to the device once this much is buffered.

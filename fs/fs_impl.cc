@@ -247,12 +247,22 @@ Status FsImpl::Open() {
   // The policy: the caller's, or the one recorded by mkfs.
   std::string recorded = image.policy().empty() ? "fast-first" : image.policy();
   policy_ = options_.policy;
+  if (!policy_ && options_.policy_factory) {
+    s = options_.policy_factory(recorded, &policy_);
+    if (!s.ok()) return s;
+  }
   if (!policy_) {
     if (recorded != "fast-first") {
       return Status::NotSupported("this filesystem uses placement policy '" + recorded +
                                   "'; mount it through a tool that links placement/");
     }
     policy_ = std::make_shared<FastFirstPolicy>();
+  }
+  if (policy_->name() != recorded && !options_.read_only) {
+    MetadataOp op;
+    op.type = MetadataOp::Type::kSetPolicy;
+    op.name = policy_->name();
+    journal_->Add(op);
   }
 
   // Zones as the devices report them.

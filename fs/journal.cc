@@ -13,7 +13,7 @@ namespace {
 
 constexpr uint32_t kBatchMagic = 0x31424a48;  // "HJB1"
 constexpr uint16_t kBatchVersion = 1;
-constexpr size_t kBatchHeader = 32;
+constexpr size_t kBatchHeader = 40;
 constexpr size_t kSnapshotChunk = 1 << 20;
 
 uint64_t RoundUp(uint64_t n, uint64_t block) { return (n + block - 1) / block * block; }
@@ -22,18 +22,21 @@ struct BatchHeader {
   uint64_t seq = 0;
   uint64_t epoch = 0;
   uint32_t payload_len = 0;
-  uint32_t crc = 0;
+  uint32_t payload_crc = 0;
 };
 
+// The header has its own checksum so that a damaged length is never mistaken
+// for a batch that a crash cut short.
 bool ParseHeader(std::string_view h, BatchHeader* out) {
   if (h.size() < kBatchHeader) return false;
   if (DecodeFixed32(h.data()) != kBatchMagic) return false;
+  if (DecodeFixed32(h.data() + 32) != crc32c::Value(h.data(), 32)) return false;
   uint16_t version = static_cast<uint16_t>(static_cast<uint8_t>(h[4]) | (static_cast<uint8_t>(h[5]) << 8));
   if (version != kBatchVersion) return false;
   out->seq = DecodeFixed64(h.data() + 8);
   out->epoch = DecodeFixed64(h.data() + 16);
   out->payload_len = DecodeFixed32(h.data() + 24);
-  out->crc = DecodeFixed32(h.data() + 28);
+  out->payload_crc = DecodeFixed32(h.data() + 28);
   return true;
 }
 
@@ -59,8 +62,9 @@ std::string Journal::EncodeBatch(const std::vector<MetadataOp>& ops, uint64_t se
   PutFixed64(&b, seq);
   PutFixed64(&b, stats_.epoch);
   PutFixed32(&b, static_cast<uint32_t>(payload.size()));
-  uint32_t crc = crc32c::Extend(crc32c::Value(b.data(), b.size()), payload.data(), payload.size());
-  PutFixed32(&b, crc);
+  PutFixed32(&b, crc32c::Value(payload.data(), payload.size()));
+  PutFixed32(&b, crc32c::Value(b.data(), b.size()));
+  PutFixed32(&b, 0);
   b += payload;
   b.resize(RoundUp(b.size(), device_->geometry().block_size), '\0');
   return b;
@@ -240,43 +244,50 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
   uint64_t pos = device_->geometry().zone_start(zone);
   *complete = false;
   *batches = 0;
-  bool first = true;
   std::string buf;
-  while (pos + kBatchHeader <= zone_wp) {
+  // Every batch is one device write, so a crash can only cut the last one
+  // short: its declared end lies past the write pointer. Anything else that
+  // does not check out below the write pointer is damage.
+  while (pos < zone_wp) {
+    auto damaged = [&](const std::string& why) {
+      return Status::Corruption(fmt::format("journal damaged in metadata zone {} at byte {} ({}) after batch {}",
+                                            zone, pos, why, *last_seq));
+    };
     buf.resize(block);
     Status s = device_->Read(pos, block, &buf[0]);
     if (!s.ok()) return s;
     BatchHeader h;
-    if (!ParseHeader(buf, &h)) break;
+    if (!ParseHeader(buf, &h)) return damaged("bad batch header");
     uint64_t total = RoundUp(kBatchHeader + h.payload_len, block);
-    if (pos + total > zone_wp) break;
+    if (pos + total > zone_wp) break;  // torn by a crash
     buf.resize(total);
     if (total > block) {
       s = device_->Read(pos + block, total - block, &buf[block]);
       if (!s.ok()) return s;
     }
-    uint32_t crc = crc32c::Extend(crc32c::Value(buf.data(), 28), buf.data() + kBatchHeader,
-                                  h.payload_len);
-    if (crc != h.crc) break;
-    if (!first && (h.seq != *last_seq + 1 || h.epoch != *epoch)) break;
+    if (crc32c::Value(buf.data() + kBatchHeader, h.payload_len) != h.payload_crc) {
+      return damaged("batch checksum mismatch");
+    }
+    if (*batches != 0 && (h.seq != *last_seq + 1 || h.epoch != *epoch)) {
+      return damaged("batch out of sequence");
+    }
     std::string_view payload(buf.data() + kBatchHeader, h.payload_len);
-    Decoder d(payload, "journal batch");
     uint32_t count = 0;
-    if (!d.GetFixed32(&count)) return Status::Corruption(fmt::format("journal batch {}: empty", h.seq));
+    Decoder d(payload, "journal batch");
+    if (!d.GetFixed32(&count)) return damaged("empty batch");
     payload.remove_prefix(4);
     std::vector<MetadataOp> ops;
     for (uint32_t i = 0; i < count; i++) {
       MetadataOp op;
       s = DecodeOp(&payload, &op);
-      if (!s.ok()) return Status::Corruption(fmt::format("journal batch {}: {}", h.seq, s.message()));
+      if (!s.ok()) return damaged(s.message());
       ops.push_back(std::move(op));
     }
-    if (first) {
-      if (ops.empty() || ops[0].type != MetadataOp::Type::kSnapshotBegin) {
+    if (*batches == 0) {
+      if (ops.empty() || ops[0].type != MetadataOp::Type::kSnapshotBegin || ops[0].epoch != h.epoch) {
         return Status::Corruption(fmt::format("metadata zone {} does not start with a snapshot", zone));
       }
       *epoch = ops[0].epoch;
-      if (h.epoch != *epoch) return Status::Corruption("snapshot epoch mismatch");
     }
     for (const MetadataOp& op : ops) {
       s = image->Apply(op);
@@ -284,31 +295,11 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
       if (op.type == MetadataOp::Type::kSnapshotEnd) *complete = true;
     }
     *last_seq = h.seq;
-    first = false;
     ++*batches;
     pos += total;
   }
   *end = pos;
-  if (first) return Status::Corruption(fmt::format("metadata zone {} has no valid snapshot", zone));
-  // A valid batch after the stopping point means the journal is damaged in
-  // the middle, not torn at the end.
-  for (uint64_t p = pos + block; p + kBatchHeader <= zone_wp; p += block) {
-    buf.resize(block);
-    if (!device_->Read(p, block, &buf[0]).ok()) break;
-    BatchHeader h;
-    if (!ParseHeader(buf, &h) || h.epoch != *epoch || h.seq <= *last_seq) continue;
-    uint64_t total = RoundUp(kBatchHeader + h.payload_len, block);
-    if (p + total > zone_wp) continue;
-    buf.resize(total);
-    if (total > block && !device_->Read(p + block, total - block, &buf[block]).ok()) continue;
-    uint32_t crc = crc32c::Extend(crc32c::Value(buf.data(), 28), buf.data() + kBatchHeader,
-                                  h.payload_len);
-    if (crc == h.crc) {
-      return Status::Corruption(fmt::format(
-          "journal batch after seq {} in metadata zone {} is damaged but later batch {} is intact",
-          *last_seq, zone, h.seq));
-    }
-  }
+  if (*batches == 0) return Status::Corruption(fmt::format("metadata zone {} has no valid snapshot", zone));
   return Status::OK();
 }
 

@@ -1,0 +1,42 @@
+// The subcommands of the hintfs tool. Each returns the process exit status:
+// 0 success, 1 failure (a one-line error is printed), 2 bad usage.
+#ifndef HINTFS_ADAPTERS_CLI_COMMANDS_H_
+#define HINTFS_ADAPTERS_CLI_COMMANDS_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fs/filesystem.h"
+
+namespace hintfs {
+namespace cli {
+
+struct MkfsArgs {
+  std::vector<std::string> fast, slow;
+  uint32_t meta_zones = 3;
+  std::string policy = "fast-first";
+  bool force = false;
+};
+
+int Mkfs(const MkfsArgs& args);
+int Info(const std::string& uri, bool json);
+int Df(const std::string& uri, bool json);
+int Ls(const std::string& uri, const std::string& path, bool long_format, bool recursive, bool json);
+int Dump(const std::string& uri, bool json);
+int Fsck(const std::string& uri, bool deep, bool json);
+int Gc(const std::string& uri, uint32_t zones);
+int Cat(const std::string& uri, const std::string& path);
+int Backup(const std::string& uri, const std::string& host_dir);
+int Restore(const std::string& uri, const std::string& host_dir);
+int Profiles();
+
+// Prints "hintfs: <what>: <status>" and returns 1.
+int Fail(const std::string& what, const Status& s);
+// Mounts uri with the recorded placement policy.
+Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs);
+
+}  // namespace cli
+}  // namespace hintfs
+
+#endif  // HINTFS_ADAPTERS_CLI_COMMANDS_H_

@@ -1,0 +1,183 @@
+// hintfs backup and restore: copy a whole tree out of or into the filesystem.
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "adapters/cli/commands.h"
+#include "adapters/cli/progress.h"
+#include "fs/uri.h"
+
+namespace hintfs {
+namespace cli {
+
+namespace stdfs = std::filesystem;
+
+namespace {
+
+constexpr size_t kChunk = 1 << 20;
+
+std::string JoinPath(const std::string& dir, const std::string& name) {
+  return dir == "/" ? "/" + name : dir + "/" + name;
+}
+
+struct TreeEntry {
+  std::string path;  // inside hintfs
+  FileType type;
+  uint64_t size;
+  int64_t mtime_ns;
+};
+
+Status ListTree(Filesystem* fs, const std::string& dir, std::vector<TreeEntry>* out) {
+  std::vector<DirEntry> entries;
+  Status s = fs->ReadDir(dir, &entries);
+  if (!s.ok()) return s;
+  for (const DirEntry& e : entries) {
+    std::string path = JoinPath(dir, e.name);
+    FileStat st;
+    s = fs->Stat(path, &st);
+    if (!s.ok()) return s;
+    out->push_back({path, e.type, st.size, st.mtime_ns});
+    if (e.type == FileType::kDirectory) {
+      s = ListTree(fs, path, out);
+      if (!s.ok()) return s;
+    }
+  }
+  return Status::OK();
+}
+
+void SetHostMtime(const std::string& path, int64_t ns) {
+  struct timespec times[2];
+  times[0].tv_sec = times[1].tv_sec = ns / 1000000000;
+  times[0].tv_nsec = times[1].tv_nsec = ns % 1000000000;
+  utimensat(AT_FDCWD, path.c_str(), times, 0);
+}
+
+}  // namespace
+
+int Backup(const std::string& uri, const std::string& host_dir) {
+  std::unique_ptr<Filesystem> fs;
+  Status s = MountForCli(uri, true, &fs);
+  if (!s.ok()) return Fail("backup", s);
+  std::vector<TreeEntry> tree;
+  s = ListTree(fs.get(), "/", &tree);
+  if (!s.ok()) return Fail("backup", s);
+  uint64_t total = 0, done = 0;
+  for (const auto& e : tree) total += e.type == FileType::kFile ? e.size : 0;
+  std::error_code ec;
+  stdfs::create_directories(host_dir, ec);
+  if (ec) return Fail("backup", Status::IOError(host_dir + ": " + ec.message()));
+  ProgressBar bar("backup", true);
+  std::string buf(kChunk, '\0');
+  size_t files = 0;
+  for (const auto& e : tree) {
+    std::string host = host_dir + e.path;
+    if (e.type == FileType::kDirectory) {
+      stdfs::create_directories(host, ec);
+      if (ec) return Fail("backup", Status::IOError(host + ": " + ec.message()));
+      continue;
+    }
+    std::unique_ptr<FileReader> r;
+    s = fs->OpenReader(e.path, &r);
+    if (!s.ok()) return Fail("backup " + e.path, s);
+    std::ofstream out(host, std::ios::binary | std::ios::trunc);
+    if (!out) return Fail("backup", Status::IOError("cannot write " + host));
+    for (uint64_t off = 0; off < e.size;) {
+      size_t got = 0;
+      s = r->Read(off, kChunk, &buf[0], &got);
+      if (!s.ok()) return Fail("backup " + e.path, s);
+      if (got == 0) break;
+      out.write(buf.data(), static_cast<std::streamsize>(got));
+      off += got;
+      done += got;
+      bar.Update(done, total);
+    }
+    out.close();
+    if (!out) return Fail("backup", Status::IOError("writing " + host + " failed"));
+    SetHostMtime(host, e.mtime_ns);
+    files++;
+  }
+  for (auto it = tree.rbegin(); it != tree.rend(); ++it) {
+    if (it->type == FileType::kDirectory) SetHostMtime(host_dir + it->path, it->mtime_ns);
+  }
+  bar.Finish();
+  std::printf("backed up %zu files, %s to %s\n", files, HumanSize(done).c_str(), host_dir.c_str());
+  return 0;
+}
+
+int Restore(const std::string& uri, const std::string& host_dir) {
+  std::error_code ec;
+  if (!stdfs::is_directory(host_dir, ec)) {
+    return Fail("restore", Status::InvalidArgument(host_dir + " is not a directory"));
+  }
+  std::vector<stdfs::directory_entry> entries;
+  uint64_t total = 0;
+  for (auto it = stdfs::recursive_directory_iterator(host_dir, ec);
+       !ec && it != stdfs::recursive_directory_iterator(); it.increment(ec)) {
+    entries.push_back(*it);
+    if (it->is_regular_file()) total += it->file_size();
+  }
+  if (ec) return Fail("restore", Status::IOError(host_dir + ": " + ec.message()));
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.path() < b.path(); });
+  std::unique_ptr<Filesystem> fs;
+  Status s = MountForCli(uri, false, &fs);
+  if (!s.ok()) return Fail("restore", s);
+  ProgressBar bar("restore", true);
+  std::string buf(kChunk, '\0');
+  uint64_t done = 0;
+  size_t files = 0, skipped = 0;
+  std::vector<std::pair<std::string, int64_t>> dir_times;
+  for (const auto& entry : entries) {
+    std::string rel = "/" + stdfs::relative(entry.path(), host_dir).string();
+    struct stat st;
+    if (lstat(entry.path().c_str(), &st) != 0) continue;
+    int64_t mtime = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    if (S_ISDIR(st.st_mode)) {
+      s = fs->Mkdir(rel);
+      if (!s.ok() && !s.IsAlreadyExists()) return Fail("restore " + rel, s);
+      dir_times.push_back({rel, mtime});
+      continue;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      std::fprintf(stderr, "hintfs: restore: skipping %s (not a regular file)\n", rel.c_str());
+      skipped++;
+      continue;
+    }
+    std::ifstream in(entry.path(), std::ios::binary);
+    if (!in) return Fail("restore", Status::IOError("cannot read " + entry.path().string()));
+    std::unique_ptr<FileWriter> w;
+    s = fs->OpenWriter(rel, WriteMode::kTruncate, &w);
+    if (!s.ok()) return Fail("restore " + rel, s);
+    while (in) {
+      in.read(&buf[0], static_cast<std::streamsize>(buf.size()));
+      std::streamsize got = in.gcount();
+      if (got <= 0) break;
+      s = w->Append(std::string_view(buf.data(), static_cast<size_t>(got)));
+      if (!s.ok()) return Fail("restore " + rel, s);
+      done += static_cast<uint64_t>(got);
+      bar.Update(done, total);
+    }
+    if (in.bad()) return Fail("restore", Status::IOError("reading " + entry.path().string() + " failed"));
+    s = w->Close();
+    if (!s.ok()) return Fail("restore " + rel, s);
+    s = fs->SetMtime(rel, mtime);
+    if (!s.ok()) return Fail("restore " + rel, s);
+    files++;
+  }
+  for (const auto& [path, mtime] : dir_times) fs->SetMtime(path, mtime);
+  s = fs->Unmount();  // commits everything
+  bar.Finish();
+  if (!s.ok()) return Fail("restore", s);
+  std::printf("restored %zu files, %s from %s%s\n", files, HumanSize(done).c_str(), host_dir.c_str(),
+              skipped ? fmt::format(" ({} skipped)", skipped).c_str() : "");
+  return 0;
+}
+
+}  // namespace cli
+}  // namespace hintfs

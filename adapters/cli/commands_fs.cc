@@ -1,0 +1,381 @@
+// hintfs mkfs, info, df, ls, dump, fsck, gc, cat, profiles.
+#include <cstdio>
+#include <functional>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "adapters/cli/commands.h"
+#include "adapters/cli/progress.h"
+#include "fs/timing_profile.h"
+#include "fs/uri.h"
+#include "placement/policy_registry.h"
+
+namespace hintfs {
+namespace cli {
+
+using nlohmann::json;
+
+int Fail(const std::string& what, const Status& s) {
+  std::fprintf(stderr, "hintfs: %s: %s\n", what.c_str(), s.ToString().c_str());
+  return 1;
+}
+
+Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs) {
+  MountOptions opts;
+  opts.read_only = read_only;
+  opts.policy_factory = NewAllocationPolicy;
+  return Filesystem::Mount(uri, opts, fs);
+}
+
+int Mkfs(const MkfsArgs& args) {
+  MkfsOptions opts;
+  for (const auto& u : args.fast) opts.devices.push_back({Tier::kFast, u});
+  for (const auto& u : args.slow) opts.devices.push_back({Tier::kSlow, u});
+  opts.meta_zones = args.meta_zones;
+  opts.force = args.force;
+  opts.policy = args.policy;
+  std::shared_ptr<AllocationPolicy> policy;
+  Status s = NewAllocationPolicy(args.policy, &policy);
+  if (!s.ok()) return Fail("mkfs", s);
+  ProgressBar bar("mkfs: resetting zones", false);
+  opts.progress = [&](uint64_t done, uint64_t total) { bar.Update(done, total); };
+  s = Filesystem::Mkfs(opts);
+  bar.Finish();
+  if (!s.ok()) return Fail("mkfs", s);
+  std::unique_ptr<Filesystem> fs;
+  s = MountForCli(args.fast[0], true, &fs);
+  if (!s.ok()) return Fail("mkfs", s);
+  std::printf("created hintfs %s on %zu devices (policy %s)\n",
+              UuidToString(fs->superblock().fs_uuid).c_str(), fs->superblock().members.size(),
+              fs->policy_name().c_str());
+  return 0;
+}
+
+namespace {
+
+json UsageJson(const DeviceUsage& u) {
+  uint64_t used = u.live_bytes + u.garbage_bytes;
+  return json{{"device", u.index},
+              {"uri", u.uri},
+              {"tier", TierName(u.tier)},
+              {"zones", u.zones},
+              {"zone_size", u.zone_size},
+              {"zone_capacity", u.zone_capacity},
+              {"data_zones", u.data_zones},
+              {"empty_zones", u.empty_zones},
+              {"raw_bytes", u.raw_bytes},
+              {"reserved_bytes", u.reserved_bytes},
+              {"unusable_bytes", u.unusable_bytes},
+              {"live_bytes", u.live_bytes},
+              {"garbage_bytes", u.garbage_bytes},
+              {"reclaimable_bytes", u.garbage_bytes},
+              {"free_bytes", u.free_bytes},
+              {"used_bytes", used},
+              {"file_bytes", u.file_bytes},
+              {"space_amplification",
+               u.file_bytes == 0 ? 0.0 : static_cast<double>(used) / static_cast<double>(u.file_bytes)}};
+}
+
+const char* TypeName(FileType t) { return t == FileType::kDirectory ? "dir" : "file"; }
+
+std::string JoinPath(const std::string& dir, const std::string& name) {
+  return dir == "/" ? "/" + name : dir + "/" + name;
+}
+
+// Calls fn for every entry below dir (depth first, sorted).
+Status Walk(Filesystem* fs, const std::string& dir, bool recursive,
+            const std::function<void(const std::string&, const DirEntry&)>& fn) {
+  std::vector<DirEntry> entries;
+  Status s = fs->ReadDir(dir, &entries);
+  if (!s.ok()) return s;
+  for (const DirEntry& e : entries) {
+    std::string path = JoinPath(dir, e.name);
+    fn(path, e);
+    if (recursive && e.type == FileType::kDirectory) {
+      s = Walk(fs, path, true, fn);
+      if (!s.ok()) return s;
+    }
+  }
+  return Status::OK();
+}
+
+std::string TierOfExtents(const Filesystem& fs, const std::vector<Extent>& extents) {
+  bool fast = false, slow = false;
+  for (const Extent& e : extents) {
+    (fs.superblock().members[e.device].tier == Tier::kFast ? fast : slow) = true;
+  }
+  if (fast && slow) return "mixed";
+  if (fast) return "fast";
+  if (slow) return "slow";
+  return "-";
+}
+
+json ExtentsJson(const std::vector<Extent>& extents) {
+  json arr = json::array();
+  for (const Extent& e : extents) {
+    arr.push_back({{"device", e.device}, {"zone", e.zone}, {"offset", e.offset}, {"length", e.length}});
+  }
+  return arr;
+}
+
+}  // namespace
+
+int Info(const std::string& uri, bool as_json) {
+  std::unique_ptr<Filesystem> fs;
+  Status s = MountForCli(uri, true, &fs);
+  if (!s.ok()) return Fail("info", s);
+  const Superblock& sb = fs->superblock();
+  FsStats st = fs->Stats();
+  json j;
+  j["uuid"] = UuidToString(sb.fs_uuid);
+  j["created_ns"] = sb.created_ns;
+  j["policy"] = fs->policy_name();
+  j["journal"] = {{"device", sb.meta_device},
+                  {"first_zone", sb.meta_first_zone},
+                  {"zones", sb.meta_zone_count},
+                  {"epoch", st.journal_epoch}};
+  j["files"] = st.files;
+  j["directories"] = st.directories;
+  json members = json::array();
+  for (size_t i = 0; i < sb.members.size(); i++) {
+    const MemberInfo& m = sb.members[i];
+    members.push_back({{"index", i},
+                       {"uuid", UuidToString(m.uuid)},
+                       {"tier", TierName(m.tier)},
+                       {"uri", m.uri},
+                       {"zones", m.zone_count},
+                       {"zone_size", m.zone_size},
+                       {"zone_capacity", m.zone_capacity}});
+  }
+  j["members"] = members;
+  if (as_json) {
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::printf("hintfs %s  policy %s  %llu files, %llu directories\n", j["uuid"].get<std::string>().c_str(),
+              fs->policy_name().c_str(), static_cast<unsigned long long>(st.files),
+              static_cast<unsigned long long>(st.directories));
+  std::printf("journal: device %u zones %u..%u, snapshot epoch %llu\n", sb.meta_device,
+              sb.meta_first_zone, sb.meta_first_zone + sb.meta_zone_count - 1,
+              static_cast<unsigned long long>(st.journal_epoch));
+  for (size_t i = 0; i < sb.members.size(); i++) {
+    const MemberInfo& m = sb.members[i];
+    std::printf("member %zu: %-4s %s  %u zones of %s (capacity %s)  uuid %s\n", i, TierName(m.tier),
+                m.uri.c_str(), m.zone_count, FormatSize(m.zone_size).c_str(),
+                FormatSize(m.zone_capacity).c_str(), UuidToString(m.uuid).c_str());
+  }
+  return 0;
+}
+
+int Df(const std::string& uri, bool as_json) {
+  std::unique_ptr<Filesystem> fs;
+  Status s = MountForCli(uri, true, &fs);
+  if (!s.ok()) return Fail("df", s);
+  std::vector<DeviceUsage> usage;
+  s = fs->Usage(&usage);
+  if (!s.ok()) return Fail("df", s);
+  if (as_json) {
+    json arr = json::array();
+    for (const auto& u : usage) arr.push_back(UsageJson(u));
+    std::cout << json{{"devices", arr}}.dump(2) << "\n";
+    return 0;
+  }
+  std::printf("%-4s %-10s %10s %10s %10s %10s %10s %10s %7s  %s\n", "tier", "zones", "size", "live",
+              "garbage", "free", "reserved", "files", "amp", "device");
+  for (const auto& u : usage) {
+    json j = UsageJson(u);
+    std::printf("%-4s %-10s %10s %10s %10s %10s %10s %10s %7.2f  %s\n", TierName(u.tier),
+                fmt::format("{}/{}", u.empty_zones, u.data_zones).c_str(),
+                HumanSize(u.raw_bytes).c_str(), HumanSize(u.live_bytes).c_str(),
+                HumanSize(u.garbage_bytes).c_str(), HumanSize(u.free_bytes).c_str(),
+                HumanSize(u.reserved_bytes + u.unusable_bytes).c_str(),
+                HumanSize(u.file_bytes).c_str(), j["space_amplification"].get<double>(), u.uri.c_str());
+  }
+  return 0;
+}
+
+int Ls(const std::string& uri, const std::string& path, bool long_format, bool recursive,
+       bool as_json) {
+  std::unique_ptr<Filesystem> fs;
+  Status s = MountForCli(uri, true, &fs);
+  if (!s.ok()) return Fail("ls", s);
+  json arr = json::array();
+  FileStat root;
+  s = fs->Stat(path, &root);
+  if (!s.ok()) return Fail("ls " + path, s);
+  auto show = [&](const std::string& p, const DirEntry& e) {
+    FileStat st;
+    if (!fs->Stat(p, &st).ok()) return;
+    if (as_json) {
+      arr.push_back({{"path", p},
+                     {"type", TypeName(e.type)},
+                     {"size", st.size},
+                     {"nlink", st.nlink},
+                     {"mtime_ns", st.mtime_ns},
+                     {"role", ZoneRoleName(st.role)},
+                     {"tier", TierOfExtents(*fs, st.extents)},
+                     {"extents", ExtentsJson(st.extents)}});
+      return;
+    }
+    if (!long_format) {
+      std::printf("%s%s\n", p.c_str(), e.type == FileType::kDirectory ? "/" : "");
+      return;
+    }
+    std::string extents;
+    for (const Extent& x : st.extents) {
+      extents += fmt::format(" {}:{}+{}", x.device, x.zone, x.length);
+      if (extents.size() > 160) {
+        extents += " ...";
+        break;
+      }
+    }
+    std::printf("%-4s %12llu %2u %-5s %-5s %s%s\n", TypeName(e.type),
+                static_cast<unsigned long long>(st.size), st.nlink,
+                e.type == FileType::kDirectory ? "-" : ZoneRoleName(st.role),
+                TierOfExtents(*fs, st.extents).c_str(), p.c_str(),
+                e.type == FileType::kDirectory ? "/" : extents.c_str());
+  };
+  if (root.type == FileType::kDirectory) {
+    s = Walk(fs.get(), path, recursive, show);
+    if (!s.ok()) return Fail("ls", s);
+  } else {
+    show(path, DirEntry{path, root.inode, root.type});
+  }
+  if (as_json) std::cout << arr.dump(2) << "\n";
+  return 0;
+}
+
+int Dump(const std::string& uri, bool as_json) {
+  std::unique_ptr<Filesystem> fs;
+  Status s = MountForCli(uri, true, &fs);
+  if (!s.ok()) return Fail("dump", s);
+  std::vector<ZoneReport> zones;
+  s = fs->Zones(&zones);
+  if (!s.ok()) return Fail("dump", s);
+  json zarr = json::array();
+  for (const ZoneReport& z : zones) {
+    zarr.push_back({{"device", z.device},
+                    {"zone", z.zone},
+                    {"role", ZoneRoleName(z.role)},
+                    {"condition", ZoneConditionName(z.condition)},
+                    {"start", z.start},
+                    {"write_pointer", z.write_pointer},
+                    {"capacity", z.capacity},
+                    {"live_bytes", z.live_bytes}});
+  }
+  json farr = json::array();
+  s = Walk(fs.get(), "/", true, [&](const std::string& p, const DirEntry& e) {
+    FileStat st;
+    if (!fs->Stat(p, &st).ok()) return;
+    farr.push_back({{"path", p},
+                    {"inode", st.inode},
+                    {"type", TypeName(e.type)},
+                    {"size", st.size},
+                    {"nlink", st.nlink},
+                    {"mtime_ns", st.mtime_ns},
+                    {"role", ZoneRoleName(st.role)},
+                    {"extents", ExtentsJson(st.extents)}});
+  });
+  if (!s.ok()) return Fail("dump", s);
+  if (as_json) {
+    std::cout << json{{"uuid", UuidToString(fs->superblock().fs_uuid)}, {"zones", zarr}, {"files", farr}}.dump(2)
+              << "\n";
+    return 0;
+  }
+  for (const auto& z : zarr) {
+    std::printf("dev %u zone %4u %-10s %-13s wp +%-10llu live %llu\n", z["device"].get<uint32_t>(),
+                z["zone"].get<uint32_t>(), z["role"].get<std::string>().c_str(),
+                z["condition"].get<std::string>().c_str(),
+                static_cast<unsigned long long>(z["write_pointer"].get<uint64_t>() - z["start"].get<uint64_t>()),
+                static_cast<unsigned long long>(z["live_bytes"].get<uint64_t>()));
+  }
+  for (const auto& f : farr) {
+    std::printf("%s inode %llu size %llu extents %zu\n", f["path"].get<std::string>().c_str(),
+                static_cast<unsigned long long>(f["inode"].get<uint64_t>()),
+                static_cast<unsigned long long>(f["size"].get<uint64_t>()), f["extents"].size());
+  }
+  return 0;
+}
+
+int Fsck(const std::string& uri, bool deep, bool as_json) {
+  std::unique_ptr<Filesystem> fs;
+  Status s = MountForCli(uri, true, &fs);
+  if (!s.ok()) {
+    if (as_json) std::cout << json{{"ok", false}, {"errors", {s.ToString()}}}.dump(2) << "\n";
+    return Fail("fsck", s);
+  }
+  FsckReport report;
+  ProgressBar bar("fsck: reading data", true);
+  s = fs->Check(deep, &report, [&](uint64_t d, uint64_t t) { bar.Update(d, t); });
+  bar.Finish();
+  if (!s.ok()) return Fail("fsck", s);
+  if (as_json) {
+    std::cout << json{{"ok", report.ok()},
+                      {"errors", report.errors},
+                      {"warnings", report.warnings},
+                      {"files", report.files},
+                      {"directories", report.directories},
+                      {"extents", report.extents},
+                      {"bytes_checked", report.bytes_checked}}
+                     .dump(2)
+              << "\n";
+  } else {
+    for (const auto& w : report.warnings) std::printf("warning: %s\n", w.c_str());
+    for (const auto& e : report.errors) std::printf("error: %s\n", e.c_str());
+    std::printf("%s: %llu files, %llu directories, %llu extents%s\n",
+                report.ok() ? "clean" : "PROBLEMS FOUND", static_cast<unsigned long long>(report.files),
+                static_cast<unsigned long long>(report.directories),
+                static_cast<unsigned long long>(report.extents),
+                deep ? fmt::format(", {} of data read back", HumanSize(report.bytes_checked)).c_str() : "");
+  }
+  return report.ok() ? 0 : 1;
+}
+
+int Gc(const std::string& uri, uint32_t zones) {
+  std::unique_ptr<Filesystem> fs;
+  Status s = MountForCli(uri, false, &fs);
+  if (!s.ok()) return Fail("gc", s);
+  uint32_t freed = 0;
+  s = fs->CollectGarbage(zones, &freed);
+  if (!s.ok()) return Fail("gc", s);
+  FsStats st = fs->Stats();
+  s = fs->Unmount();
+  if (!s.ok()) return Fail("gc", s);
+  std::printf("freed %u zones, moved %s\n", freed, HumanSize(st.gc_bytes_moved).c_str());
+  return 0;
+}
+
+int Cat(const std::string& uri, const std::string& path) {
+  std::unique_ptr<Filesystem> fs;
+  Status s = MountForCli(uri, true, &fs);
+  if (!s.ok()) return Fail("cat", s);
+  std::unique_ptr<FileReader> r;
+  s = fs->OpenReader(path, &r);
+  if (!s.ok()) return Fail("cat " + path, s);
+  std::string buf(1 << 20, '\0');
+  for (uint64_t off = 0;;) {
+    size_t got = 0;
+    s = r->Read(off, buf.size(), &buf[0], &got);
+    if (!s.ok()) return Fail("cat " + path, s);
+    if (got == 0) break;
+    std::fwrite(buf.data(), 1, got, stdout);
+    off += got;
+  }
+  return 0;
+}
+
+int Profiles() {
+  std::printf("%-12s %10s %10s %12s %6s  %s\n", "profile", "read MiB/s", "write MiB/s", "4K QD1 IOPS",
+              "units", "model");
+  for (const TimingProfile& p : BuiltinTimingProfiles()) {
+    double iops = 1e6 / (p.read_access_us + 4096.0 / (p.read_mib_per_s * 1048576.0) * 1e6);
+    std::printf("%-12s %10.1f %10.1f %12.0f %6d  %s\n", p.name.c_str(), p.read_mib_per_s,
+                p.write_mib_per_s, iops, p.parallel_units, p.description.c_str());
+  }
+  return 0;
+}
+
+}  // namespace cli
+}  // namespace hintfs

@@ -1,0 +1,90 @@
+// hintfs: the command-line tool. Argument parsing only; the work is in
+// commands_*.cc. Bad usage prints one line and exits with status 2.
+#include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "adapters/cli/commands.h"
+
+using namespace hintfs;
+
+int main(int argc, char** argv) {
+  CLI::App app{"hintfs: a hint-aware tiered filesystem over zoned devices"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "hintfs 0.1.0");
+
+  cli::MkfsArgs mkfs;
+  auto* mkfs_cmd = app.add_subcommand("mkfs", "create a filesystem over a fast and a slow tier");
+  mkfs_cmd->add_option("--fast", mkfs.fast, "fast-tier device URI (repeatable)")->required();
+  mkfs_cmd->add_option("--slow", mkfs.slow, "slow-tier device URI (repeatable)");
+  mkfs_cmd->add_option("--meta-zones", mkfs.meta_zones, "metadata journal zones")->check(CLI::Range(2, 64));
+  mkfs_cmd->add_option("--policy", mkfs.policy, "placement policy");
+  mkfs_cmd->add_flag("--force", mkfs.force, "overwrite an existing filesystem or device image");
+
+  std::string uri, path = "/", host_dir;
+  bool json = false, long_format = false, recursive = false, deep = false;
+  uint32_t gc_zones = 16;
+  auto add_uri = [&](CLI::App* cmd) {
+    cmd->add_option("URI", uri, "device URI of any member, e.g. file:/tmp/ssd.img")->required();
+  };
+  auto* info = app.add_subcommand("info", "show the superblock and members");
+  add_uri(info);
+  info->add_flag("--json", json, "JSON output");
+  auto* df = app.add_subcommand("df", "space per tier: size, live, garbage, free, amplification");
+  add_uri(df);
+  df->add_flag("--json", json, "JSON output");
+  auto* ls = app.add_subcommand("ls", "list files with tier and extents");
+  add_uri(ls);
+  ls->add_option("PATH", path, "directory or file (default /)");
+  ls->add_flag("-l,--long", long_format, "long format: size, links, role, tier, extents");
+  ls->add_flag("-R,--recursive", recursive, "descend into directories");
+  ls->add_flag("--json", json, "JSON output");
+  auto* dump = app.add_subcommand("dump", "zones, files and extents");
+  add_uri(dump);
+  dump->add_flag("--json", json, "JSON output");
+  auto* fsck = app.add_subcommand("fsck", "check journal, extents, write pointers; exit 1 on any problem");
+  add_uri(fsck);
+  fsck->add_flag("--deep", deep, "also read back every extent");
+  fsck->add_flag("--json", json, "JSON output");
+  auto* gc = app.add_subcommand("gc", "relocate live data out of mostly dead zones");
+  add_uri(gc);
+  gc->add_option("--zones", gc_zones, "at most this many zones")->check(CLI::Range(1, 1 << 20));
+  auto* cat = app.add_subcommand("cat", "write a file to standard output");
+  add_uri(cat);
+  cat->add_option("PATH", path, "file")->required();
+  auto* backup = app.add_subcommand("backup", "copy the whole tree to a host directory");
+  add_uri(backup);
+  backup->add_option("HOSTDIR", host_dir, "destination directory")->required();
+  auto* restore = app.add_subcommand("restore", "copy a host directory tree into the filesystem");
+  add_uri(restore);
+  restore->add_option("HOSTDIR", host_dir, "source directory")->required();
+  auto* profiles = app.add_subcommand("profiles", "list the device timing profiles");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    std::fprintf(stderr, "hintfs: %s (see hintfs --help)\n", msg.c_str());
+    return 2;
+  }
+
+  if (mkfs_cmd->parsed()) return cli::Mkfs(mkfs);
+  if (info->parsed()) return cli::Info(uri, json);
+  if (df->parsed()) return cli::Df(uri, json);
+  if (ls->parsed()) return cli::Ls(uri, path, long_format, recursive, json);
+  if (dump->parsed()) return cli::Dump(uri, json);
+  if (fsck->parsed()) return cli::Fsck(uri, deep, json);
+  if (gc->parsed()) return cli::Gc(uri, gc_zones);
+  if (cat->parsed()) return cli::Cat(uri, path);
+  if (backup->parsed()) return cli::Backup(uri, host_dir);
+  if (restore->parsed()) return cli::Restore(uri, host_dir);
+  if (profiles->parsed()) return cli::Profiles();
+  return 2;
+}

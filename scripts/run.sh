@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine (run as root):
+#   bash scripts/run.sh demo   install what is missing, build, run the demo
+#   bash scripts/run.sh test   install what is missing, build, run every test
+#   bash scripts/run.sh build  install and build only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+BUILD="${HINTFS_BUILD_DIR:-$ROOT/build}"
+
+PACKAGES=(meson ninja-build g++ pkg-config libgtest-dev libgmock-dev libcli11-dev
+          nlohmann-json3-dev libfmt-dev libisal-dev python3)
+
+install_deps() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "installing: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+build() {
+  if [ ! -f "$BUILD/build.ninja" ]; then
+    meson setup "$BUILD" --werror --buildtype=debugoptimized >/dev/null
+  fi
+  ninja -C "$BUILD"
+}
+
+run_tests() {
+  local rc=0
+  meson test -C "$BUILD" --print-errorlogs --num-processes 2 || rc=$?
+  # One closing line that any reader understands: gtest cases plus script tests.
+  local log="$BUILD/meson-logs/testlog.txt"
+  local passed failed scripts_ok
+  passed=$( (grep -hoE '^\[  PASSED  \] [0-9]+ test' "$log" || true) | awk '{s+=$4} END {print s+0}')
+  failed=$( (grep -hoE '^\[  FAILED  \] [0-9]+ test' "$log" || true) | awk '{s+=$4} END {print s+0}')
+  scripts_ok=$(grep -cE '^cli acceptance: ok$' "$log" || true)
+  if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+  echo "$((passed + scripts_ok)) passed, $failed failed"
+  return "$rc"
+}
+
+case "${1:-}" in
+  demo) install_deps; build >/dev/null; exec bash scripts/demo.sh "$BUILD/adapters/cli/hintfs" ;;
+  test) install_deps; build; run_tests ;;
+  build) install_deps; build ;;
+  *) echo "usage: bash scripts/run.sh demo|test|build" >&2; exit 2 ;;
+esac

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Acceptance test of the hintfs tool, as a user runs it: mkfs on two file
+# devices, restore a few hundred random files (some larger than a zone),
+# backup gives a byte-identical tree, fsck passes, df --json accounts for every
+# byte, bad arguments exit 2, a corrupt image makes fsck fail.
+set -euo pipefail
+HINTFS=${1:?usage: cli_test.sh path/to/hintfs}
+WORK=$(mktemp -d /tmp/hintfs-cli.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+FAST="file:$WORK/ssd.img?zone_size=4MiB&zones=12"
+SLOW="file:$WORK/hdd.img?zone_size=2MiB&zones=80"
+"$HINTFS" mkfs --fast "$FAST" --slow "$SLOW" >/dev/null
+
+python3 - "$WORK/src" <<'PY'
+import os, random, sys
+random.seed(11)
+root = sys.argv[1]
+for i in range(300):
+    d = os.path.join(root, f"d{i % 9}", f"e{i % 4}")
+    os.makedirs(d, exist_ok=True)
+    size = random.choice([0, 1, 511, 4096, 4097, 33_333, 200_000])
+    if i % 60 == 0:
+        size = random.randint(5 << 20, 9 << 20)  # larger than any zone
+    with open(os.path.join(d, f"f{i}"), "wb") as f:
+        f.write(random.randbytes(size))
+PY
+"$HINTFS" restore "file:$WORK/ssd.img" "$WORK/src" >/dev/null
+"$HINTFS" backup "file:$WORK/hdd.img" "$WORK/out" >/dev/null
+diff -r "$WORK/src" "$WORK/out" >/dev/null || fail "backup differs from the restored tree"
+"$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null || fail "fsck after restore"
+
+# Every byte of every device is accounted for, and files add up to the tree.
+"$HINTFS" df --json "file:$WORK/ssd.img" > "$WORK/df.json"
+python3 - "$WORK/df.json" "$WORK/src" <<'PY' || fail "df --json accounting"
+import json, os, sys
+devices = json.load(open(sys.argv[1]))["devices"]
+files = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(sys.argv[2]) for f in fs)
+for d in devices:
+    parts = d["reserved_bytes"] + d["unusable_bytes"] + d["live_bytes"] + d["garbage_bytes"] + d["free_bytes"]
+    assert parts == d["raw_bytes"], (d, parts)
+assert sum(d["file_bytes"] for d in devices) == files, "file bytes"
+assert {d["tier"] for d in devices} == {"fast", "slow"}
+assert any(d["file_bytes"] > 0 for d in devices if d["tier"] == "slow"), "nothing spilled to slow"
+PY
+
+"$HINTFS" ls -l "file:$WORK/ssd.img" /d0/e0 | grep -q "^file" || fail "ls -l"
+"$HINTFS" dump --json "file:$WORK/ssd.img" | python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["files"] and j["zones"]' \
+  || fail "dump --json"
+"$HINTFS" info --json "file:$WORK/hdd.img" | python3 -c 'import json,sys; assert len(json.load(sys.stdin)["members"]) == 2' \
+  || fail "info --json"
+
+# Bad usage: one line on stderr, exit status 2.
+expect_usage_error() {
+  local rc=0 err
+  err=$("$HINTFS" "$@" 2>&1 >/dev/null) || rc=$?
+  [ "$rc" -eq 2 ] || fail "'hintfs $*' exited $rc, not 2"
+  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "'hintfs $*' printed more than one line: $err"
+}
+expect_usage_error
+expect_usage_error frobnicate
+expect_usage_error info
+expect_usage_error mkfs --slow "$SLOW"
+expect_usage_error mkfs --fast "$FAST" --meta-zones 1
+expect_usage_error ls "file:$WORK/ssd.img" / --bogus
+expect_usage_error gc "file:$WORK/ssd.img" --zones 0
+
+# Refusals and damage: clear errors, exit 1.
+if "$HINTFS" mkfs --fast "$FAST" --slow "$SLOW" 2>/dev/null; then fail "mkfs overwrote without --force"; fi
+if "$HINTFS" info "file:$WORK/missing.img" 2>/dev/null; then fail "info on a missing image"; fi
+# The journal starts in zone 1: image data begins at 1 MiB, zones are 4 MiB.
+printf '\xff\xff\xff\xff' | dd of="$WORK/ssd.img" bs=1 seek=$((1048576 + 4194304 + 4096 + 100)) conv=notrunc status=none
+before=$(md5sum "$WORK/ssd.img")
+if "$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null 2>&1; then fail "fsck passed a corrupt journal"; fi
+[ "$before" = "$(md5sum "$WORK/ssd.img")" ] || fail "fsck wrote to a corrupt image"
+echo "cli acceptance: ok"
