@@ -116,7 +116,7 @@ class FaultInjectingDevice : public ZonedDevice {
   Status SimulatePowerLoss(uint64_t seed) override { return device_->SimulatePowerLoss(seed); }
 
  private:
-  static Status Dead() { return Status::IOError("device lost power (injected)"); }
+  static Status Dead() { return Status::IOError("device stopped (injected power cut or kill)"); }
 
   // Counts an operation; true when it is the one planned to fail.
   static bool Hit(std::atomic<uint64_t>& counter, uint64_t planned) {
@@ -135,6 +135,8 @@ class FaultInjectingDevice : public ZonedDevice {
   void AfterWrite() {
     uint64_t after = f_->plan_.power_cut_after_writes;
     if (after != 0 && f_->writes_.load() >= after) f_->CutPower();
+    uint64_t kill = f_->plan_.kill_after_writes;
+    if (kill != 0 && f_->writes_.load() >= kill) f_->Kill();
   }
 
   std::unique_ptr<ZonedDevice> device_;

@@ -7,6 +7,10 @@
 //                                               device loses power: unflushed
 //                                               writes are dropped and every
 //                                               later operation fails with EIO
+//   kill_after=N                                after N successful writes the
+//                                               device stops, keeping every
+//                                               write: a killed process whose
+//                                               writes reached the page cache
 //   power_domain=NAME                           devices naming the same domain
 //                                               share one injector: counts are
 //                                               domain-wide and a power cut hits
@@ -34,6 +38,7 @@ struct FaultPlan {
   uint64_t fail_write = 0;
   uint64_t fail_reset = 0;
   uint64_t power_cut_after_writes = 0;
+  uint64_t kill_after_writes = 0;
   uint64_t power_cut_seed = 1;  // picks which unflushed writes survive the cut
 };
 
@@ -44,6 +49,8 @@ class FaultInjector {
   // Cuts power to every device of the injector now (unflushed writes
   // dropped, later I/O fails).
   Status CutPower();
+  // Stops every device now without dropping anything (process death).
+  void Kill() { powered_off_ = true; }
   bool powered_off() const { return powered_off_.load(); }
   uint64_t writes() const { return writes_.load(); }
   uint64_t flushes() const { return flushes_.load(); }

@@ -119,6 +119,7 @@ struct FsStats {
   uint64_t bytes_written[2] = {0, 0};  // per tier, data written by files
   uint64_t bytes_read[2] = {0, 0};
   uint64_t zone_resets = 0;
+  uint64_t recovered_tail_bytes = 0;  // unsynced whole blocks recovered at mount
   uint64_t zones_finished = 0;   // finished early to respect max active zones
   uint64_t gc_runs = 0;
   uint64_t gc_bytes_moved = 0;

@@ -16,6 +16,10 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
   MetadataImage image = journal_->image();
   JournalStats js = journal_->stats();
   if (js.torn_tail) warn("journal ends in a torn batch (a crash during a commit); mount rolls past it");
+  for (const auto& [key, owner] : image.owners()) {
+    warn(fmt::format("device {} zone {}: inode {} was being written; mount recovers the whole "
+                     "blocks it wrote past its last sync", key.first, key.second, owner.inode));
+  }
 
   // Superblocks: every member must carry the same description of the filesystem.
   for (uint32_t d = 0; d < members_.size(); d++) {
@@ -123,7 +127,10 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
       spans[e.device].push_back({e.offset, end, id});
       total_bytes += e.length;
     }
-    if (sum != rec.size) error(fmt::format("inode {}: size {} but extents hold {}", id, rec.size, sum));
+    if (sum + rec.tail.size() != rec.size) {
+      error(fmt::format("inode {}: size {} but extents and tail hold {}", id, rec.size,
+                        sum + rec.tail.size()));
+    }
   }
   for (uint32_t d = 0; d < spans.size(); d++) {
     std::sort(spans[d].begin(), spans[d].end(),

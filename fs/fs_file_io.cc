@@ -54,9 +54,7 @@ class FsFileWriter : public FileWriter {
     Status s;
     {
       std::lock_guard<std::mutex> l(ino_->mu);
-      s = fs_->WriteOut(ino_.get(), /*include_partial=*/true);
-      fs_->ReleaseWriterZone(ino_.get());
-      fs_->QueueInodeLocked(ino_.get());
+      s = fs_->FinishWriting(ino_.get());
       ino_->has_writer = false;
     }
     fs_->CloseHandle(ino_);
@@ -160,7 +158,8 @@ void FsImpl::QueueInodeLocked(Inode* ino) {
   size_t from = std::min(ino->first_dirty, ino->extents.size());
   op.from_index = static_cast<uint32_t>(from);
   op.inode.extents.assign(ino->extents.begin() + static_cast<long>(from), ino->extents.end());
-  op.inode.size = ino->extent_bytes();
+  op.inode.tail = ino->pending.substr(0, ino->tail_len);
+  op.inode.size = ino->extent_bytes() + ino->tail_len;
   op.inode.mtime_ns = ino->mtime_ns;
   journal_->Add(op);
   ino->first_dirty = SIZE_MAX;
@@ -170,21 +169,57 @@ void FsImpl::QueueInodeLocked(Inode* ino) {
 Status FsImpl::SyncInode(Inode* ino) {
   {
     std::lock_guard<std::mutex> l(ino->mu);
-    Status s = WriteOut(ino, /*include_partial=*/true);
+    // Whole blocks go to the zone; the rest rides in the journal batch, so a
+    // sync never pads a block that later appends would have to skip.
+    Status s = WriteOut(ino, /*include_partial=*/false);
     if (!s.ok()) return s;
+    if (ino->tail_len != ino->pending.size()) {
+      ino->tail_len = ino->pending.size();
+      ino->attr_dirty = true;
+    }
     QueueInodeLocked(ino);
   }
   return CommitAndReclaim();
 }
 
+Status FsImpl::FinishWriting(Inode* ino) {
+  // No new zone is worth owning now: the file is about to let go of it.
+  Status s = WriteOut(ino, /*include_partial=*/false, /*take_ownership=*/false);
+  if (s.ok() && !ino->pending.empty()) {
+    // The padded last block must not be taken for data the owner wrote.
+    if (ReleaseOwnership(ino)) s = journal_->Commit();
+    if (s.ok()) s = WriteOut(ino, /*include_partial=*/true, /*take_ownership=*/false);
+  }
+  ReleaseWriterZone(ino);
+  QueueInodeLocked(ino);
+  return s;
+}
+
+bool FsImpl::ReleaseOwnership(Inode* ino) {
+  if (!ino->owns_zone) return false;
+  ino->owns_zone = false;
+  MetadataOp op;
+  op.type = MetadataOp::Type::kZoneOwner;
+  op.device = static_cast<uint32_t>(ino->zone_device);
+  op.zone = ino->zone;
+  uint64_t generation = journal_->Add(op);
+  std::lock_guard<std::mutex> l(mu_);
+  ZoneSlot& slot = members_[ino->zone_device]->zones[ino->zone];
+  // Queued in the same generation as the owner record: never durably owned.
+  if (generation == slot.owner_generation) return false;
+  slot.release_generation = generation;
+  return true;
+}
+
 void FsImpl::ReleaseWriterZone(Inode* ino) {
   if (ino->zone_device < 0) return;
+  ReleaseOwnership(ino);
   std::lock_guard<std::mutex> l(mu_);
   members_[ino->zone_device]->zones[ino->zone].writer = false;
   ino->zone_device = -1;
 }
 
-Status FsImpl::WriteOut(Inode* ino, bool include_partial) {
+Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership) {
   std::string block_buf;
   while (!ino->pending.empty()) {
     uint32_t dev = 0, zone = 0;
@@ -200,6 +235,25 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial) {
       if (!s.ok()) return s;
       ino->zone_device = static_cast<int32_t>(dev);
       ino->zone = zone;
+      if (take_ownership) {
+        MetadataOp op;
+        op.type = MetadataOp::Type::kZoneOwner;
+        op.device = dev;
+        op.zone = zone;
+        op.owner.inode = ino->id;
+        op.owner.file_offset = ino->extent_bytes();
+        {
+          std::lock_guard<std::mutex> l(mu_);
+          ZoneSlot& slot = members_[dev]->zones[zone];
+          op.owner.start = slot.used;
+          slot.owner_generation = journal_->Add(op);
+        }
+        ino->owns_zone = true;
+        // Durable before the first byte lands, so everything written into
+        // the zone from now on can be recovered after a crash.
+        Status s = journal_->Commit();
+        if (!s.ok()) return s;
+      }
       continue;  // block size may differ on the chosen device
     }
     Member* m = members_[dev].get();
@@ -258,6 +312,7 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial) {
       stats_.bytes_written[static_cast<int>(m->info.tier)] += data_bytes;
     }
     ino->pending.erase(0, data_bytes);
+    ino->tail_len = 0;  // the synced tail is now part of an extent
     if (room - chunk < bs) ReleaseWriterZone(ino);
   }
   return Status::OK();
@@ -331,8 +386,15 @@ Status FsImpl::Truncate(const std::string& path, uint64_t size) {
     ino = inodes_.at(id);
     ino->open_count++;
   }
+  Status s;
   {
     std::lock_guard<std::mutex> il(ino->mu);
+    // Blocks written after a truncate must never be recovered as a
+    // continuation of the old, longer file.
+    if (ino->zone_device >= 0) {
+      if (ReleaseOwnership(ino.get())) s = journal_->Commit();
+      ReleaseWriterZone(ino.get());
+    }
     if (size >= ino->size) {
       ino->pending.append(size - ino->size, '\0');
     } else if (size >= ino->extent_bytes()) {
@@ -359,13 +421,14 @@ Status FsImpl::Truncate(const std::string& path, uint64_t size) {
       ino->extents.resize(keep);
       ino->first_dirty = std::min(ino->first_dirty, keep == 0 ? 0 : keep - 1);
     }
+    ino->tail_len = std::min(ino->tail_len, ino->pending.size());
     ino->size = size;
     ino->mtime_ns = NowNs();
     ino->attr_dirty = true;
     QueueInodeLocked(ino.get());
   }
   CloseHandle(ino);
-  return Status::OK();
+  return s;
 }
 
 Status FsImpl::SetMtime(const std::string& path, int64_t mtime_ns) {

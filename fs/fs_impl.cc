@@ -296,6 +296,8 @@ Status FsImpl::Open() {
     ino->size = rec.size;
     ino->mtime_ns = rec.mtime_ns;
     ino->extents = rec.extents;
+    ino->pending = rec.tail;  // a synced tail is not on a device yet
+    ino->tail_len = rec.tail.size();
     for (const Extent& e : rec.extents) {
       if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size() ||
           members_[e.device]->zones[e.zone].reserved) {
@@ -318,6 +320,8 @@ Status FsImpl::Open() {
   for (const auto& [parent, names] : image.entries()) dirs_[parent] = names;
 
   if (options_.read_only) return Status::OK();
+  s = RecoverOwnedZones(image);
+  if (!s.ok()) return s;
   // Inodes left unlinked by a crash while open are deleted now.
   std::lock_guard<std::mutex> l(mu_);
   std::vector<Inode*> orphans;
@@ -326,6 +330,59 @@ Status FsImpl::Open() {
   }
   for (Inode* ino : orphans) DeleteInodeLocked(ino);
   return Status::OK();
+}
+
+Status FsImpl::RecoverOwnedZones(const MetadataImage& image) {
+  uint64_t recovered = 0;
+  for (const auto& [key, owner] : image.owners()) {
+    auto [device, zone] = key;
+    Member* m = members_[device].get();
+    ZoneSlot& slot = m->zones[zone];
+    Inode* ino = inodes_.at(owner.inode).get();
+    const uint64_t zone_start = m->device->geometry().zone_start(zone);
+    // What the journal already has of the owner's writing in this zone.
+    uint64_t journaled = 0, end = owner.start;
+    bool aligned = true;
+    for (const Extent& e : ino->extents) {
+      if (e.device != device || e.zone != zone || e.offset - zone_start < owner.start) continue;
+      journaled += e.length;
+      end = std::max(end, e.offset - zone_start + BlockRound(device, e.length));
+      aligned = aligned && e.length % m->block_size == 0;
+    }
+    // The blocks past that continue the file only if the file's journaled
+    // bytes end exactly there (nothing else of it was journaled later).
+    if (aligned && slot.used > end && ino->extent_bytes() == owner.file_offset + journaled) {
+      uint64_t n = slot.used - end;
+      std::string first(m->block_size, '\0');
+      Status s = m->device->Read(zone_start + end, first.size(), &first[0]);
+      if (!s.ok()) return s;
+      // The first block starts with the synced tail the journal carries.
+      if (first.compare(0, ino->pending.size(), ino->pending) == 0) {
+        Extent e{device, zone, zone_start + end, n};
+        uint64_t extent_bytes = ino->extent_bytes();
+        ino->extents.push_back(e);
+        ino->first_dirty = std::min(ino->first_dirty, ino->extents.size() - 1);
+        ino->size = extent_bytes + n;
+        ino->pending.clear();
+        ino->tail_len = 0;
+        ino->attr_dirty = true;
+        AddLiveLocked(e, +1);
+        slot.role = ino->role;
+        recovered += n;
+        QueueInodeLocked(ino);
+      }
+    }
+    MetadataOp release;
+    release.type = MetadataOp::Type::kZoneOwner;
+    release.device = device;
+    release.zone = zone;
+    journal_->Add(release);
+  }
+  {
+    std::lock_guard<std::mutex> l(stats_mu_);
+    stats_.recovered_tail_bytes = recovered;
+  }
+  return image.owners().empty() ? Status::OK() : journal_->Commit();
 }
 
 Status FsImpl::CheckWritable() const {
@@ -346,10 +403,8 @@ Status FsImpl::Unmount() {
     for (auto& ino : all) {
       std::lock_guard<std::mutex> il(ino->mu);
       if (ino->deleted) continue;
-      Status s = WriteOut(ino.get(), /*include_partial=*/true);
+      Status s = FinishWriting(ino.get());
       if (!s.ok() && result.ok()) result = s;
-      ReleaseWriterZone(ino.get());
-      QueueInodeLocked(ino.get());
     }
     Status s = CommitAndReclaim();
     if (!s.ok() && result.ok()) result = s;

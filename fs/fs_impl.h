@@ -42,9 +42,11 @@ struct Inode {
   size_t first_dirty = SIZE_MAX;  // first extent not yet queued in the journal
   bool attr_dirty = false;        // mtime or size changed since last queued
   std::string pending;            // appended bytes not yet on a device
+  size_t tail_len = 0;            // front of pending the journal carries (synced)
   bool has_writer = false;
   int32_t zone_device = -1;  // the zone this file is appending to
   uint32_t zone = 0;
+  bool owns_zone = false;    // an owner record for that zone is queued or durable
 
   uint64_t extent_bytes() const { return size - pending.size(); }
 };
@@ -58,6 +60,9 @@ struct ZoneSlot {
   bool writer = false;     // held by a file writer or GC
   uint32_t readers = 0;    // in-flight reads
   uint64_t dead_generation = 0;  // journal generation that made live zero
+  uint64_t owner_generation = 0;    // generation carrying the owner record (0: durable)
+  uint64_t release_generation = 0;  // until this is durable the zone "cools":
+                                    // nobody else may write or reset it
 };
 
 struct Member {
@@ -101,7 +106,16 @@ class FsImpl : public Filesystem {
   Status Check(bool deep, FsckReport* report, const ProgressFn& progress) override;
 
   // ---- used by handles (fs_file_io.cc)
-  Status WriteOut(Inode* ino, bool include_partial);  // ino->mu held
+  // Sends pending bytes to the device: whole blocks, or with include_partial
+  // everything (the last block padded). A file that takes a new zone records
+  // itself as the zone's owner unless take_ownership is false.
+  Status WriteOut(Inode* ino, bool include_partial, bool take_ownership = true);  // ino->mu held
+  // Close and unmount: everything to the device, zone released, extents queued.
+  Status FinishWriting(Inode* ino);                  // ino->mu held
+  // Queues the release of the zone ino owns. True if the owner record may
+  // already be durable, so the release must be committed before anybody
+  // else writes into the zone.
+  bool ReleaseOwnership(Inode* ino);                 // ino->mu held
   Status SyncInode(Inode* ino);                       // ino->mu not held
   void QueueInodeLocked(Inode* ino);                  // ino->mu held
   void ReleaseWriterZone(Inode* ino);                 // ino->mu held
@@ -121,10 +135,16 @@ class FsImpl : public Filesystem {
   void DropLinkLocked(uint64_t inode);  // after an unlink: delete if unused
   void DeleteInodeLocked(Inode* ino);
   Status CheckWritable() const;
+  // Mount: gives owners the whole blocks they wrote past their last journaled
+  // extent (from the write pointer), then releases every zone owner.
+  Status RecoverOwnedZones(const MetadataImage& image);
 
   // ---- space (fs_space.cc)
   Status AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_t* zone);
   bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone);
+  bool CoolingLocked(const ZoneSlot& slot) const {
+    return slot.release_generation > journal_->committed_generation();
+  }
   void AddLiveLocked(const Extent& e, int sign);
   Status FlushDirtyDevices();
   Status CommitAndReclaim();

@@ -33,8 +33,9 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
   for (uint32_t z = 0; z < m->zones.size(); z++) {
     const ZoneSlot& s = m->zones[z];
     if (s.reserved) continue;
-    if (s.used == 0 && !s.writer) empty++;
     if ((s.used > 0 && s.used < s.capacity) || (s.writer && s.used == 0)) active++;
+    if (CoolingLocked(s)) continue;
+    if (s.used == 0 && !s.writer) empty++;
     if (s.writer || s.used == 0 || s.live == 0 || s.role != role) continue;
     uint64_t room = s.capacity - s.used;
     if (room >= bs && room < best_room) {
@@ -56,6 +57,7 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       const ZoneSlot& s = m->zones[z];
       if (s.reserved || s.writer || s.used == 0 || s.used >= s.capacity) continue;
+      if (CoolingLocked(s)) continue;
       if (s.capacity - s.used < victim_room) {
         victim = z;
         victim_room = s.capacity - s.used;
@@ -68,7 +70,7 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
   }
   for (uint32_t z = 0; z < m->zones.size(); z++) {
     ZoneSlot& s = m->zones[z];
-    if (!s.reserved && !s.writer && s.used == 0) {
+    if (!s.reserved && !s.writer && s.used == 0 && !CoolingLocked(s)) {
       s.writer = true;
       s.role = role;
       *zone = z;
@@ -151,7 +153,8 @@ Status FsImpl::CommitAndReclaim() {
     uint64_t committed = journal_->committed_generation();
     for (auto& m : members_) {
       for (const ZoneSlot& z : m->zones) {
-        waiting = waiting || (!z.reserved && z.used > 0 && z.live == 0 && z.dead_generation > committed);
+        waiting = waiting || (!z.reserved && z.used > 0 && z.live == 0 && z.dead_generation > committed) ||
+                  z.release_generation > committed;
       }
     }
   }
@@ -171,7 +174,7 @@ void FsImpl::ReclaimZones() {
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       ZoneSlot& s = m->zones[z];
       if (s.reserved || s.used == 0 || s.live != 0 || s.writer || s.readers != 0 ||
-          s.dead_generation > committed) {
+          s.dead_generation > committed || s.release_generation > committed) {
         continue;
       }
       if (!m->device->ResetZone(z).ok()) continue;  // stays garbage; retried later

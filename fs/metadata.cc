@@ -9,6 +9,7 @@ namespace hintfs {
 namespace {
 constexpr size_t kMaxName = 255;
 constexpr uint32_t kMaxExtentsPerOp = 1u << 24;
+constexpr size_t kMaxTail = 64 << 10;
 }  // namespace
 
 const char* ZoneRoleName(ZoneRole role) {
@@ -58,6 +59,14 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
         PutFixed64(dst, e.offset);
         PutFixed64(dst, e.length);
       }
+      PutLengthPrefixed(dst, in.tail);
+      break;
+    case MetadataOp::Type::kZoneOwner:
+      PutFixed32(dst, op.device);
+      PutFixed32(dst, op.zone);
+      PutFixed64(dst, op.owner.inode);
+      PutFixed64(dst, op.owner.start);
+      PutFixed64(dst, op.owner.file_offset);
       break;
     case MetadataOp::Type::kSnapshotBegin:
     case MetadataOp::Type::kSnapshotEnd:
@@ -127,8 +136,16 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
         d.GetFixed64(&e.offset);
         d.GetFixed64(&e.length);
       }
+      d.GetLengthPrefixed(&in.tail, kMaxTail);
       break;
     }
+    case MetadataOp::Type::kZoneOwner:
+      d.GetFixed32(&op->device);
+      d.GetFixed32(&op->zone);
+      d.GetFixed64(&op->owner.inode);
+      d.GetFixed64(&op->owner.start);
+      d.GetFixed64(&op->owner.file_offset);
+      break;
     case MetadataOp::Type::kSnapshotBegin:
     case MetadataOp::Type::kSnapshotEnd:
       d.GetFixed64(&op->epoch);
@@ -170,6 +187,9 @@ Status MetadataImage::Apply(const MetadataOp& op) {
       if (dir != entries_.end() && !dir->second.empty()) return corrupt("directory not empty");
       if (dir != entries_.end()) entries_.erase(dir);
       inodes_.erase(it);
+      for (auto o = owners_.begin(); o != owners_.end();) {
+        o = o->second.inode == op.inode.id ? owners_.erase(o) : std::next(o);
+      }
       return Status::OK();
     }
     case MetadataOp::Type::kLink: {
@@ -202,11 +222,22 @@ Status MetadataImage::Apply(const MetadataOp& op) {
       uint64_t total = 0;
       for (size_t i = 0; i < op.from_index; i++) total += rec.extents[i].length;
       for (const Extent& e : op.inode.extents) total += e.length;
-      if (total != op.inode.size) return corrupt("size does not match extents");
+      if (total + op.inode.tail.size() != op.inode.size) return corrupt("size does not match extents");
       rec.extents.resize(op.from_index);
       rec.extents.insert(rec.extents.end(), op.inode.extents.begin(), op.inode.extents.end());
       rec.size = op.inode.size;
       rec.mtime_ns = op.inode.mtime_ns;
+      rec.tail = op.inode.tail;
+      return Status::OK();
+    }
+    case MetadataOp::Type::kZoneOwner: {
+      auto key = std::make_pair(op.device, op.zone);
+      if (op.owner.inode == 0) {
+        owners_.erase(key);
+        return Status::OK();
+      }
+      if (inodes_.count(op.owner.inode) == 0) return corrupt("zone owner is not an inode");
+      owners_[key] = op.owner;
       return Status::OK();
     }
     case MetadataOp::Type::kSetPolicy:
@@ -239,8 +270,17 @@ void MetadataImage::SnapshotOps(std::vector<MetadataOp>* ops) const {
       x.inode.size = rec.size;
       x.inode.mtime_ns = rec.mtime_ns;
       x.inode.extents = rec.extents;
+      x.inode.tail = rec.tail;
       ops->push_back(x);
     }
+  }
+  for (const auto& [key, owner] : owners_) {
+    MetadataOp o;
+    o.type = MetadataOp::Type::kZoneOwner;
+    o.device = key.first;
+    o.zone = key.second;
+    o.owner = owner;
+    ops->push_back(o);
   }
   for (const auto& [parent, names] : entries_) {
     for (const auto& [name, id] : names) {

@@ -51,9 +51,21 @@ struct InodeRecord {
   FileType type = FileType::kFile;
   ZoneRole role = ZoneRole::kData;
   uint32_t nlink = 0;
-  uint64_t size = 0;  // always the sum of extent lengths in the image
+  uint64_t size = 0;  // the sum of extent lengths plus the tail
   int64_t mtime_ns = 0;
   std::vector<Extent> extents;
+  // Synced bytes past the last whole block of a file still being written:
+  // kept in the journal so that a sync never pads a block in a data zone.
+  std::string tail;
+};
+
+// The file appending to a zone, recorded when it takes the zone, so that
+// whole blocks it wrote after its last journaled extent can be recovered
+// from the write pointer after a crash.
+struct ZoneOwner {
+  uint64_t inode = 0;
+  uint64_t start = 0;        // zone-relative write pointer when it took the zone
+  uint64_t file_offset = 0;  // file offset of the byte written at start
 };
 
 struct MetadataOp {
@@ -62,10 +74,11 @@ struct MetadataOp {
     kDeleteInode = 2,    // inode.id
     kLink = 3,           // parent, name, inode.id: add entry, nlink + 1
     kUnlink = 4,         // parent, name: drop entry, nlink - 1
-    kSetExtents = 5,     // inode.id, from_index, inode.size, inode.mtime_ns, inode.extents
+    kSetExtents = 5,     // inode.id, from_index, inode.size, mtime_ns, extents, tail
     kSnapshotBegin = 6,  // epoch
     kSnapshotEnd = 7,    // epoch
     kSetPolicy = 8,      // name: the placement policy chosen at mkfs or mount
+    kZoneOwner = 9,      // device, zone, owner (inode 0: released)
   };
   Type type = Type::kCreateInode;
   InodeRecord inode;
@@ -73,6 +86,9 @@ struct MetadataOp {
   std::string name;
   uint32_t from_index = 0;
   uint64_t epoch = 0;
+  uint32_t device = 0;
+  uint32_t zone = 0;
+  ZoneOwner owner;
 };
 
 void EncodeOp(const MetadataOp& op, std::string* dst);
@@ -94,12 +110,15 @@ class MetadataImage {
   // parent -> (name -> inode)
   const std::map<uint64_t, std::map<std::string, uint64_t>>& entries() const { return entries_; }
   const std::string& policy() const { return policy_; }
+  // (device, zone) -> owner, for zones a file was appending to.
+  const std::map<std::pair<uint32_t, uint32_t>, ZoneOwner>& owners() const { return owners_; }
   uint64_t max_inode_id() const { return inodes_.empty() ? 0 : inodes_.rbegin()->first; }
 
  private:
   std::map<uint64_t, InodeRecord> inodes_;
   std::map<uint64_t, std::map<std::string, uint64_t>> entries_;
   std::string policy_;
+  std::map<std::pair<uint32_t, uint32_t>, ZoneOwner> owners_;
 };
 
 }  // namespace hintfs

@@ -27,7 +27,7 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
   }
   s = uri.CheckKeys({"zone_size", "zone_capacity", "zones", "conv_zones", "block_size", "max_open",
                      "max_active", "sync", "profile", "profile_scale", "fail_read", "fail_write",
-                     "fail_reset", "power_cut_after", "power_domain"});
+                     "fail_reset", "power_cut_after", "kill_after", "power_domain"});
   if (!s.ok()) return s;
 
   // Validate the decorator options before touching (or creating) the device.
@@ -36,6 +36,7 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
   if (!(s = uri.GetUint("fail_write", 0, &plan.fail_write)).ok()) return s;
   if (!(s = uri.GetUint("fail_reset", 0, &plan.fail_reset)).ok()) return s;
   if (!(s = uri.GetUint("power_cut_after", 0, &plan.power_cut_after_writes)).ok()) return s;
+  if (!(s = uri.GetUint("kill_after", 0, &plan.kill_after_writes)).ok()) return s;
   TimingProfile profile;
   if (uri.Has("profile") && uri.GetString("profile", "") != "none") {
     if (!(s = FindTimingProfile(uri.GetString("profile", ""), &profile)).ok()) return s;
@@ -57,7 +58,8 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
   }
   if (uri.Has("power_domain")) {
     dev = NewFaultInjectingDevice(std::move(dev), PowerDomain(uri.GetString("power_domain", ""), plan));
-  } else if (plan.fail_read || plan.fail_write || plan.fail_reset || plan.power_cut_after_writes) {
+  } else if (plan.fail_read || plan.fail_write || plan.fail_reset || plan.power_cut_after_writes ||
+             plan.kill_after_writes) {
     dev = NewFaultInjectingDevice(std::move(dev), std::make_shared<FaultInjector>(plan));
   }
   *device = std::move(dev);

@@ -79,7 +79,7 @@ class ZonedDevice {
 // device a URI names. Schemes: "file" and "mem" (see emulated_device.h).
 // Options understood by every scheme: profile=NAME, profile_scale=X
 // (timing_profile.h) and fail_read=N, fail_write=N, fail_reset=N,
-// power_cut_after=N, power_domain=NAME (fault_injection.h).
+// power_cut_after=N, kill_after=N, power_domain=NAME (fault_injection.h).
 Status OpenZonedDevice(const std::string& uri, bool create, std::unique_ptr<ZonedDevice>* device);
 
 }  // namespace hintfs
