@@ -282,11 +282,12 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership) {
     Status s = m->device->Write(offset, src, chunk);
     if (!s.ok()) {
       // The zone's state is unknown: take the device's word for it and stop using it.
-      ZoneInfo info;
-      std::lock_guard<std::mutex> l(mu_);
-      if (m->device->ReportZone(zone, &info).ok()) m->zones[zone].used = info.write_pointer - info.start;
-      m->zones[zone].writer = false;
-      ino->zone_device = -1;
+      {
+        ZoneInfo info;
+        std::lock_guard<std::mutex> l(mu_);
+        if (m->device->ReportZone(zone, &info).ok()) m->zones[zone].used = info.write_pointer - info.start;
+      }
+      ReleaseWriterZone(ino);
       return s;
     }
     m->dirty = true;

@@ -149,7 +149,9 @@ class FsImpl : public Filesystem {
   Status FlushDirtyDevices();
   Status CommitAndReclaim();
   void ReclaimZones();
-  Status RelocateZone(uint32_t device, uint32_t zone, bool* freed);
+  // GC that never touches held (an inode whose lock the calling thread has).
+  Status CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held);
+  Status RelocateZone(uint32_t device, uint32_t zone, const Inode* held_by_caller, bool* freed);
   bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, uint32_t* device,
                         uint32_t* zone);
   uint64_t BlockRound(uint32_t device, uint64_t n) const {

@@ -118,7 +118,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
       if (!s.ok()) return s;
     } else if (attempt == 1) {
       uint32_t freed = 0;
-      Status s = CollectGarbage(static_cast<uint32_t>(members_.size()) * 2, &freed);
+      Status s = CollectGarbageExcept(static_cast<uint32_t>(members_.size()) * 2, &freed, ino);
       if (!s.ok() && !s.IsNoSpace()) return s;
     }
   }
@@ -211,6 +211,10 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, uin
 }
 
 Status FsImpl::CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) {
+  return CollectGarbageExcept(max_zones, zones_freed, nullptr);
+}
+
+Status FsImpl::CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held) {
   *zones_freed = 0;
   Status s = CheckWritable();
   if (!s.ok()) return s;
@@ -224,7 +228,7 @@ Status FsImpl::CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) {
     }
     skip.insert({d, z});
     bool freed = false;
-    s = RelocateZone(d, z, &freed);
+    s = RelocateZone(d, z, held, &freed);
     if (!s.ok() && !s.IsBusy() && !s.IsNoSpace()) return s;
     if (freed) ++*zones_freed;
   }
@@ -235,7 +239,8 @@ Status FsImpl::CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) {
   return CommitAndReclaim();
 }
 
-Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
+Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_by_caller,
+                            bool* freed) {
   *freed = false;
   Member* m = members_[device].get();
   const uint64_t bs = m->block_size;
@@ -263,19 +268,22 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
   // Never wait for an inode lock: its holder may be waiting for this GC.
   std::vector<std::unique_lock<std::mutex>> locks;
   for (auto& ino : owners) {
-    std::unique_lock<std::mutex> lk(ino->mu, std::try_to_lock);
+    std::unique_lock<std::mutex> lk;
+    if (ino.get() != held_by_caller) lk = std::unique_lock<std::mutex>(ino->mu, std::try_to_lock);
     if (!lk.owns_lock()) {
       release_victim();
       return Status::Busy("zone in use");
     }
     locks.push_back(std::move(lk));
   }
+  // Every zone GC copies into stays held until the copies are counted live:
+  // a written zone with no live bytes and no holder would be reset.
   int64_t dest = -1;
-  auto release_dest = [&] {
-    if (dest < 0) return;
+  std::vector<uint32_t> held;
+  auto release_held = [&] {
     std::lock_guard<std::mutex> l(mu_);
-    m->zones[dest].writer = false;
-    dest = -1;
+    for (uint32_t z : held) m->zones[z].writer = false;
+    held.clear();
   };
   std::string buf;
   Status result;
@@ -299,14 +307,13 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
             room = (m->zones[dest].capacity - used) / bs * bs;
           }
           if (room == 0) {
-            if (dest >= 0) m->zones[dest].writer = false;
             uint32_t z = 0;
             if (!PickZoneLocked(device, role, /*for_gc=*/true, &z)) {
               result = Status::NoSpace("no zone to relocate into");
-              dest = -1;
               break;
             }
             dest = z;
+            held.push_back(z);
             used = m->zones[dest].used;
             room = (m->zones[dest].capacity - used) / bs * bs;
           }
@@ -339,7 +346,7 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
     }
     QueueInodeLocked(ino.get());
   }
-  release_dest();
+  release_held();
   release_victim();
   {
     std::lock_guard<std::mutex> l(stats_mu_);
