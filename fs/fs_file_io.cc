@@ -1,6 +1,5 @@
 // Filesystem: file writers and readers, and how a file's bytes reach zones.
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -8,16 +7,6 @@
 #include "fs/fs_impl.h"
 
 namespace hintfs {
-
-namespace {
-
-int64_t NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 class FsFileWriter : public FileWriter {
  public:
@@ -376,18 +365,8 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
 
 Status FsImpl::Truncate(const std::string& path, uint64_t size) {
   std::shared_ptr<Inode> ino;
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    Status s = CheckWritable();
-    if (!s.ok()) return s;
-    uint64_t id;
-    s = Resolve(path, &id);
-    if (!s.ok()) return s;
-    if (dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
-    ino = inodes_.at(id);
-    ino->open_count++;
-  }
-  Status s;
+  Status s = HoldInode(path, /*files_only=*/true, &ino);
+  if (!s.ok()) return s;
   {
     std::lock_guard<std::mutex> il(ino->mu);
     // Blocks written after a truncate must never be recovered as a
@@ -434,16 +413,8 @@ Status FsImpl::Truncate(const std::string& path, uint64_t size) {
 
 Status FsImpl::SetMtime(const std::string& path, int64_t mtime_ns) {
   std::shared_ptr<Inode> ino;
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    Status s = CheckWritable();
-    if (!s.ok()) return s;
-    uint64_t id;
-    s = Resolve(path, &id);
-    if (!s.ok()) return s;
-    ino = inodes_.at(id);
-    ino->open_count++;
-  }
+  Status s = HoldInode(path, /*files_only=*/false, &ino);
+  if (!s.ok()) return s;
   {
     std::lock_guard<std::mutex> il(ino->mu);
     ino->mtime_ns = mtime_ns;

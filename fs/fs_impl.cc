@@ -18,12 +18,6 @@ namespace {
 
 constexpr size_t kMaxNameLength = 255;
 
-int64_t NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // Splits "/a//b/./c" into {"a", "b", "c"}; ".." pops.
 Status SplitPath(const std::string& path, std::vector<std::string>* parts) {
   parts->clear();
@@ -58,6 +52,12 @@ std::string CanonicalUri(const DeviceUri& uri) {
 }
 
 }  // namespace
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 // ---------------------------------------------------------------- mkfs
 
@@ -556,7 +556,11 @@ Status FsImpl::Mkdir(const std::string& path) {
   return CreateLocked(parent, name, FileType::kDirectory, path, &id);
 }
 
-Status FsImpl::Rmdir(const std::string& path) {
+Status FsImpl::Rmdir(const std::string& path) { return RemoveName(path, /*want_dir=*/true); }
+
+Status FsImpl::Unlink(const std::string& path) { return RemoveName(path, /*want_dir=*/false); }
+
+Status FsImpl::RemoveName(const std::string& path, bool want_dir) {
   std::lock_guard<std::mutex> l(mu_);
   Status s = CheckWritable();
   if (!s.ok()) return s;
@@ -567,8 +571,11 @@ Status FsImpl::Rmdir(const std::string& path) {
   auto e = dirs_[parent].find(name);
   if (e == dirs_[parent].end()) return Status::NotFound(path);
   uint64_t id = e->second;
-  if (dirs_.count(id) == 0) return Status::InvalidArgument(path + " is not a directory");
-  if (!dirs_[id].empty()) return Status::InvalidArgument(path + ": directory not empty");
+  bool is_dir = dirs_.count(id) != 0;
+  if (is_dir != want_dir) {
+    return Status::InvalidArgument(path + (is_dir ? " is a directory" : " is not a directory"));
+  }
+  if (is_dir && !dirs_[id].empty()) return Status::InvalidArgument(path + ": directory not empty");
   MetadataOp unlink;
   unlink.type = MetadataOp::Type::kUnlink;
   unlink.parent = parent;
@@ -579,25 +586,16 @@ Status FsImpl::Rmdir(const std::string& path) {
   return Status::OK();
 }
 
-Status FsImpl::Unlink(const std::string& path) {
+Status FsImpl::HoldInode(const std::string& path, bool files_only, std::shared_ptr<Inode>* ino) {
   std::lock_guard<std::mutex> l(mu_);
   Status s = CheckWritable();
   if (!s.ok()) return s;
-  uint64_t parent;
-  std::string name;
-  s = ResolveParent(path, &parent, &name);
+  uint64_t id;
+  s = Resolve(path, &id);
   if (!s.ok()) return s;
-  auto e = dirs_[parent].find(name);
-  if (e == dirs_[parent].end()) return Status::NotFound(path);
-  uint64_t id = e->second;
-  if (dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
-  MetadataOp unlink;
-  unlink.type = MetadataOp::Type::kUnlink;
-  unlink.parent = parent;
-  unlink.name = name;
-  journal_->Add(unlink);
-  dirs_[parent].erase(e);
-  DropLinkLocked(id);
+  if (files_only && dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
+  *ino = inodes_.at(id);
+  (*ino)->open_count++;
   return Status::OK();
 }
 

@@ -24,6 +24,9 @@
 
 namespace hintfs {
 
+// Wall-clock time for mtimes and the superblock.
+int64_t NowNs();
+
 struct Inode {
   uint64_t id = 0;
   FileType type = FileType::kFile;
@@ -135,6 +138,10 @@ class FsImpl : public Filesystem {
   void DropLinkLocked(uint64_t inode);  // after an unlink: delete if unused
   void DeleteInodeLocked(Inode* ino);
   Status CheckWritable() const;
+  // Removes the name path: a directory (must be empty) when want_dir, else a file.
+  Status RemoveName(const std::string& path, bool want_dir);
+  // Finds the file or directory at path and holds it open until CloseHandle.
+  Status HoldInode(const std::string& path, bool files_only, std::shared_ptr<Inode>* ino);
   // Mount: gives owners the whole blocks they wrote past their last journaled
   // extent (from the write pointer), then releases every zone owner.
   Status RecoverOwnedZones(const MetadataImage& image);

@@ -3,6 +3,7 @@
 #ifndef HINTFS_ADAPTERS_CLI_COMMANDS_H_
 #define HINTFS_ADAPTERS_CLI_COMMANDS_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,12 @@ int Cat(const std::string& uri, const std::string& path);
 int Backup(const std::string& uri, const std::string& host_dir);
 int Restore(const std::string& uri, const std::string& host_dir);
 int Profiles();
+
+// "/" + name, or dir + "/" + name.
+std::string JoinPath(const std::string& dir, const std::string& name);
+// Calls fn for every entry below dir, depth first in name order.
+Status Walk(Filesystem* fs, const std::string& dir, bool recursive,
+            const std::function<void(const std::string& path, const DirEntry& entry)>& fn);
 
 // Prints "hintfs: <what>: <status>" and returns 1.
 int Fail(const std::string& what, const Status& s);

@@ -22,10 +22,6 @@ namespace {
 
 constexpr size_t kChunk = 1 << 20;
 
-std::string JoinPath(const std::string& dir, const std::string& name) {
-  return dir == "/" ? "/" + name : dir + "/" + name;
-}
-
 struct TreeEntry {
   std::string path;  // inside hintfs
   FileType type;
@@ -33,22 +29,15 @@ struct TreeEntry {
   int64_t mtime_ns;
 };
 
-Status ListTree(Filesystem* fs, const std::string& dir, std::vector<TreeEntry>* out) {
-  std::vector<DirEntry> entries;
-  Status s = fs->ReadDir(dir, &entries);
-  if (!s.ok()) return s;
-  for (const DirEntry& e : entries) {
-    std::string path = JoinPath(dir, e.name);
+Status ListTree(Filesystem* fs, std::vector<TreeEntry>* out) {
+  Status result;
+  Status s = Walk(fs, "/", true, [&](const std::string& path, const DirEntry& e) {
     FileStat st;
-    s = fs->Stat(path, &st);
-    if (!s.ok()) return s;
+    Status stat = fs->Stat(path, &st);
+    if (!stat.ok() && result.ok()) result = stat;
     out->push_back({path, e.type, st.size, st.mtime_ns});
-    if (e.type == FileType::kDirectory) {
-      s = ListTree(fs, path, out);
-      if (!s.ok()) return s;
-    }
-  }
-  return Status::OK();
+  });
+  return s.ok() ? result : s;
 }
 
 void SetHostMtime(const std::string& path, int64_t ns) {
@@ -65,7 +54,7 @@ int Backup(const std::string& uri, const std::string& host_dir) {
   Status s = MountForCli(uri, true, &fs);
   if (!s.ok()) return Fail("backup", s);
   std::vector<TreeEntry> tree;
-  s = ListTree(fs.get(), "/", &tree);
+  s = ListTree(fs.get(), &tree);
   if (!s.ok()) return Fail("backup", s);
   uint64_t total = 0, done = 0;
   for (const auto& e : tree) total += e.type == FileType::kFile ? e.size : 0;
