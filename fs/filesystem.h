@@ -76,6 +76,7 @@ struct FileStat {
   uint32_t nlink = 0;
   int64_t mtime_ns = 0;
   std::vector<Extent> extents;  // bytes already on a device (files only)
+  FileHints hints;
 };
 
 struct DirEntry {
@@ -205,6 +206,8 @@ class Filesystem {
   // Shrinks a file, or grows it with zeros.
   virtual Status Truncate(const std::string& path, uint64_t size) = 0;
   virtual Status SetMtime(const std::string& path, int64_t mtime_ns) = 0;
+  // Records what is known about a file (durable with the next commit).
+  virtual Status SetHints(const std::string& path, const FileHints& hints) = 0;
   // Creates path if needed and locks it; Busy if already locked.
   virtual Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) = 0;
   // Makes all namespace changes durable (directory fsync).

@@ -411,6 +411,23 @@ Status FsImpl::Truncate(const std::string& path, uint64_t size) {
   return s;
 }
 
+Status FsImpl::SetHints(const std::string& path, const FileHints& hints) {
+  std::shared_ptr<Inode> ino;
+  Status s = HoldInode(path, /*files_only=*/true, &ino);
+  if (!s.ok()) return s;
+  {
+    std::lock_guard<std::mutex> il(ino->mu);
+    ino->hints = hints;
+    MetadataOp op;
+    op.type = MetadataOp::Type::kSetHints;
+    op.inode.id = ino->id;
+    op.inode.hints = hints;
+    journal_->Add(op);
+  }
+  CloseHandle(ino);
+  return Status::OK();
+}
+
 Status FsImpl::SetMtime(const std::string& path, int64_t mtime_ns) {
   std::shared_ptr<Inode> ino;
   Status s = HoldInode(path, /*files_only=*/false, &ino);

@@ -296,6 +296,7 @@ Status FsImpl::Open() {
     ino->size = rec.size;
     ino->mtime_ns = rec.mtime_ns;
     ino->extents = rec.extents;
+    ino->hints = rec.hints;
     ino->pending = rec.tail;  // a synced tail is not on a device yet
     ino->tail_len = rec.tail.size();
     for (const Extent& e : rec.extents) {
@@ -527,6 +528,7 @@ Status FsImpl::Stat(const std::string& path, FileStat* st) {
   st->size = ino->size;
   st->mtime_ns = ino->mtime_ns;
   st->extents = ino->extents;
+  st->hints = ino->hints;
   return Status::OK();
 }
 

@@ -32,6 +32,7 @@ struct Inode {
   FileType type = FileType::kFile;
   ZoneRole role = ZoneRole::kData;
   std::string created_as;  // path at creation, for allocation requests
+  FileHints hints;         // guarded by mu below
 
   // Guarded by FsImpl::mu_.
   uint32_t nlink = 0;
@@ -98,6 +99,7 @@ class FsImpl : public Filesystem {
   Status Link(const std::string& existing, const std::string& new_path) override;
   Status Truncate(const std::string& path, uint64_t size) override;
   Status SetMtime(const std::string& path, int64_t mtime_ns) override;
+  Status SetHints(const std::string& path, const FileHints& hints) override;
   Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) override;
   Status SyncMetadata() override;
   Status CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) override;

@@ -61,6 +61,12 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
       }
       PutLengthPrefixed(dst, in.tail);
       break;
+    case MetadataOp::Type::kSetHints:
+      PutFixed64(dst, in.id);
+      PutFixed32(dst, static_cast<uint32_t>(in.hints.level));
+      PutFixed64(dst, in.hints.job);
+      PutLengthPrefixed(dst, in.hints.reason);
+      break;
     case MetadataOp::Type::kZoneOwner:
       PutFixed32(dst, op.device);
       PutFixed32(dst, op.zone);
@@ -137,6 +143,15 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
         d.GetFixed64(&e.length);
       }
       d.GetLengthPrefixed(&in.tail, kMaxTail);
+      break;
+    }
+    case MetadataOp::Type::kSetHints: {
+      uint32_t level = 0;
+      d.GetFixed64(&in.id);
+      d.GetFixed32(&level);
+      d.GetFixed64(&in.hints.job);
+      d.GetLengthPrefixed(&in.hints.reason, 64);
+      in.hints.level = static_cast<int32_t>(level);
       break;
     }
     case MetadataOp::Type::kZoneOwner:
@@ -230,6 +245,12 @@ Status MetadataImage::Apply(const MetadataOp& op) {
       rec.tail = op.inode.tail;
       return Status::OK();
     }
+    case MetadataOp::Type::kSetHints: {
+      auto it = inodes_.find(op.inode.id);
+      if (it == inodes_.end()) return corrupt("no such inode");
+      it->second.hints = op.inode.hints;
+      return Status::OK();
+    }
     case MetadataOp::Type::kZoneOwner: {
       auto key = std::make_pair(op.device, op.zone);
       if (op.owner.inode == 0) {
@@ -272,6 +293,13 @@ void MetadataImage::SnapshotOps(std::vector<MetadataOp>* ops) const {
       x.inode.extents = rec.extents;
       x.inode.tail = rec.tail;
       ops->push_back(x);
+    }
+    if (!(rec.hints == FileHints())) {
+      MetadataOp h;
+      h.type = MetadataOp::Type::kSetHints;
+      h.inode.id = id;
+      h.inode.hints = rec.hints;
+      ops->push_back(h);
     }
   }
   for (const auto& [key, owner] : owners_) {

@@ -32,6 +32,19 @@ enum class ZoneRole : uint8_t {
 };
 const char* ZoneRoleName(ZoneRole role);
 
+// What the store told (or hintfs inferred) about a file: the LSM level of a
+// table, the job that created it and why. The filesystem only keeps these;
+// placement and migration read them.
+struct FileHints {
+  int32_t level = -1;  // -1: unknown
+  uint64_t job = 0;
+  std::string reason;  // "flush", "compaction", ...
+
+  bool operator==(const FileHints& o) const {
+    return level == o.level && job == o.job && reason == o.reason;
+  }
+};
+
 // A run of a file's bytes on one zone. offset is a device byte offset,
 // aligned to the device block size; length need not be a block multiple (the
 // rest of the last block is padding that belongs to the extent).
@@ -57,6 +70,7 @@ struct InodeRecord {
   // Synced bytes past the last whole block of a file still being written:
   // kept in the journal so that a sync never pads a block in a data zone.
   std::string tail;
+  FileHints hints;
 };
 
 // The file appending to a zone, recorded when it takes the zone, so that
@@ -79,6 +93,7 @@ struct MetadataOp {
     kSnapshotEnd = 7,    // epoch
     kSetPolicy = 8,      // name: the placement policy chosen at mkfs or mount
     kZoneOwner = 9,      // device, zone, owner (inode 0: released)
+    kSetHints = 10,      // inode.id, inode.hints
   };
   Type type = Type::kCreateInode;
   InodeRecord inode;

@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 BUILD="${HINTFS_BUILD_DIR:-$ROOT/build}"
 
-PACKAGES=(meson ninja-build g++ pkg-config libgtest-dev libgmock-dev libcli11-dev
-          nlohmann-json3-dev libfmt-dev libisal-dev python3)
+PACKAGES=(meson ninja-build g++ pkg-config cmake libgtest-dev libgmock-dev libcli11-dev
+          nlohmann-json3-dev libfmt-dev libisal-dev python3
+          librocksdb-dev rocksdb-tools libleveldb-dev libsnappy-dev)
 
 install_deps() {
   local missing=()

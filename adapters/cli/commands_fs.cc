@@ -215,6 +215,9 @@ int Ls(const std::string& uri, const std::string& path, bool long_format, bool r
                      {"mtime_ns", st.mtime_ns},
                      {"role", ZoneRoleName(st.role)},
                      {"tier", TierOfExtents(*fs, st.extents)},
+                     {"level", st.hints.level},
+                     {"job", st.hints.job},
+                     {"reason", st.hints.reason},
                      {"extents", ExtentsJson(st.extents)}});
       return;
     }
@@ -230,9 +233,10 @@ int Ls(const std::string& uri, const std::string& path, bool long_format, bool r
         break;
       }
     }
-    std::printf("%-4s %12llu %2u %-5s %-5s %s%s\n", TypeName(e.type),
+    std::string level = st.hints.level >= 0 ? "L" + std::to_string(st.hints.level) : "-";
+    std::printf("%-4s %12llu %2u %-5s %-3s %-5s %s%s\n", TypeName(e.type),
                 static_cast<unsigned long long>(st.size), st.nlink,
-                e.type == FileType::kDirectory ? "-" : ZoneRoleName(st.role),
+                e.type == FileType::kDirectory ? "-" : ZoneRoleName(st.role), level.c_str(),
                 TierOfExtents(*fs, st.extents).c_str(), p.c_str(),
                 e.type == FileType::kDirectory ? "/" : extents.c_str());
   };

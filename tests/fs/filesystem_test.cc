@@ -359,6 +359,25 @@ TEST_F(FsTest, MkfsRefusesToOverwriteWithoutForce) {
   EXPECT_TRUE(entries.empty());
 }
 
+TEST_F(FsTest, HintsPersistThroughRemountAndJournalRolls) {
+  FsGeometry g;
+  g.fast = "zone_size=64KiB&zones=64";
+  Format(g);
+  WriteFile("/000012.sst", "table");
+  FileHints h;
+  h.level = 3;
+  h.job = 77;
+  h.reason = "compaction";
+  ASSERT_OK(fs_->SetHints("/000012.sst", h));
+  for (int i = 0; i < 200; i++) WriteFile("/churn", std::to_string(i));  // forces rolls
+  EXPECT_GT(fs_->Stats().journal_rolls, 0u);
+  Remount();
+  FileStat st;
+  ASSERT_OK(fs_->Stat("/000012.sst", &st));
+  EXPECT_TRUE(st.hints == h);
+  EXPECT_TRUE(fs_->SetHints("/missing", h).IsNotFound());
+}
+
 TEST_F(FsTest, MountThroughAnyMember) {
   Format();
   WriteFile("/x", "member");

@@ -1,0 +1,32 @@
+// One mounted Filesystem per device URI, shared by every user in the process
+// (RocksDB FileSystem objects, LevelDB Envs, the event listener). The mount
+// lives while anybody holds it and is unmounted when the last holder lets go.
+//
+// A spec is the URI of any member device ("file:/var/lib/db/ssd.img"), with
+// no options: RocksDB's object registry treats '=' as an options string. Two
+// environment variables configure what a spec cannot carry:
+//   HINTFS_DEVICE_PARAMS  options for every member, e.g. "profile_scale=10"
+//   HINTFS_MEM_FAST, HINTFS_MEM_SLOW
+//                         geometry used when "mem:NAME" names no device yet:
+//                         a fresh filesystem is made on mem:NAME (fast) and
+//                         mem:NAME.slow (defaults: 64 zones of 64MiB, 64 zones
+//                         of 256MiB; memory is used only as data is written)
+#ifndef HINTFS_ADAPTERS_COMMON_MOUNT_REGISTRY_H_
+#define HINTFS_ADAPTERS_COMMON_MOUNT_REGISTRY_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "fs/filesystem.h"
+
+namespace hintfs {
+
+Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs);
+
+// Calls fn for every filesystem mounted now (for hints that name only a path).
+void ForEachMount(const std::function<void(const std::string& spec, Filesystem* fs)>& fn);
+
+}  // namespace hintfs
+
+#endif  // HINTFS_ADAPTERS_COMMON_MOUNT_REGISTRY_H_

@@ -1,0 +1,39 @@
+// hintfs for RocksDB: a rocksdb::FileSystem over a mounted hintfs, and an
+// EventListener that records flush and compaction outputs' levels in the
+// files' hints. libhintfs_rocksdb.so registers both with RocksDB's object
+// registry when it is loaded, so unmodified programs find them by name:
+//
+//   FileSystem::CreateFromString(config, "hintfs://file:/var/lib/db/ssd.img", &fs)
+//   LD_PRELOAD=libhintfs_rocksdb.so db_bench --fs_uri=hintfs://file:/tmp/x/ssd.img
+//   listeners={HintfsEventListener} in an OPTIONS file
+//
+// The part after "hintfs://" is a mount spec (adapters/common/mount_registry.h).
+// Paths RocksDB uses are paths inside hintfs.
+#ifndef HINTFS_ADAPTERS_ROCKSDB_HINTFS_ROCKSDB_H_
+#define HINTFS_ADAPTERS_ROCKSDB_HINTFS_ROCKSDB_H_
+
+#include <memory>
+#include <string>
+
+#include <rocksdb/file_system.h>
+#include <rocksdb/listener.h>
+
+namespace hintfs {
+
+constexpr char kRocksDbScheme[] = "hintfs://";
+constexpr char kRocksDbListenerName[] = "HintfsEventListener";
+
+// Mounts (or shares the mount of) spec and returns a FileSystem over it.
+rocksdb::IOStatus NewHintRocksFileSystem(const std::string& spec,
+                                         std::shared_ptr<rocksdb::FileSystem>* fs);
+
+// A listener that records each table's level, creating job and reason.
+std::shared_ptr<rocksdb::EventListener> NewHintRocksListener();
+
+// Registers the "hintfs://" FileSystem and the listener with
+// ObjectLibrary::Default(). Runs when the library loads; idempotent.
+void RegisterHintfsWithRocksDb();
+
+}  // namespace hintfs
+
+#endif  // HINTFS_ADAPTERS_ROCKSDB_HINTFS_ROCKSDB_H_
