@@ -31,7 +31,9 @@ rocksdb::IOStatus NewHintRocksFileSystem(const std::string& spec,
 std::shared_ptr<rocksdb::EventListener> NewHintRocksListener();
 
 // Registers the "hintfs://" FileSystem and the listener with
-// ObjectLibrary::Default(). Runs when the library loads; idempotent.
+// ObjectLibrary::Default(). Runs when the library loads; idempotent. A program
+// that links the library but uses none of its symbols may not load it (the
+// linker drops unused libraries): such a program calls this first.
 void RegisterHintfsWithRocksDb();
 
 }  // namespace hintfs
