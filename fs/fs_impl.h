@@ -158,11 +158,13 @@ class FsImpl : public Filesystem {
   Status FlushDirtyDevices();
   Status CommitAndReclaim();
   void ReclaimZones();
-  // GC that never touches held (an inode whose lock the calling thread has).
-  Status CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held);
+  // GC that never touches held (an inode whose lock the calling thread has),
+  // on one device (or all when only_device is -1).
+  Status CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held,
+                              int32_t only_device);
   Status RelocateZone(uint32_t device, uint32_t zone, const Inode* held_by_caller, bool* freed);
-  bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, uint32_t* device,
-                        uint32_t* zone);
+  bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
+                        uint32_t* device, uint32_t* zone);
   uint64_t BlockRound(uint32_t device, uint64_t n) const {
     uint64_t b = members_[device]->block_size;
     return (n + b - 1) / b * b;

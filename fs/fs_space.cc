@@ -87,39 +87,49 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   req.role = ino->role;
   req.file_size = ino->extent_bytes();
   req.bytes = bytes;
-  for (int attempt = 0; attempt < 3; attempt++) {
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      std::vector<DeviceSpace> spaces;
-      for (uint32_t d = 0; d < members_.size(); d++) {
-        DeviceSpace sp;
-        sp.index = d;
-        sp.tier = members_[d]->info.tier;
-        for (const ZoneSlot& s : members_[d]->zones) {
-          if (s.reserved) continue;
-          sp.total_zones++;
-          if (s.used == 0 && !s.writer) sp.free_zones++;
-          sp.free_bytes += s.capacity - s.used;
-        }
-        spaces.push_back(sp);
+  std::vector<uint32_t> order;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    std::vector<DeviceSpace> spaces;
+    for (uint32_t d = 0; d < members_.size(); d++) {
+      DeviceSpace sp;
+      sp.index = d;
+      sp.tier = members_[d]->info.tier;
+      for (const ZoneSlot& s : members_[d]->zones) {
+        if (s.reserved) continue;
+        sp.total_zones++;
+        if (s.used == 0 && !s.writer) sp.free_zones++;
+        sp.free_bytes += s.capacity - s.used;
       }
-      std::vector<uint32_t> order;
-      policy_->ChooseDevices(req, spaces, &order);
-      for (uint32_t d : order) {
-        if (d < members_.size() && PickZoneLocked(d, ino->role, /*for_gc=*/false, zone)) {
+      spaces.push_back(sp);
+    }
+    policy_->ChooseDevices(req, spaces, &order);
+  }
+  // A device the policy prefers is reclaimed before the data spills to the
+  // next one: first zones already dead, then garbage collection.
+  for (uint32_t d : order) {
+    if (d >= members_.size()) continue;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      uint64_t garbage = 0, capacity = 0;
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone)) {
           *device = d;
           return Status::OK();
         }
+        for (const ZoneSlot& s : members_[d]->zones) {
+          if (!s.reserved) garbage += s.used - s.live, capacity = s.capacity;
+        }
       }
-    }
-    // Out of zones: first release what is already dead, then collect garbage.
-    if (attempt == 0) {
-      Status s = CommitAndReclaim();
-      if (!s.ok()) return s;
-    } else if (attempt == 1) {
-      uint32_t freed = 0;
-      Status s = CollectGarbageExcept(static_cast<uint32_t>(members_.size()) * 2, &freed, ino);
-      if (!s.ok() && !s.IsNoSpace()) return s;
+      if (garbage < capacity) break;  // nothing worth reclaiming here
+      if (attempt == 0) {
+        Status s = CommitAndReclaim();
+        if (!s.ok()) return s;
+      } else if (attempt == 1) {
+        uint32_t freed = 0;
+        Status s = CollectGarbageExcept(2, &freed, ino, static_cast<int32_t>(d));
+        if (!s.ok() && !s.IsNoSpace()) return s;
+      }
     }
   }
   std::vector<DeviceUsage> usage;
@@ -187,11 +197,12 @@ void FsImpl::ReclaimZones() {
   }
 }
 
-bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, uint32_t* device,
-                              uint32_t* zone) {
+bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
+                              uint32_t* device, uint32_t* zone) {
   uint64_t best_garbage = 0;
   bool found = false;
   for (uint32_t d = 0; d < members_.size(); d++) {
+    if (only_device >= 0 && d != static_cast<uint32_t>(only_device)) continue;
     const Member* m = members_[d].get();
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       const ZoneSlot& s = m->zones[z];
@@ -211,10 +222,11 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, uin
 }
 
 Status FsImpl::CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) {
-  return CollectGarbageExcept(max_zones, zones_freed, nullptr);
+  return CollectGarbageExcept(max_zones, zones_freed, nullptr, -1);
 }
 
-Status FsImpl::CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held) {
+Status FsImpl::CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held,
+                                    int32_t only_device) {
   *zones_freed = 0;
   Status s = CheckWritable();
   if (!s.ok()) return s;
@@ -224,7 +236,7 @@ Status FsImpl::CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, c
     uint32_t d = 0, z = 0;
     {
       std::lock_guard<std::mutex> l(mu_);
-      if (!PickVictimLocked(&skip, &d, &z)) break;
+      if (!PickVictimLocked(&skip, only_device, &d, &z)) break;
     }
     skip.insert({d, z});
     bool freed = false;
