@@ -41,14 +41,15 @@ run_tests() {
   local passed failed scripts_ok
   passed=$( (grep -hoE '^\[  PASSED  \] [0-9]+ test' "$log" || true) | awk '{s+=$4} END {print s+0}')
   failed=$( (grep -hoE '^\[  FAILED  \] [0-9]+ test' "$log" || true) | awk '{s+=$4} END {print s+0}')
-  scripts_ok=$(grep -cE '^cli acceptance: ok$' "$log" || true)
+  scripts_ok=$(grep -cE '^(cli acceptance|db tools): ok$' "$log" || true)
   if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
   echo "$((passed + scripts_ok)) passed, $failed failed"
   return "$rc"
 }
 
 case "${1:-}" in
-  demo) install_deps; build >/dev/null; exec bash scripts/demo.sh "$BUILD/adapters/cli/hintfs" ;;
+  demo) install_deps; build >/dev/null
+        exec bash scripts/demo.sh "$BUILD/adapters/cli/hintfs" "$BUILD/adapters/rocksdb/libhintfs_rocksdb.so" ;;
   test) install_deps; build; run_tests ;;
   build) install_deps; build ;;
   *) echo "usage: bash scripts/run.sh demo|test|build" >&2; exit 2 ;;
