@@ -47,7 +47,8 @@ class Backing {
 
 // Zone states shared by all handles of one emulated device.
 struct DeviceState {
-  std::mutex mu;
+  std::mutex mu;  // zone states; never held while bytes are copied
+  std::unique_ptr<std::mutex[]> zone_write_mu;  // one writer per zone at a time
   DeviceGeometry geometry;
   StoredProfile profile;
   std::vector<ZoneState> zones;
@@ -57,8 +58,11 @@ struct DeviceState {
 
 struct MemStore {
   std::shared_ptr<DeviceState> state;
-  std::mutex data_mu;
-  std::vector<std::string> data;  // per zone, grown as written
+  std::mutex data_mu;  // guards the pointers in data, not the bytes
+  // Per zone, allocated at the zone's capacity on its first write and freed
+  // at reset, so bytes are copied without a lock: reads touch only bytes
+  // below the write pointer, writes only bytes above it.
+  std::vector<std::unique_ptr<char[]>> data;
 };
 
 std::mutex g_mem_mu;
@@ -73,14 +77,15 @@ class MemBacking : public Backing {
 
   Status ReadData(uint64_t offset, size_t n, char* buf) override {
     const uint64_t zone_size = store_->state->geometry.zone_size;
-    std::lock_guard<std::mutex> l(store_->data_mu);
     while (n > 0) {
       uint32_t zone = static_cast<uint32_t>(offset / zone_size);
       uint64_t in_zone = offset % zone_size;
       size_t chunk = static_cast<size_t>(std::min<uint64_t>(n, zone_size - in_zone));
-      const std::string& z = store_->data[zone];
-      for (size_t i = 0; i < chunk; i++) {
-        buf[i] = in_zone + i < z.size() ? z[in_zone + i] : 0;
+      const char* z = Zone(zone, /*allocate=*/false);
+      if (z == nullptr) {
+        std::memset(buf, 0, chunk);
+      } else {
+        std::memcpy(buf, z + in_zone, chunk);
       }
       buf += chunk;
       offset += chunk;
@@ -91,18 +96,14 @@ class MemBacking : public Backing {
 
   Status WriteData(uint64_t offset, const char* data, size_t n) override {
     const uint64_t zone_size = store_->state->geometry.zone_size;
-    std::lock_guard<std::mutex> l(store_->data_mu);
     uint32_t zone = static_cast<uint32_t>(offset / zone_size);
-    uint64_t in_zone = offset % zone_size;
-    std::string& z = store_->data[zone];
-    if (z.size() < in_zone + n) z.resize(in_zone + n);
-    std::memcpy(&z[in_zone], data, n);
+    std::memcpy(Zone(zone, /*allocate=*/true) + offset % zone_size, data, n);
     return Status::OK();
   }
 
   Status DiscardZone(uint32_t zone) override {
     std::lock_guard<std::mutex> l(store_->data_mu);
-    std::string().swap(store_->data[zone]);
+    store_->data[zone].reset();
     return Status::OK();
   }
 
@@ -110,6 +111,15 @@ class MemBacking : public Backing {
   Status Sync() override { return Status::OK(); }
 
  private:
+  char* Zone(uint32_t zone, bool allocate) {
+    std::lock_guard<std::mutex> l(store_->data_mu);
+    auto& z = store_->data[zone];
+    if (!z && allocate) {
+      z.reset(new char[store_->state->geometry.zone_capacity]);
+    }
+    return z.get();
+  }
+
   std::shared_ptr<MemStore> store_;
 };
 
@@ -342,20 +352,30 @@ class EmulatedDevice : public ZonedDevice {
   }
 
   Status Write(uint64_t offset, const char* data, size_t n) override {
-    std::lock_guard<std::mutex> l(state_->mu);
     uint32_t zone = static_cast<uint32_t>(offset / state_->geometry.zone_size);
-    return WriteLocked(zone, offset, data, n);
+    if (zone >= state_->geometry.zone_count) {
+      return Status::InvalidArgument(fmt::format("write at {} beyond the device", offset));
+    }
+    std::lock_guard<std::mutex> zl(state_->zone_write_mu[zone]);
+    return WriteZone(zone, offset, data, n);
   }
 
   Status Append(uint32_t zone, const char* data, size_t n, uint64_t* written_offset) override {
-    std::lock_guard<std::mutex> l(state_->mu);
-    Status s = CheckZone(zone);
-    if (!s.ok()) return s;
-    if (zone < state_->geometry.conventional_zones) {
-      return Status::InvalidArgument(fmt::format("zone append to conventional zone {}", zone));
+    if (zone >= state_->geometry.zone_count) {
+      return Status::InvalidArgument(fmt::format("zone {} beyond {} zones", zone, state_->geometry.zone_count));
     }
-    uint64_t offset = state_->geometry.zone_start(zone) + state_->zones[zone].wp;
-    s = WriteLocked(zone, offset, data, n);
+    std::lock_guard<std::mutex> zl(state_->zone_write_mu[zone]);
+    uint64_t offset;
+    {
+      std::lock_guard<std::mutex> l(state_->mu);
+      Status s = CheckZone(zone);
+      if (!s.ok()) return s;
+      if (zone < state_->geometry.conventional_zones) {
+        return Status::InvalidArgument(fmt::format("zone append to conventional zone {}", zone));
+      }
+      offset = state_->geometry.zone_start(zone) + state_->zones[zone].wp;
+    }
+    Status s = WriteZone(zone, offset, data, n);
     if (s.ok()) *written_offset = offset;
     return s;
   }
@@ -393,6 +413,8 @@ class EmulatedDevice : public ZonedDevice {
   }
 
   Status FinishZone(uint32_t zone) override {
+    if (zone >= state_->geometry.zone_count) return CheckZone(zone);
+    std::lock_guard<std::mutex> zl(state_->zone_write_mu[zone]);
     std::lock_guard<std::mutex> l(state_->mu);
     Status s = CheckSequential(zone, "finish");
     if (!s.ok()) return s;
@@ -407,6 +429,8 @@ class EmulatedDevice : public ZonedDevice {
   }
 
   Status ResetZone(uint32_t zone) override {
+    if (zone >= state_->geometry.zone_count) return CheckZone(zone);
+    std::lock_guard<std::mutex> zl(state_->zone_write_mu[zone]);
     std::lock_guard<std::mutex> l(state_->mu);
     Status s = CheckSequential(zone, "reset");
     if (!s.ok()) return s;
@@ -543,7 +567,27 @@ class EmulatedDevice : public ZonedDevice {
     return Status::OK();
   }
 
-  Status WriteLocked(uint32_t zone, uint64_t offset, const char* data, size_t n) {
+  // Caller holds the zone's write lock.
+  Status WriteZone(uint32_t zone, uint64_t offset, const char* data, size_t n) {
+    {
+      std::lock_guard<std::mutex> l(state_->mu);
+      Status s = CheckWritable(zone, offset, n);
+      if (!s.ok()) return s;
+      if (zone < state_->geometry.conventional_zones) return backing_->WriteData(offset, data, n);
+    }
+    // The bytes land above the write pointer, where no read may look yet.
+    Status s = backing_->WriteData(offset, data, n);
+    if (!s.ok()) return s;
+    std::lock_guard<std::mutex> l(state_->mu);
+    if (powered_off_) return Status::IOError("device lost power; reopen it");
+    ZoneState& z = state_->zones[zone];
+    z.wp += n;
+    if (z.wp == state_->geometry.zone_capacity) z.condition = ZoneCondition::kFull;
+    return backing_->PersistZone(zone, z);
+  }
+
+  // Checks a write against the zone rules and opens the zone for it.
+  Status CheckWritable(uint32_t zone, uint64_t offset, size_t n) {
     Status s = CheckZone(zone);
     if (!s.ok()) return s;
     const DeviceGeometry& g = state_->geometry;
@@ -557,8 +601,7 @@ class EmulatedDevice : public ZonedDevice {
       return Status::InvalidArgument(fmt::format(
           "write [{}, +{}) crosses the capacity of zone {}", offset, n, zone));
     }
-    if (zone < g.conventional_zones) return backing_->WriteData(offset, data, n);
-
+    if (zone < g.conventional_zones) return Status::OK();
     ZoneState& z = state_->zones[zone];
     switch (z.condition) {
       case ZoneCondition::kFull:
@@ -578,11 +621,7 @@ class EmulatedDevice : public ZonedDevice {
       if (!s.ok()) return s;
       z.condition = ZoneCondition::kImplicitOpen;
     }
-    s = backing_->WriteData(offset, data, n);
-    if (!s.ok()) return s;
-    z.wp += n;
-    if (z.wp == g.zone_capacity) z.condition = ZoneCondition::kFull;
-    return backing_->PersistZone(zone, z);
+    return Status::OK();
   }
 
   std::string uri_;
@@ -689,6 +728,7 @@ Status OpenFileDevice(const DeviceUri& uri, bool create, std::unique_ptr<ZonedDe
                   kDataAlignment * kDataAlignment;
     std::string image = EncodeHeader(g, state->profile, data_offset);
     state->zones.resize(g.zone_count);
+    state->zone_write_mu.reset(new std::mutex[g.zone_count]);
     for (uint32_t z = 0; z < g.zone_count; z++) {
       if (z < g.conventional_zones) state->zones[z].condition = ZoneCondition::kNotWritePointer;
       image += EncodeZoneEntry(state->zones[z]);
@@ -721,6 +761,7 @@ Status OpenFileDevice(const DeviceUri& uri, bool create, std::unique_ptr<ZonedDe
   s = CheckGeometryMatches(uri, state->geometry);
   if (!s.ok()) return fail(s);
   const DeviceGeometry& g = state->geometry;
+  state->zone_write_mu.reset(new std::mutex[g.zone_count]);
   std::string table(kZoneEntrySize * g.zone_count, '\0');
   s = PreadFd(fd, kHeaderSize, table.size(), &table[0]);
   if (!s.ok()) return fail(s);
@@ -772,6 +813,7 @@ Status OpenEmulatedDevice(const DeviceUri& uri, bool create, std::unique_ptr<Zon
     if (!s.ok()) return s;
     const DeviceGeometry& g = store->state->geometry;
     store->state->zones.resize(g.zone_count);
+    store->state->zone_write_mu.reset(new std::mutex[g.zone_count]);
     for (uint32_t z = 0; z < g.conventional_zones; z++) {
       store->state->zones[z].condition = ZoneCondition::kNotWritePointer;
     }
