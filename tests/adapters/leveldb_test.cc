@@ -155,6 +155,11 @@ TEST(LevelDbCrash, PowerCutNeverLosesSyncedWrites) {
     acked = last + 1;
     std::string v;
     while (db->Get(leveldb::ReadOptions(), Key(acked), &v).ok()) acked++;
+    std::shared_ptr<Filesystem> fs;
+    ASSERT_TRUE(AcquireMount("mem:" + name, &fs).ok());
+    FsckReport report;
+    ASSERT_TRUE(fs->Check(false, &report, nullptr).ok());
+    ASSERT_TRUE(report.ok()) << "cycle " << cycle << ": fsck: " << report.errors[0];
   }
   std::cout << "leveldb power-cut cycles: " << cycles << ", acknowledged writes verified: " << verified
             << ", keys in the final DB: " << acked << "\n";

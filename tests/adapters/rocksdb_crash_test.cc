@@ -66,7 +66,19 @@ long VerifyDb(const std::string& spec, long acked, std::string* error) {
   std::string v;
   while (db->Get(rocksdb::ReadOptions(), Key(present), &v).ok()) present++;
   s = db->Close();
-  if (!s.ok()) *error = "close: " + s.ToString();
+  if (!s.ok()) {
+    *error = "close: " + s.ToString();
+    return -1;
+  }
+  // The filesystem under the recovered DB is consistent too.
+  std::shared_ptr<Filesystem> mounted;
+  FsckReport report;
+  Status fs_status = AcquireMount(spec, &mounted);
+  if (fs_status.ok()) fs_status = mounted->Check(false, &report, nullptr);
+  if (!fs_status.ok() || !report.ok()) {
+    *error = "fsck: " + (fs_status.ok() ? report.errors[0] : fs_status.ToString());
+    return -1;
+  }
   return present;
 }
 
