@@ -186,13 +186,18 @@ Status FsImpl::FinishWriting(Inode* ino) {
 
 bool FsImpl::ReleaseOwnership(Inode* ino) {
   if (!ino->owns_zone) return false;
+  std::lock_guard<std::mutex> l(mu_);
+  return ReleaseOwnershipLocked(ino);
+}
+
+bool FsImpl::ReleaseOwnershipLocked(Inode* ino) {
+  if (!ino->owns_zone) return false;
   ino->owns_zone = false;
   MetadataOp op;
   op.type = MetadataOp::Type::kZoneOwner;
   op.device = static_cast<uint32_t>(ino->zone_device);
   op.zone = ino->zone;
   uint64_t generation = journal_->Add(op);
-  std::lock_guard<std::mutex> l(mu_);
   ZoneSlot& slot = members_[ino->zone_device]->zones[ino->zone];
   // Queued in the same generation as the owner record: never durably owned.
   if (generation == slot.owner_generation) return false;
@@ -202,9 +207,11 @@ bool FsImpl::ReleaseOwnership(Inode* ino) {
 
 void FsImpl::ReleaseWriterZone(Inode* ino) {
   if (ino->zone_device < 0) return;
-  ReleaseOwnership(ino);
   std::lock_guard<std::mutex> l(mu_);
-  members_[ino->zone_device]->zones[ino->zone].writer = false;
+  ReleaseOwnershipLocked(ino);
+  ZoneSlot& slot = members_[ino->zone_device]->zones[ino->zone];
+  slot.writer = false;
+  slot.holder = nullptr;
   ino->zone_device = -1;
 }
 
@@ -224,6 +231,10 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership) {
       if (!s.ok()) return s;
       ino->zone_device = static_cast<int32_t>(dev);
       ino->zone = zone;
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        members_[dev]->zones[zone].holder = ino;
+      }
       if (take_ownership) {
         MetadataOp op;
         op.type = MetadataOp::Type::kZoneOwner;

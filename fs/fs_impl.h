@@ -62,6 +62,7 @@ struct ZoneSlot {
   uint64_t capacity = 0;
   uint64_t live = 0;       // block-rounded extent bytes referencing the zone
   bool writer = false;     // held by a file writer or GC
+  Inode* holder = nullptr; // the file writer holding it (null for GC)
   uint32_t readers = 0;    // in-flight reads
   uint64_t dead_generation = 0;  // journal generation that made live zero
   uint64_t owner_generation = 0;    // generation carrying the owner record (0: durable)
@@ -151,6 +152,12 @@ class FsImpl : public Filesystem {
   // ---- space (fs_space.cc)
   Status AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_t* zone);
   bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone);
+  // Takes a partly written zone of role away from a writer that is idle (its
+  // lock is free), so that idle files (logs, manifests) do not pin zones.
+  // The zone is usable once the release of its owner record is durable.
+  bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self);
+  // ReleaseOwnership with mu_ held.
+  bool ReleaseOwnershipLocked(Inode* ino);
   bool CoolingLocked(const ZoneSlot& slot) const {
     return slot.release_generation > journal_->committed_generation();
   }

@@ -111,17 +111,19 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
     if (d >= members_.size()) continue;
     for (int attempt = 0; attempt < 3; attempt++) {
       uint64_t garbage = 0, capacity = 0;
+      bool revoked = false;
       {
         std::lock_guard<std::mutex> l(mu_);
         if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone)) {
           *device = d;
           return Status::OK();
         }
+        revoked = attempt == 0 && RevokeIdleZoneLocked(d, ino->role, ino);
         for (const ZoneSlot& s : members_[d]->zones) {
           if (!s.reserved) garbage += s.used - s.live, capacity = s.capacity;
         }
       }
-      if (garbage < capacity) break;  // nothing worth reclaiming here
+      if (!revoked && garbage < capacity) break;  // nothing worth reclaiming here
       if (attempt == 0) {
         Status s = CommitAndReclaim();
         if (!s.ok()) return s;
@@ -139,6 +141,27 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   return Status::NoSpace(fmt::format("no free zone for {} ({} live, {} not reclaimable now)",
                                      ino->created_as.empty() ? std::to_string(ino->id) : ino->created_as,
                                      HumanSize(live), HumanSize(garbage)));
+}
+
+bool FsImpl::RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self) {
+  Member* m = members_[device].get();
+  for (uint32_t z = 0; z < m->zones.size(); z++) {
+    ZoneSlot& slot = m->zones[z];
+    Inode* holder = slot.holder;
+    if (holder == nullptr || holder == self || slot.role != role ||
+        slot.capacity - slot.used < m->block_size) {
+      continue;
+    }
+    // Never wait: a busy holder is not idle, and waiting here could deadlock.
+    std::unique_lock<std::mutex> held(holder->mu, std::try_to_lock);
+    if (!held.owns_lock()) continue;
+    ReleaseOwnershipLocked(holder);
+    slot.writer = false;
+    slot.holder = nullptr;
+    holder->zone_device = -1;
+    return true;
+  }
+  return false;
 }
 
 Status FsImpl::FlushDirtyDevices() {

@@ -13,9 +13,9 @@ trap 'rm -rf "$WORK"' EXIT
 export HINTFS_DEVICE_PARAMS="profile_scale=20"
 URI="hintfs://file:$WORK/ssd.img"
 
-echo "== devices in $WORK: fast 9 x 64 MiB zones (zn540), slow 32 x 64 MiB zones (st14000)"
-"$HINTFS" mkfs --fast "file:$WORK/ssd.img?zone_size=64MiB&zones=9&profile=zn540" \
-               --slow "file:$WORK/hdd.img?zone_size=64MiB&zones=32&profile=st14000"
+echo "== devices in $WORK: fast 12 x 32 MiB zones (zn540), slow 64 x 32 MiB zones (st14000)"
+"$HINTFS" mkfs --fast "file:$WORK/ssd.img?zone_size=32MiB&zones=12&profile=zn540" \
+               --slow "file:$WORK/hdd.img?zone_size=32MiB&zones=64&profile=st14000"
 mkdir "$WORK/conf"
 cat > "$WORK/conf/options.ini" <<'INI'
 [Version]
@@ -36,10 +36,10 @@ bench() {
   LD_PRELOAD=$PLUGIN db_bench --fs_uri="$URI" --options_file=/options.ini --db=/db \
     --value_size=400 --compression_type=none "$@" 2>&1 | grep -E "^(fillrandom|readrandomwriterandom) "
 }
-echo "== load: 400,000 random keys with 400-byte values (stock db_bench via LD_PRELOAD)"
-bench --benchmarks=fillrandom --num=400000
+echo "== load: 800,000 random keys with 400-byte values (stock db_bench via LD_PRELOAD)"
+bench --benchmarks=fillrandom --num=800000
 echo "== mixed phase: 90% reads, 10% writes for 10 seconds"
-bench --benchmarks=readrandomwriterandom --use_existing_db=1 --num=400000 --readwritepercent=90 --duration=10
+bench --benchmarks=readrandomwriterandom --use_existing_db=1 --num=800000 --readwritepercent=90 --duration=10
 
 echo "== bytes per tier"
 "$HINTFS" df "file:$WORK/ssd.img"
