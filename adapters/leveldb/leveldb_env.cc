@@ -14,6 +14,9 @@ namespace {
 
 using leveldb::Slice;
 
+// Every handle keeps the mount alive, even past the Env.
+using Mount = std::shared_ptr<Filesystem>;
+
 leveldb::Status ToLevelDb(const Status& s, const std::string& context) {
   if (s.ok()) return leveldb::Status::OK();
   switch (s.code()) {
@@ -27,7 +30,8 @@ leveldb::Status ToLevelDb(const Status& s, const std::string& context) {
 
 class SequentialFile : public leveldb::SequentialFile {
  public:
-  SequentialFile(std::string name, std::unique_ptr<FileReader> r) : name_(std::move(name)), r_(std::move(r)) {}
+  SequentialFile(Mount m, std::string name, std::unique_ptr<FileReader> r)
+      : m_(std::move(m)), name_(std::move(name)), r_(std::move(r)) {}
   leveldb::Status Read(size_t n, Slice* result, char* scratch) override {
     size_t got = 0;
     Status s = r_->Read(pos_, n, scratch, &got);
@@ -41,6 +45,7 @@ class SequentialFile : public leveldb::SequentialFile {
   }
 
  private:
+  Mount m_;
   std::string name_;
   std::unique_ptr<FileReader> r_;
   uint64_t pos_ = 0;
@@ -48,7 +53,8 @@ class SequentialFile : public leveldb::SequentialFile {
 
 class RandomAccessFile : public leveldb::RandomAccessFile {
  public:
-  RandomAccessFile(std::string name, std::unique_ptr<FileReader> r) : name_(std::move(name)), r_(std::move(r)) {}
+  RandomAccessFile(Mount m, std::string name, std::unique_ptr<FileReader> r)
+      : m_(std::move(m)), name_(std::move(name)), r_(std::move(r)) {}
   leveldb::Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
     size_t got = 0;
     Status s = r_->Read(offset, n, scratch, &got);
@@ -57,13 +63,15 @@ class RandomAccessFile : public leveldb::RandomAccessFile {
   }
 
  private:
+  Mount m_;
   std::string name_;
   std::unique_ptr<FileReader> r_;
 };
 
 class WritableFile : public leveldb::WritableFile {
  public:
-  WritableFile(std::string name, std::unique_ptr<FileWriter> w) : name_(std::move(name)), w_(std::move(w)) {}
+  WritableFile(Mount m, std::string name, std::unique_ptr<FileWriter> w)
+      : m_(std::move(m)), name_(std::move(name)), w_(std::move(w)) {}
   leveldb::Status Append(const Slice& data) override {
     return ToLevelDb(w_->Append(std::string_view(data.data(), data.size())), name_);
   }
@@ -72,21 +80,23 @@ class WritableFile : public leveldb::WritableFile {
   leveldb::Status Sync() override { return ToLevelDb(w_->Sync(), name_); }
 
  private:
+  Mount m_;
   std::string name_;
   std::unique_ptr<FileWriter> w_;
 };
 
 class Lock : public leveldb::FileLock {
  public:
-  explicit Lock(std::unique_ptr<hintfs::FileLock> lock) : lock_(std::move(lock)) {}
+  Lock(Mount m, std::unique_ptr<hintfs::FileLock> lock) : m_(std::move(m)), lock_(std::move(lock)) {}
 
  private:
+  Mount m_;
   std::unique_ptr<hintfs::FileLock> lock_;
 };
 
 class Logger : public leveldb::Logger {
  public:
-  explicit Logger(std::unique_ptr<FileWriter> w) : w_(std::move(w)) {}
+  Logger(Mount m, std::unique_ptr<FileWriter> w) : m_(std::move(m)), w_(std::move(w)) {}
   void Logv(const char* format, std::va_list ap) override {
     struct timeval now;
     gettimeofday(&now, nullptr);
@@ -113,6 +123,7 @@ class Logger : public leveldb::Logger {
   }
 
  private:
+  Mount m_;
   std::mutex mu_;
   std::unique_ptr<FileWriter> w_;
 };
@@ -125,13 +136,13 @@ class HintLevelDbEnv : public leveldb::EnvWrapper {
   leveldb::Status NewSequentialFile(const std::string& f, leveldb::SequentialFile** result) override {
     std::unique_ptr<FileReader> r;
     Status s = fs_->OpenReader(f, &r);
-    *result = s.ok() ? new SequentialFile(f, std::move(r)) : nullptr;
+    *result = s.ok() ? new SequentialFile(fs_, f, std::move(r)) : nullptr;
     return ToLevelDb(s, f);
   }
   leveldb::Status NewRandomAccessFile(const std::string& f, leveldb::RandomAccessFile** result) override {
     std::unique_ptr<FileReader> r;
     Status s = fs_->OpenReader(f, &r);
-    *result = s.ok() ? new RandomAccessFile(f, std::move(r)) : nullptr;
+    *result = s.ok() ? new RandomAccessFile(fs_, f, std::move(r)) : nullptr;
     return ToLevelDb(s, f);
   }
   leveldb::Status NewWritableFile(const std::string& f, leveldb::WritableFile** result) override {
@@ -180,7 +191,7 @@ class HintLevelDbEnv : public leveldb::EnvWrapper {
   leveldb::Status LockFile(const std::string& f, leveldb::FileLock** lock) override {
     std::unique_ptr<hintfs::FileLock> held;
     Status s = fs_->Lock(f, &held);
-    *lock = s.ok() ? new Lock(std::move(held)) : nullptr;
+    *lock = s.ok() ? new Lock(fs_, std::move(held)) : nullptr;
     if (s.IsBusy()) return leveldb::Status::IOError("lock " + f, "already held by this process");
     return ToLevelDb(s, f);
   }
@@ -195,7 +206,7 @@ class HintLevelDbEnv : public leveldb::EnvWrapper {
   leveldb::Status NewLogger(const std::string& f, leveldb::Logger** result) override {
     std::unique_ptr<FileWriter> w;
     Status s = fs_->OpenWriter(f, WriteMode::kTruncate, &w);
-    *result = s.ok() ? new Logger(std::move(w)) : nullptr;
+    *result = s.ok() ? new Logger(fs_, std::move(w)) : nullptr;
     return ToLevelDb(s, f);
   }
 
@@ -203,7 +214,7 @@ class HintLevelDbEnv : public leveldb::EnvWrapper {
   leveldb::Status OpenWritable(const std::string& f, WriteMode mode, leveldb::WritableFile** result) {
     std::unique_ptr<FileWriter> w;
     Status s = fs_->OpenWriter(f, mode, &w);
-    *result = s.ok() ? new WritableFile(f, std::move(w)) : nullptr;
+    *result = s.ok() ? new WritableFile(fs_, f, std::move(w)) : nullptr;
     return ToLevelDb(s, f);
   }
 

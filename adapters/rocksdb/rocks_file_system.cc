@@ -34,9 +34,13 @@ IOStatus ToIO(const Status& s) {
   }
 }
 
+// Every handle keeps the mount alive: RocksDB may destroy the FileSystem
+// (or Env) before the last file or its info log.
+using Mount = std::shared_ptr<Filesystem>;
+
 class SequentialFile : public rocksdb::FSSequentialFile {
  public:
-  explicit SequentialFile(std::unique_ptr<FileReader> r) : r_(std::move(r)) {}
+  SequentialFile(Mount m, std::unique_ptr<FileReader> r) : m_(std::move(m)), r_(std::move(r)) {}
   IOStatus Read(size_t n, const IOOptions&, Slice* result, char* scratch, IODebugContext*) override {
     size_t got = 0;
     Status s = r_->Read(pos_, n, scratch, &got);
@@ -58,13 +62,15 @@ class SequentialFile : public rocksdb::FSSequentialFile {
   }
 
  private:
+  Mount m_;  // destroyed last
   std::unique_ptr<FileReader> r_;
   uint64_t pos_ = 0;
 };
 
 class RandomAccessFile : public rocksdb::FSRandomAccessFile {
  public:
-  RandomAccessFile(std::unique_ptr<FileReader> r, bool direct) : r_(std::move(r)), direct_(direct) {}
+  RandomAccessFile(Mount m, std::unique_ptr<FileReader> r, bool direct)
+      : m_(std::move(m)), r_(std::move(r)), direct_(direct) {}
   IOStatus Read(uint64_t offset, size_t n, const IOOptions&, Slice* result, char* scratch,
                 IODebugContext*) const override {
     size_t got = 0;
@@ -77,14 +83,15 @@ class RandomAccessFile : public rocksdb::FSRandomAccessFile {
   size_t GetRequiredBufferAlignment() const override { return 4096; }
 
  private:
+  Mount m_;
   std::unique_ptr<FileReader> r_;
   bool direct_;
 };
 
 class WritableFile : public rocksdb::FSWritableFile {
  public:
-  WritableFile(Filesystem* fs, std::string path, std::unique_ptr<FileWriter> w, const rocksdb::FileOptions& o)
-      : rocksdb::FSWritableFile(o), fs_(fs), path_(std::move(path)), w_(std::move(w)) {}
+  WritableFile(Mount fs, std::string path, std::unique_ptr<FileWriter> w, const rocksdb::FileOptions& o)
+      : rocksdb::FSWritableFile(o), fs_(std::move(fs)), path_(std::move(path)), w_(std::move(w)) {}
   ~WritableFile() override { w_->Close(); }
 
   IOStatus Append(const Slice& data, const IOOptions&, IODebugContext*) override {
@@ -105,33 +112,34 @@ class WritableFile : public rocksdb::FSWritableFile {
   uint64_t GetFileSize(const IOOptions&, IODebugContext*) override { return w_->Size(); }
 
  private:
-  Filesystem* fs_;
+  Mount fs_;
   std::string path_;
   std::unique_ptr<FileWriter> w_;
 };
 
 class Directory : public rocksdb::FSDirectory {
  public:
-  explicit Directory(Filesystem* fs) : fs_(fs) {}
+  explicit Directory(Mount fs) : fs_(std::move(fs)) {}
   IOStatus Fsync(const IOOptions&, IODebugContext*) override { return ToIO(fs_->SyncMetadata()); }
   IOStatus Close(const IOOptions&, IODebugContext*) override { return IOStatus::OK(); }
 
  private:
-  Filesystem* fs_;
+  Mount fs_;
 };
 
 class Lock : public rocksdb::FileLock {
  public:
-  explicit Lock(std::unique_ptr<hintfs::FileLock> lock) : lock_(std::move(lock)) {}
+  Lock(Mount m, std::unique_ptr<hintfs::FileLock> lock) : m_(std::move(m)), lock_(std::move(lock)) {}
 
  private:
+  Mount m_;
   std::unique_ptr<hintfs::FileLock> lock_;
 };
 
 // RocksDB's info log, as a hintfs file.
 class Logger : public rocksdb::Logger {
  public:
-  explicit Logger(std::unique_ptr<FileWriter> w) : w_(std::move(w)) {}
+  Logger(Mount m, std::unique_ptr<FileWriter> w) : m_(std::move(m)), w_(std::move(w)) {}
   ~Logger() override { CloseImpl(); }
   using rocksdb::Logger::Logv;
   void Logv(const char* format, va_list ap) override {
@@ -177,6 +185,7 @@ class Logger : public rocksdb::Logger {
   }
 
  private:
+  Mount m_;
   std::mutex mu_;
   std::unique_ptr<FileWriter> w_;
 };
@@ -194,7 +203,7 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
                              IODebugContext*) override {
     std::unique_ptr<FileReader> r;
     Status s = fs_->OpenReader(f, &r);
-    if (s.ok()) result->reset(new SequentialFile(std::move(r)));
+    if (s.ok()) result->reset(new SequentialFile(fs_, std::move(r)));
     return ToIO(s);
   }
 
@@ -203,7 +212,7 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
                                IODebugContext*) override {
     std::unique_ptr<FileReader> r;
     Status s = fs_->OpenReader(f, &r);
-    if (s.ok()) result->reset(new RandomAccessFile(std::move(r), o.use_direct_reads));
+    if (s.ok()) result->reset(new RandomAccessFile(fs_, std::move(r), o.use_direct_reads));
     return ToIO(s);
   }
 
@@ -232,7 +241,7 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
     FileStat st;
     Status s = fs_->Stat(name, &st);
     if (s.ok() && st.type != FileType::kDirectory) s = Status::InvalidArgument(name + " is not a directory");
-    if (s.ok()) result->reset(new Directory(fs_.get()));
+    if (s.ok()) result->reset(new Directory(fs_));
     return ToIO(s);
   }
 
@@ -329,7 +338,7 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
     std::unique_ptr<hintfs::FileLock> held;
     Status s = fs_->Lock(f, &held);
     if (s.IsBusy()) return IOStatus::IOError("lock " + f + ": already held by this process");
-    if (s.ok()) *lock = new Lock(std::move(held));
+    if (s.ok()) *lock = new Lock(fs_, std::move(held));
     return ToIO(s);
   }
 
@@ -347,7 +356,7 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
                      IODebugContext*) override {
     std::unique_ptr<FileWriter> w;
     Status s = fs_->OpenWriter(f, WriteMode::kTruncate, &w);
-    if (s.ok()) *result = std::make_shared<Logger>(std::move(w));
+    if (s.ok()) *result = std::make_shared<Logger>(fs_, std::move(w));
     return ToIO(s);
   }
 
@@ -377,7 +386,7 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
                         std::unique_ptr<rocksdb::FSWritableFile>* result) {
     std::unique_ptr<FileWriter> w;
     Status s = fs_->OpenWriter(f, mode, &w);
-    if (s.ok()) result->reset(new WritableFile(fs_.get(), f, std::move(w), o));
+    if (s.ok()) result->reset(new WritableFile(fs_, f, std::move(w), o));
     return ToIO(s);
   }
 

@@ -203,6 +203,28 @@ TEST_F(RocksDbOnHintfs, WalRecoveryAfterUncleanShutdown) {
   }
 }
 
+TEST_F(RocksDbOnHintfs, InfoLogOutlivesTheFileSystem) {
+  Open();
+  std::shared_ptr<rocksdb::Logger> log = db_->GetOptions().info_log;
+  ASSERT_NE(log, nullptr);
+  db_.reset();
+  env_.reset();
+  fs_.reset();
+  // RocksDB closed the log with the DB; using it now must be a harmless no-op.
+  rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, log, "written after the file system object is gone");
+  log->Flush();
+  log.reset();  // the mount it kept alive goes with it
+  std::shared_ptr<Filesystem> fs;
+  ASSERT_TRUE(AcquireMount("mem:" + spec_, &fs).ok());
+  std::unique_ptr<FileReader> r;
+  ASSERT_TRUE(fs->OpenReader("/db/main/LOG", &r).ok());
+  std::string text(r->Size(), '\0');
+  size_t got = 0;
+  ASSERT_TRUE(r->Read(0, text.size(), &text[0], &got).ok());
+  EXPECT_NE(text.find("RocksDB version"), std::string::npos);
+  EXPECT_EQ(text.find("written after the file system object is gone"), std::string::npos);
+}
+
 TEST_F(RocksDbOnHintfs, EnvFromUriAndBadUris) {
   rocksdb::ConfigOptions cfg;
   rocksdb::Env* env = nullptr;
