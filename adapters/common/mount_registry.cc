@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "fs/emulated_device.h"
+#include "fs/uri.h"
 #include "fs/zoned_device.h"
 #include "placement/policy_registry.h"
 
@@ -12,9 +13,15 @@ namespace hintfs {
 
 namespace {
 
+struct MountEntry {
+  std::weak_ptr<Filesystem> fs;
+  std::string options;  // the spec's query, as first mounted
+};
+
 std::mutex g_mu;
-std::map<std::string, std::weak_ptr<Filesystem>>& Mounts() {
-  static auto* mounts = new std::map<std::string, std::weak_ptr<Filesystem>>();
+// Keyed by the device ("scheme:path"): a device is mounted once per process.
+std::map<std::string, MountEntry>& Mounts() {
+  static auto* mounts = new std::map<std::string, MountEntry>();
   return *mounts;
 }
 
@@ -39,27 +46,42 @@ Status CreateMemFilesystemIfMissing(const std::string& spec) {
 
 Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs) {
   std::lock_guard<std::mutex> l(g_mu);
-  auto it = Mounts().find(spec);
+  DeviceUri uri;
+  Status s = DeviceUri::Parse(spec, &uri);
+  if (!s.ok()) return s;
+  std::string base = uri.scheme + ":" + uri.path;
+  std::string query = spec.size() > base.size() ? spec.substr(base.size() + 1) : "";
+  auto it = Mounts().find(base);
   if (it != Mounts().end()) {
-    *fs = it->second.lock();
-    if (*fs) return Status::OK();
-  }
-  if (spec.find('?') != std::string::npos) {
-    return Status::InvalidArgument("hintfs mount spec '" + spec +
-                                   "' has options; set HINTFS_DEVICE_PARAMS instead");
-  }
-  if (spec.rfind("mem:", 0) == 0) {
-    Status s = CreateMemFilesystemIfMissing(spec);
-    if (!s.ok()) return s;
+    *fs = it->second.fs.lock();
+    if (*fs) {
+      if (!query.empty() && query != it->second.options) {
+        return Status::InvalidArgument(base + " is already mounted in this process with options '" +
+                                       it->second.options + "', not '" + query + "'");
+      }
+      return Status::OK();
+    }
   }
   MountOptions opts;
   opts.policy_factory = NewAllocationPolicy;
+  if (uri.Has("policy")) {
+    s = NewAllocationPolicy(uri.GetString("policy", ""), &opts.policy);
+    if (!s.ok()) return s;
+    uri.params.erase("policy");
+  }
   opts.device_params = EnvOr("HINTFS_DEVICE_PARAMS", "");
+  for (const auto& [key, value] : uri.params) {
+    opts.device_params += (opts.device_params.empty() ? "" : "&") + key + "=" + value;
+  }
+  if (uri.scheme == "mem") {
+    s = CreateMemFilesystemIfMissing(base);
+    if (!s.ok()) return s;
+  }
   std::unique_ptr<Filesystem> mounted;
-  Status s = Filesystem::Mount(spec, opts, &mounted);
+  s = Filesystem::Mount(base, opts, &mounted);
   if (!s.ok()) return s;
   std::shared_ptr<Filesystem> shared(mounted.release());
-  Mounts()[spec] = shared;
+  Mounts()[base] = MountEntry{shared, query};
   *fs = shared;
   return Status::OK();
 }
@@ -68,8 +90,8 @@ void ForEachMount(const std::function<void(const std::string& spec, Filesystem* 
   std::vector<std::pair<std::string, std::shared_ptr<Filesystem>>> live;
   {
     std::lock_guard<std::mutex> l(g_mu);
-    for (auto& [spec, weak] : Mounts()) {
-      if (auto fs = weak.lock()) live.emplace_back(spec, fs);
+    for (auto& [device, entry] : Mounts()) {
+      if (auto fs = entry.fs.lock()) live.emplace_back(device, fs);
     }
   }
   for (auto& [spec, fs] : live) fn(spec, fs.get());

@@ -2,10 +2,12 @@
 // (RocksDB FileSystem objects, LevelDB Envs, the event listener). The mount
 // lives while anybody holds it and is unmounted when the last holder lets go.
 //
-// A spec is the URI of any member device ("file:/var/lib/db/ssd.img"), with
-// no options: RocksDB's object registry treats '=' as an options string. Two
-// environment variables configure what a spec cannot carry:
-//   HINTFS_DEVICE_PARAMS  options for every member, e.g. "profile_scale=10"
+// A spec is the URI of any member device, with optional query options:
+//   file:/var/lib/db/ssd.img?policy=fast-first&profile_scale=10
+// "policy" picks the placement policy (recorded, so it stays chosen); every
+// other key is a device option applied to every member (profile_scale, sync,
+// fault injection...). Environment variables add what a program's URI cannot:
+//   HINTFS_DEVICE_PARAMS  device options for every member, e.g. "profile_scale=10"
 //   HINTFS_MEM_FAST, HINTFS_MEM_SLOW
 //                         geometry used when "mem:NAME" names no device yet:
 //                         a fresh filesystem is made on mem:NAME (fast) and

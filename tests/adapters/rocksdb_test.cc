@@ -233,6 +233,22 @@ TEST_F(RocksDbOnHintfs, EnvFromUriAndBadUris) {
   ASSERT_NE(env, nullptr);
   std::shared_ptr<rocksdb::FileSystem> bad;
   EXPECT_FALSE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://file:/nonexistent/ssd.img", &bad).ok());
+  // Options in the URI: a policy and device options; unknown ones are errors.
+  std::string other = test::UniqueName("opts");
+  std::shared_ptr<rocksdb::FileSystem> with_options;
+  ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(
+                  cfg, "hintfs://mem:" + other + "?policy=fast-first&profile_scale=10", &with_options)
+                  .ok());
+  // The same device again with other options would be a second mount: refused.
+  EXPECT_FALSE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://mem:" + other + "?policy=fast-first", &bad).ok());
+  std::shared_ptr<rocksdb::FileSystem> same;
+  EXPECT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://mem:" + other, &same).ok());
+  EXPECT_FALSE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://mem:" + spec_ + "?policy=nope", &bad).ok());
+  EXPECT_FALSE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://mem:" + test::UniqueName("x") + "?bogus=1", &bad).ok());
+  with_options.reset();
+  same.reset();
+  DestroyMemDevice(other);
+  DestroyMemDevice(other + ".slow");
   std::shared_ptr<rocksdb::EventListener> listener;
   ASSERT_TRUE(rocksdb::EventListener::CreateFromString(cfg, kRocksDbListenerName, &listener).ok());
   EXPECT_STREQ(listener->Name(), kRocksDbListenerName);
