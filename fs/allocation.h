@@ -32,6 +32,10 @@ struct AllocationRequest {
   ZoneRole role = ZoneRole::kData;
   uint64_t file_size = 0;  // bytes already written to the file
   uint64_t bytes = 0;      // bytes about to be written
+  // How long the writer expects the data to live (the RocksDB/Linux
+  // WriteLifeTimeHint scale: 0 not set, 1 none, 2 short, 3 medium, 4 long,
+  // 5 extreme), set before the first append.
+  int lifetime_hint = 0;
 };
 
 class AllocationPolicy {

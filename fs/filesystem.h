@@ -154,6 +154,9 @@ class FileWriter {
   // the next commit. Called by the destructor if not called before.
   virtual Status Close() = 0;
   virtual uint64_t Size() const = 0;
+  // The writer's expectation of the data's lifetime (see AllocationRequest),
+  // passed to the placement policy when the file needs a zone.
+  virtual void SetLifetimeHint(int hint) = 0;
 };
 
 class FileReader {

@@ -55,6 +55,11 @@ class FsFileWriter : public FileWriter {
     return ino_->size;
   }
 
+  void SetLifetimeHint(int hint) override {
+    std::lock_guard<std::mutex> l(ino_->mu);
+    ino_->lifetime_hint = hint;
+  }
+
  private:
   FsImpl* fs_;
   std::shared_ptr<Inode> ino_;

@@ -33,6 +33,7 @@ struct Inode {
   ZoneRole role = ZoneRole::kData;
   std::string created_as;  // path at creation, for allocation requests
   FileHints hints;         // guarded by mu below
+  int lifetime_hint = 0;   // guarded by mu below; not persisted
 
   // Guarded by FsImpl::mu_.
   uint32_t nlink = 0;

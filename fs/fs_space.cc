@@ -87,6 +87,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   req.role = ino->role;
   req.file_size = ino->extent_bytes();
   req.bytes = bytes;
+  req.lifetime_hint = ino->lifetime_hint;
   std::vector<uint32_t> order;
   {
     std::lock_guard<std::mutex> l(mu_);

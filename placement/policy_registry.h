@@ -1,6 +1,6 @@
 // Placement policies by name. mkfs records a policy name; mount asks this
-// registry to make it (MountOptions::policy_factory). Later policies (hhzs,
-// b1..b4, auto, all-fast, all-slow) register here.
+// registry to make it (MountOptions::policy_factory). Known: fast-first, b1,
+// b2, b3, b4, all-fast, all-slow. hhzs and auto come with HHZS placement.
 #ifndef HINTFS_PLACEMENT_POLICY_REGISTRY_H_
 #define HINTFS_PLACEMENT_POLICY_REGISTRY_H_
 
@@ -10,13 +10,20 @@
 
 #include "fs/allocation.h"
 #include "fs/status.h"
+#include "hints/hint_bus.h"
 
 namespace hintfs {
 
 // The names NewAllocationPolicy accepts, in a stable order.
 std::vector<std::string> AllocationPolicyNames();
 
-// Makes the policy called name; NotFound lists the known names.
+// Makes the policy called name, listening to bus for hints; NotFound lists
+// the known names.
+Status NewAllocationPolicy(const std::string& name, std::shared_ptr<HintBus> bus,
+                           std::shared_ptr<AllocationPolicy>* policy);
+
+// The same with a bus of its own (no hints arrive: levels come from lifetime
+// hints only). For tools that mount to inspect or copy.
 Status NewAllocationPolicy(const std::string& name, std::shared_ptr<AllocationPolicy>* policy);
 
 }  // namespace hintfs

@@ -45,7 +45,9 @@ int Fail(const std::string& what, const Status& s) {
 Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs) {
   MountOptions opts;
   opts.read_only = read_only;
-  opts.policy_factory = NewAllocationPolicy;
+  opts.policy_factory = [](const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {
+    return NewAllocationPolicy(name, policy);
+  };
   return Filesystem::Mount(uri, opts, fs);
 }
 

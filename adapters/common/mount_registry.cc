@@ -15,6 +15,7 @@ namespace {
 
 struct MountEntry {
   std::weak_ptr<Filesystem> fs;
+  std::shared_ptr<HintBus> bus;
   std::string options;  // the spec's query, as first mounted
 };
 
@@ -44,7 +45,8 @@ Status CreateMemFilesystemIfMissing(const std::string& spec) {
 
 }  // namespace
 
-Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs) {
+Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
+                    std::shared_ptr<HintBus>* bus_out) {
   std::lock_guard<std::mutex> l(g_mu);
   DeviceUri uri;
   Status s = DeviceUri::Parse(spec, &uri);
@@ -59,13 +61,17 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs) {
         return Status::InvalidArgument(base + " is already mounted in this process with options '" +
                                        it->second.options + "', not '" + query + "'");
       }
+      if (bus_out != nullptr) *bus_out = it->second.bus;
       return Status::OK();
     }
   }
+  auto bus = std::make_shared<HintBus>();
   MountOptions opts;
-  opts.policy_factory = NewAllocationPolicy;
+  opts.policy_factory = [bus](const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {
+    return NewAllocationPolicy(name, bus, policy);
+  };
   if (uri.Has("policy")) {
-    s = NewAllocationPolicy(uri.GetString("policy", ""), &opts.policy);
+    s = NewAllocationPolicy(uri.GetString("policy", ""), bus, &opts.policy);
     if (!s.ok()) return s;
     uri.params.erase("policy");
   }
@@ -81,20 +87,27 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs) {
   s = Filesystem::Mount(base, opts, &mounted);
   if (!s.ok()) return s;
   std::shared_ptr<Filesystem> shared(mounted.release());
-  Mounts()[base] = MountEntry{shared, query};
+  Mounts()[base] = MountEntry{shared, bus, query};
   *fs = shared;
+  if (bus_out != nullptr) *bus_out = bus;
   return Status::OK();
 }
 
-void ForEachMount(const std::function<void(const std::string& spec, Filesystem* fs)>& fn) {
-  std::vector<std::pair<std::string, std::shared_ptr<Filesystem>>> live;
+void ForEachMount(
+    const std::function<void(const std::string& device, Filesystem* fs, HintBus* bus)>& fn) {
+  struct Live {
+    std::string device;
+    std::shared_ptr<Filesystem> fs;
+    std::shared_ptr<HintBus> bus;
+  };
+  std::vector<Live> live;
   {
     std::lock_guard<std::mutex> l(g_mu);
     for (auto& [device, entry] : Mounts()) {
-      if (auto fs = entry.fs.lock()) live.emplace_back(device, fs);
+      if (auto fs = entry.fs.lock()) live.push_back({device, fs, entry.bus});
     }
   }
-  for (auto& [spec, fs] : live) fn(spec, fs.get());
+  for (auto& m : live) fn(m.device, m.fs.get(), m.bus.get());
 }
 
 }  // namespace hintfs

@@ -21,13 +21,18 @@
 #include <string>
 
 #include "fs/filesystem.h"
+#include "hints/hint_bus.h"
 
 namespace hintfs {
 
-Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs);
+// Mounts spec (or shares its mount). bus, if given, receives the mount's hint
+// bus: hints published there reach the mount's placement policy.
+Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
+                    std::shared_ptr<HintBus>* bus = nullptr);
 
 // Calls fn for every filesystem mounted now (for hints that name only a path).
-void ForEachMount(const std::function<void(const std::string& spec, Filesystem* fs)>& fn);
+void ForEachMount(
+    const std::function<void(const std::string& device, Filesystem* fs, HintBus* bus)>& fn);
 
 }  // namespace hintfs
 

@@ -27,8 +27,11 @@ constexpr char kRocksDbListenerName[] = "HintfsEventListener";
 rocksdb::IOStatus NewHintRocksFileSystem(const std::string& spec,
                                          std::shared_ptr<rocksdb::FileSystem>* fs);
 
-// A listener that records each table's level, creating job and reason.
+// A listener that publishes flush, compaction and table-file hints on the bus
+// of the mount holding the DB, and records each table's level, creating job
+// and reason in its file hints.
 std::shared_ptr<rocksdb::EventListener> NewHintRocksListener();
+std::unique_ptr<rocksdb::EventListener> MakeHintRocksListener();
 
 // Registers the "hintfs://" FileSystem and the listener with
 // ObjectLibrary::Default(). Runs when the library loads; idempotent. A program

@@ -109,6 +109,12 @@ class WritableFile : public rocksdb::FSWritableFile {
   IOStatus Sync(const IOOptions&, IODebugContext*) override { return ToIO(w_->Sync()); }
   IOStatus Fsync(const IOOptions&, IODebugContext*) override { return ToIO(w_->Sync()); }
   bool IsSyncThreadSafe() const override { return true; }
+  // RocksDB sets it right after opening, before the first append: in time to
+  // steer where the file's first zone comes from.
+  void SetWriteLifeTimeHint(rocksdb::Env::WriteLifeTimeHint hint) override {
+    rocksdb::FSWritableFile::SetWriteLifeTimeHint(hint);
+    w_->SetLifetimeHint(static_cast<int>(hint));
+  }
   uint64_t GetFileSize(const IOOptions&, IODebugContext*) override { return w_->Size(); }
 
  private:

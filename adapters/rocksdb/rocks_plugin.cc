@@ -33,24 +33,7 @@ void RegisterHintfsWithRocksDb() {
     library->AddFactory<rocksdb::EventListener>(
         kRocksDbListenerName,
         [](const std::string&, std::unique_ptr<rocksdb::EventListener>* guard, std::string*) {
-          auto listener = NewHintRocksListener();
-          struct Holder : rocksdb::EventListener {
-            explicit Holder(std::shared_ptr<rocksdb::EventListener> l) : l_(std::move(l)) {}
-            const char* Name() const override { return l_->Name(); }
-            void OnFlushBegin(rocksdb::DB* db, const rocksdb::FlushJobInfo& i) override { l_->OnFlushBegin(db, i); }
-            void OnFlushCompleted(rocksdb::DB* db, const rocksdb::FlushJobInfo& i) override {
-              l_->OnFlushCompleted(db, i);
-            }
-            void OnCompactionBegin(rocksdb::DB* db, const rocksdb::CompactionJobInfo& i) override {
-              l_->OnCompactionBegin(db, i);
-            }
-            void OnCompactionCompleted(rocksdb::DB* db, const rocksdb::CompactionJobInfo& i) override {
-              l_->OnCompactionCompleted(db, i);
-            }
-            void OnTableFileCreated(const rocksdb::TableFileCreationInfo& i) override { l_->OnTableFileCreated(i); }
-            std::shared_ptr<rocksdb::EventListener> l_;
-          };
-          guard->reset(new Holder(listener));
+          *guard = MakeHintRocksListener();
           return guard->get();
         });
   });

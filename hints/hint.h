@@ -1,0 +1,49 @@
+// The hint vocabulary: what an LSM store tells (or hintfs infers) about the
+// work it is doing, in the terms HHZS uses. Sources publish hints on a
+// HintBus (hint_bus.h); placement, migration and caching subscribe.
+#ifndef HINTFS_HINTS_HINT_H_
+#define HINTFS_HINTS_HINT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hintfs {
+
+struct HintFile {
+  std::string path;
+  int level = -1;  // -1: unknown
+};
+
+struct Hint {
+  enum class Kind : uint8_t {
+    kFlushBegin = 1,          // job, bytes (memtable bytes being flushed)
+    kTableFileCreation = 2,   // path, job, level, reason: before the file's first byte
+    kCompactionBegin = 3,     // job, inputs (with levels), level (output), count (selected tables)
+    kCompactionOutput = 4,    // job, path, level: one output table written
+    kCompactionEnd = 5,       // job, outputs, level
+    kFileDeleted = 6,         // path
+    kBlockEvicted = 7,        // path, offset, bytes: a block left the store's block cache
+    kLifetime = 8,            // path, lifetime (WriteLifeTimeHint scale, 0..5)
+    kTemperature = 9,         // path, temperature (store-defined, 0 unknown)
+  };
+  Kind kind = Kind::kFlushBegin;
+  uint64_t time_ns = 0;
+  int64_t job = -1;
+  std::string path;
+  int level = -1;
+  std::string reason;  // "flush", "compaction", "recovery", ...
+  uint64_t bytes = 0;
+  uint64_t offset = 0;
+  uint32_t count = 0;
+  int lifetime = 0;
+  int temperature = 0;
+  std::vector<HintFile> inputs;
+  std::vector<HintFile> outputs;
+};
+
+const char* HintKindName(Hint::Kind kind);
+
+}  // namespace hintfs
+
+#endif  // HINTFS_HINTS_HINT_H_

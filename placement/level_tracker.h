@@ -1,0 +1,50 @@
+// LevelTracker: what placement knows about each file's LSM level, learned
+// from hints. A listener's hints give exact levels, even before a table's
+// first byte (table creation is joined with its job's output level); without
+// a listener the writer's lifetime hint gives an estimate, following how
+// RocksDB 7.8 assigns them: short = WAL, medium = L0 or the base level,
+// long = the level below the base, extreme = deeper.
+#ifndef HINTFS_PLACEMENT_LEVEL_TRACKER_H_
+#define HINTFS_PLACEMENT_LEVEL_TRACKER_H_
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "hints/hint_bus.h"
+
+namespace hintfs {
+
+class LevelTracker {
+ public:
+  static constexpr int kUnknown = -2;
+  static constexpr int kWal = -1;
+
+  explicit LevelTracker(std::shared_ptr<HintBus> bus);
+  ~LevelTracker();
+  LevelTracker(const LevelTracker&) = delete;
+  LevelTracker& operator=(const LevelTracker&) = delete;
+
+  // The level of the file at path: exact if a hint named it, else estimated
+  // from lifetime_hint, else kUnknown.
+  int LevelOf(const std::string& path, int lifetime_hint) const;
+
+  uint64_t exact_answers() const { return exact_.load(); }
+  uint64_t estimated_answers() const { return estimated_.load(); }
+
+ private:
+  void OnHint(const Hint& hint);
+
+  std::shared_ptr<HintBus> bus_;
+  uint64_t subscription_ = 0;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, int> levels_;  // path -> level
+  std::unordered_map<int64_t, int> job_levels_;  // running job -> output level
+  mutable std::atomic<uint64_t> exact_{0}, estimated_{0};
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_PLACEMENT_LEVEL_TRACKER_H_

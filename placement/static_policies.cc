@@ -1,0 +1,31 @@
+#include "placement/static_policies.h"
+
+namespace hintfs {
+
+bool IsWalFileName(const std::string& path) {
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ".log") == 0;
+}
+
+LevelThresholdPolicy::LevelThresholdPolicy(std::string name, int fast_levels, std::shared_ptr<HintBus> bus)
+    : name_(std::move(name)), fast_levels_(fast_levels), tracker_(std::move(bus)) {}
+
+ZoneRole LevelThresholdPolicy::RoleForNewFile(const std::string& path) {
+  return IsWalFileName(path) ? ZoneRole::kWal : ZoneRole::kData;
+}
+
+void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
+                                         const std::vector<DeviceSpace>& devices,
+                                         std::vector<uint32_t>* order) {
+  order->clear();
+  int level = request.role == ZoneRole::kWal ? LevelTracker::kWal
+                                             : tracker_.LevelOf(request.path, request.lifetime_hint);
+  bool fast = fast_levels_ >= 0 && level < fast_levels_;
+  for (Tier tier : {Tier::kFast, Tier::kSlow}) {
+    if (tier == Tier::kFast && !fast) continue;
+    for (const DeviceSpace& d : devices) {
+      if (d.tier == tier) order->push_back(d.index);
+    }
+  }
+}
+
+}  // namespace hintfs

@@ -1,0 +1,117 @@
+// Every placement policy runs RocksDB end to end, and puts each table on the
+// tier its level calls for (levels from HintfsEventListener's hints).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <random>
+#include <thread>
+
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+
+#include "adapters/common/mount_registry.h"
+#include "adapters/rocksdb/hintfs_rocksdb.h"
+#include "fs/emulated_device.h"
+#include "tests/fs/test_util.h"
+
+namespace hintfs {
+namespace {
+
+// Levels that must be on the fast tier (-1 stands for the WAL); -2: none.
+int FastLevels(const std::string& policy) {
+  if (policy == "all-slow") return -1;
+  if (policy[0] == 'b') return policy[1] - '0';
+  return 100;  // fast-first, all-fast
+}
+
+class RocksDbUnderPolicy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RocksDbUnderPolicy, TablesLandOnTheTierTheirLevelCallsFor) {
+  const std::string policy = GetParam();
+  std::string name = test::UniqueName("pol");
+  setenv("HINTFS_MEM_FAST", "zone_size=2MiB&zones=200", 1);
+  setenv("HINTFS_MEM_SLOW", "zone_size=2MiB&zones=400", 1);
+  {
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    rocksdb::ConfigOptions cfg;
+    ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://mem:" + name + "?policy=" + policy, &fs).ok());
+    auto env = rocksdb::NewCompositeEnv(fs);
+    rocksdb::Options o;
+    o.env = env.get();
+    o.create_if_missing = true;
+    o.write_buffer_size = 256 << 10;
+    o.target_file_size_base = 256 << 10;
+    o.max_bytes_for_level_base = 1 << 20;
+    o.level0_file_num_compaction_trigger = 2;
+    o.compression = rocksdb::kNoCompression;
+    o.listeners.push_back(NewHintRocksListener());
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    std::mt19937_64 rng(1);
+    std::string value(100, '\0');
+    for (int i = 0; i < 120000; i++) {
+      char key[16];
+      std::snprintf(key, sizeof(key), "k%09d", (i * 7919) % 120000);
+      for (char& c : value) c = static_cast<char>(rng());
+      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
+    }
+    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+    // Let background compactions settle (a wait, not a timing check).
+    for (int i = 0; i < 3000; i++) {
+      uint64_t pending = 1, running = 1;
+      db->GetIntProperty("rocksdb.compaction-pending", &pending);
+      db->GetIntProperty("rocksdb.num-running-compactions", &running);
+      if (pending == 0 && running == 0) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::string v;
+    ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "k000012345", &v).ok());
+    EXPECT_EQ(v.size(), 100u);
+    ASSERT_TRUE(db->Close().ok());
+  }
+  unsetenv("HINTFS_MEM_FAST");
+  unsetenv("HINTFS_MEM_SLOW");
+  std::shared_ptr<Filesystem> fs;
+  ASSERT_TRUE(AcquireMount("mem:" + name, &fs).ok());
+  EXPECT_EQ(fs->policy_name(), policy);
+  std::vector<DirEntry> entries;
+  ASSERT_TRUE(fs->ReadDir("/db", &entries).ok());
+  int fast_levels = FastLevels(policy);
+  int checked = 0, deep = 0;
+  for (const auto& e : entries) {
+    FileStat st;
+    ASSERT_TRUE(fs->Stat("/db/" + e.name, &st).ok());
+    bool is_sst = e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".sst";
+    bool is_wal = e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".log";
+    if ((!is_sst && !is_wal) || st.extents.empty()) continue;
+    int level = is_wal ? -1 : st.hints.level;
+    ASSERT_TRUE(is_wal || level >= 0) << e.name << " has no recorded level";
+    bool want_fast = level < fast_levels;
+    for (const Extent& x : st.extents) {
+      bool on_fast = fs->superblock().members[x.device].tier == Tier::kFast;
+      // The fast tier is large enough here that nothing needs to spill.
+      EXPECT_EQ(on_fast, want_fast) << policy << ": " << e.name << " (level " << level << ")";
+    }
+    checked++;
+    deep += level >= 2;
+  }
+  EXPECT_GT(checked, 5);
+  EXPECT_GT(deep, 0) << "the load must reach L2 to tell b2 from b3";
+  fs.reset();
+  DestroyMemDevice(name);
+  DestroyMemDevice(name + ".slow");
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, RocksDbUnderPolicy,
+                         ::testing::Values("fast-first", "b1", "b2", "b3", "b4", "all-fast", "all-slow"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n) if (c == '-') c = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace hintfs

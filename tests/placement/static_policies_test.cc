@@ -1,0 +1,93 @@
+// Level tracking from hints and the static baselines' device order.
+#include <gtest/gtest.h>
+
+#include "placement/level_tracker.h"
+#include "placement/policy_registry.h"
+#include "placement/static_policies.h"
+
+namespace hintfs {
+namespace {
+
+Hint Make(Hint::Kind kind, int64_t job, const std::string& path, int level, const std::string& reason = "") {
+  Hint h;
+  h.kind = kind;
+  h.job = job;
+  h.path = path;
+  h.level = level;
+  h.reason = reason;
+  return h;
+}
+
+TEST(LevelTracker, JoinsTableCreationWithItsJobBeforeTheFirstByte) {
+  auto bus = std::make_shared<HintBus>();
+  LevelTracker t(bus);
+  bus->Publish(Make(Hint::Kind::kCompactionBegin, 7, "", 3));
+  bus->Publish(Make(Hint::Kind::kFlushBegin, 8, "", 0));
+  // The table's level is not in its creation hint: it comes from the job.
+  bus->Publish(Make(Hint::Kind::kTableFileCreation, 7, "/db/000020.sst", -1, "compaction"));
+  bus->Publish(Make(Hint::Kind::kTableFileCreation, 8, "/db/000021.sst", -1, "flush"));
+  bus->Publish(Make(Hint::Kind::kTableFileCreation, 99, "/db/000022.sst", -1, "flush"));
+  EXPECT_EQ(t.LevelOf("/db/000020.sst", 0), 3);
+  EXPECT_EQ(t.LevelOf("/db/000021.sst", 0), 0);
+  EXPECT_EQ(t.LevelOf("/db/000022.sst", 0), 0);  // a flush without a begin hint: L0
+  EXPECT_EQ(t.exact_answers(), 3u);
+  bus->Publish(Make(Hint::Kind::kFileDeleted, 7, "/db/000020.sst", -1));
+  EXPECT_EQ(t.LevelOf("/db/000020.sst", 0), LevelTracker::kUnknown);
+  bus->Publish(Make(Hint::Kind::kCompactionEnd, 7, "", 3));
+  bus->Publish(Make(Hint::Kind::kTableFileCreation, 7, "/db/000030.sst", -1, "compaction"));
+  EXPECT_EQ(t.LevelOf("/db/000030.sst", 0), LevelTracker::kUnknown);  // job 7 is over
+}
+
+TEST(LevelTracker, EstimatesFromLifetimeHintsWithoutAListener) {
+  auto bus = std::make_shared<HintBus>();
+  LevelTracker t(bus);
+  EXPECT_EQ(t.LevelOf("/db/1.log", 2), LevelTracker::kWal);  // short
+  EXPECT_EQ(t.LevelOf("/db/1.sst", 3), 0);                   // medium: L0 or base
+  EXPECT_EQ(t.LevelOf("/db/2.sst", 4), 2);                   // long
+  EXPECT_EQ(t.LevelOf("/db/3.sst", 5), 3);                   // extreme
+  EXPECT_EQ(t.LevelOf("/db/4.sst", 0), LevelTracker::kUnknown);
+  EXPECT_EQ(t.estimated_answers(), 4u);
+}
+
+std::vector<DeviceSpace> TwoTiers() {
+  std::vector<DeviceSpace> d(3);
+  d[0].index = 0, d[0].tier = Tier::kSlow;
+  d[1].index = 1, d[1].tier = Tier::kFast;
+  d[2].index = 2, d[2].tier = Tier::kSlow;
+  return d;
+}
+
+std::vector<uint32_t> Order(AllocationPolicy* p, const std::string& path, int lifetime) {
+  AllocationRequest r;
+  r.path = path;
+  r.role = p->RoleForNewFile(path);
+  r.lifetime_hint = lifetime;
+  std::vector<uint32_t> order;
+  p->ChooseDevices(r, TwoTiers(), &order);
+  return order;
+}
+
+TEST(StaticPolicies, LevelThresholdSendsLowLevelsFastAndDeepLevelsSlow) {
+  const std::vector<uint32_t> fast_then_slow{1, 0, 2}, slow_only{0, 2};
+  auto bus = std::make_shared<HintBus>();
+  std::shared_ptr<AllocationPolicy> b2, b1, all_fast, all_slow;
+  ASSERT_TRUE(NewAllocationPolicy("b2", bus, &b2).ok());
+  ASSERT_TRUE(NewAllocationPolicy("b1", bus, &b1).ok());
+  ASSERT_TRUE(NewAllocationPolicy("all-fast", bus, &all_fast).ok());
+  ASSERT_TRUE(NewAllocationPolicy("all-slow", bus, &all_slow).ok());
+  bus->Publish(Make(Hint::Kind::kTableFileCreation, 1, "/db/l1.sst", 1));
+  bus->Publish(Make(Hint::Kind::kTableFileCreation, 2, "/db/l2.sst", 2));
+  EXPECT_EQ(b2->RoleForNewFile("/db/000003.log"), ZoneRole::kWal);
+  EXPECT_EQ(b2->RoleForNewFile("/db/000004.sst"), ZoneRole::kData);
+  EXPECT_EQ(Order(b2.get(), "/db/000003.log", 0), fast_then_slow);
+  EXPECT_EQ(Order(b2.get(), "/db/l1.sst", 0), fast_then_slow);
+  EXPECT_EQ(Order(b2.get(), "/db/l2.sst", 0), slow_only);
+  EXPECT_EQ(Order(b1.get(), "/db/l1.sst", 0), slow_only);
+  EXPECT_EQ(Order(b2.get(), "/db/MANIFEST-000001", 0), fast_then_slow);  // unknown: low
+  EXPECT_EQ(Order(b2.get(), "/db/nohint.sst", 5), slow_only);           // extreme lifetime
+  EXPECT_EQ(Order(all_fast.get(), "/db/l2.sst", 0), fast_then_slow);
+  EXPECT_EQ(Order(all_slow.get(), "/db/000003.log", 0), slow_only);
+}
+
+}  // namespace
+}  // namespace hintfs
