@@ -1,0 +1,304 @@
+#include "hints/manifest.h"
+
+#include <cstdio>
+
+#include "fs/coding.h"
+#include "fs/crc32c.h"
+
+namespace hintfs {
+
+namespace {
+
+constexpr size_t kBlockSize = 32768;
+constexpr size_t kHeaderSize = 7;
+enum RecordType : uint8_t { kZero = 0, kFull = 1, kFirst = 2, kMiddle = 3, kLast = 4 };
+
+uint32_t Unmask(uint32_t masked) {
+  uint32_t rot = masked - 0xa282ead8u;
+  return (rot >> 17) | (rot << 15);
+}
+
+// Version edit tags, LevelDB's and RocksDB's.
+enum Tag : uint32_t {
+  kComparator = 1,
+  kLogNumber = 2,
+  kNextFileNumber = 3,
+  kLastSequence = 4,
+  kCompactPointer = 5,
+  kDeletedFile = 6,
+  kNewFile = 7,
+  kPrevLogNumber = 9,
+  kMinLogNumberToKeep = 10,
+  kNewFile2 = 100,
+  kNewFile3 = 102,
+  kNewFile4 = 103,
+  kColumnFamily = 200,
+  kColumnFamilyAdd = 201,
+  kColumnFamilyDrop = 202,
+  kMaxColumnFamily = 203,
+  kInAtomicGroup = 300,
+  kBlobFileAddition = 400,
+  kBlobFileGarbage = 401,
+  kTagSafeIgnoreMask = 1 << 13,
+};
+constexpr uint32_t kNewFile4Terminate = 1;
+
+class Input {
+ public:
+  explicit Input(std::string_view d) : d_(d) {}
+  bool Varint32(uint32_t* v) {
+    uint64_t x;
+    if (!Varint64(&x) || x > UINT32_MAX) return false;
+    *v = static_cast<uint32_t>(x);
+    return true;
+  }
+  bool Varint64(uint64_t* v) {
+    uint64_t result = 0;
+    for (int shift = 0; shift <= 63 && !d_.empty(); shift += 7) {
+      uint8_t byte = static_cast<uint8_t>(d_[0]);
+      d_.remove_prefix(1);
+      result |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) {
+        *v = result;
+        return true;
+      }
+    }
+    return false;
+  }
+  bool Slice(std::string_view* s) {
+    uint32_t len;
+    if (!Varint32(&len) || len > d_.size()) return false;
+    *s = d_.substr(0, len);
+    d_.remove_prefix(len);
+    return true;
+  }
+  bool Level(int* level) {
+    uint32_t v;
+    if (!Varint32(&v) || v > 1000) return false;
+    *level = static_cast<int>(v);
+    return true;
+  }
+  bool empty() const { return d_.empty(); }
+
+ private:
+  std::string_view d_;
+};
+
+}  // namespace
+
+bool VersionEdit::IsFlush() const {
+  if (new_files.empty() || !deleted_files.empty()) return false;
+  for (const auto& f : new_files) {
+    if (f.level != 0) return false;
+  }
+  return true;
+}
+
+bool VersionEdit::IsCompaction() const { return !deleted_files.empty() && !new_files.empty(); }
+
+Status DecodeVersionEdit(std::string_view data, VersionEdit* edit) {
+  *edit = VersionEdit();
+  Input in(data);
+  auto bad = [](const std::string& what) { return Status::Corruption("version edit: " + what); };
+  while (!in.empty()) {
+    uint32_t tag;
+    if (!in.Varint32(&tag)) return bad("truncated tag");
+    uint64_t u64;
+    uint32_t u32;
+    std::string_view s;
+    int level;
+    switch (tag) {
+      case kComparator:
+        if (!in.Slice(&s)) return bad("comparator");
+        edit->comparator = std::string(s);
+        break;
+      case kLogNumber:
+        if (!in.Varint64(&u64)) return bad("log number");
+        edit->log_number = u64;
+        break;
+      case kPrevLogNumber:
+        if (!in.Varint64(&u64)) return bad("previous log number");
+        edit->prev_log_number = u64;
+        break;
+      case kNextFileNumber:
+        if (!in.Varint64(&u64)) return bad("next file number");
+        edit->next_file_number = u64;
+        break;
+      case kLastSequence:
+        if (!in.Varint64(&u64)) return bad("last sequence");
+        edit->last_sequence = u64;
+        break;
+      case kMinLogNumberToKeep:
+        if (!in.Varint64(&u64)) return bad("min log number");
+        break;
+      case kCompactPointer:
+        if (!in.Level(&level) || !in.Slice(&s)) return bad("compaction pointer");
+        break;
+      case kDeletedFile:
+        if (!in.Level(&level) || !in.Varint64(&u64)) return bad("deleted file");
+        edit->deleted_files.emplace_back(level, u64);
+        break;
+      case kNewFile:
+      case kNewFile2:
+      case kNewFile3:
+      case kNewFile4: {
+        ManifestFile f;
+        uint64_t seq;
+        if (!in.Level(&f.level) || !in.Varint64(&f.number)) return bad("new file");
+        if (tag == kNewFile3 && !in.Varint32(&u32)) return bad("new file path id");
+        if (!in.Varint64(&f.size) || !in.Slice(&s) || !in.Slice(&s)) return bad("new file");
+        if (tag != kNewFile && (!in.Varint64(&seq) || !in.Varint64(&seq))) return bad("new file sequence numbers");
+        if (tag == kNewFile4) {
+          // Custom fields until the terminator; each is length-prefixed.
+          for (;;) {
+            if (!in.Varint32(&u32)) return bad("new file custom field");
+            if (u32 == kNewFile4Terminate) break;
+            if (!in.Slice(&s)) return bad("new file custom field");
+          }
+        }
+        edit->new_files.push_back(f);
+        break;
+      }
+      case kColumnFamily:
+        if (!in.Varint32(&edit->column_family)) return bad("column family");
+        break;
+      case kColumnFamilyAdd:
+        if (!in.Slice(&s)) return bad("column family name");
+        break;
+      case kColumnFamilyDrop:
+        break;
+      case kMaxColumnFamily:
+      case kInAtomicGroup:
+        if (!in.Varint32(&u32)) return bad("column family count");
+        break;
+      case kBlobFileAddition:
+      case kBlobFileGarbage:
+        if (!in.Slice(&s)) return bad("blob file record");
+        break;
+      default:
+        // Newer, ignorable tags are length-prefixed; anything else is unknown.
+        if ((tag & kTagSafeIgnoreMask) == 0) return bad("unknown tag " + std::to_string(tag));
+        if (!in.Slice(&s)) return bad("ignorable field");
+        break;
+    }
+  }
+  return Status::OK();
+}
+
+Status ManifestReader::Corrupt(uint64_t at, const std::string& what) const {
+  return Status::Corruption("MANIFEST at byte " + std::to_string(at) + ": " + what);
+}
+
+Status ManifestReader::Feed(std::string_view bytes, std::vector<VersionEdit>* edits) {
+  buffer_.append(bytes.data(), bytes.size());
+  size_t pos = 0;
+  Status result;
+  while (result.ok()) {
+    uint64_t at = consumed_ + pos;
+    size_t left_in_block = kBlockSize - at % kBlockSize;
+    if (left_in_block < kHeaderSize) {  // trailer: zeros up to the block end
+      if (buffer_.size() - pos < left_in_block) break;
+      pos += left_in_block;
+      continue;
+    }
+    if (buffer_.size() - pos < kHeaderSize) break;
+    const char* h = buffer_.data() + pos;
+    uint32_t length = static_cast<uint8_t>(h[4]) | (static_cast<uint8_t>(h[5]) << 8);
+    uint8_t type = static_cast<uint8_t>(h[6]);
+    if (type == kZero && length == 0) {  // preallocated space: the rest of the block
+      if (buffer_.size() - pos < left_in_block) break;
+      pos += left_in_block;
+      continue;
+    }
+    if (kHeaderSize + length > left_in_block) {
+      result = Corrupt(at, "record length " + std::to_string(length) + " crosses the block end");
+      break;
+    }
+    if (buffer_.size() - pos < kHeaderSize + length) break;  // wait for more bytes
+    uint32_t expected = Unmask(DecodeFixed32(h));
+    uint32_t actual = crc32c::Extend(crc32c::Value(h + 6, 1), h + kHeaderSize, length);
+    if (expected != actual) {
+      result = Corrupt(at, "record checksum mismatch");
+      break;
+    }
+    std::string_view payload(h + kHeaderSize, length);
+    pos += kHeaderSize + length;
+    switch (type) {
+      case kFull:
+        if (in_fragmented_record_) result = Corrupt(at, "whole record inside a fragmented one");
+        else {
+          VersionEdit e;
+          result = DecodeVersionEdit(payload, &e);
+          if (!result.ok()) result = Corrupt(at, result.message());
+          else edits->push_back(std::move(e));
+        }
+        break;
+      case kFirst:
+        if (in_fragmented_record_) result = Corrupt(at, "first fragment inside a fragmented record");
+        fragments_.assign(payload.data(), payload.size());
+        in_fragmented_record_ = true;
+        record_start_ = at;
+        break;
+      case kMiddle:
+        if (!in_fragmented_record_) result = Corrupt(at, "middle fragment without a first");
+        fragments_.append(payload.data(), payload.size());
+        break;
+      case kLast: {
+        if (!in_fragmented_record_) {
+          result = Corrupt(at, "last fragment without a first");
+          break;
+        }
+        fragments_.append(payload.data(), payload.size());
+        in_fragmented_record_ = false;
+        VersionEdit e;
+        result = DecodeVersionEdit(fragments_, &e);
+        if (!result.ok()) result = Corrupt(record_start_, result.message());
+        else edits->push_back(std::move(e));
+        fragments_.clear();
+        break;
+      }
+      default:
+        result = Corrupt(at, "unknown record type " + std::to_string(type));
+    }
+  }
+  buffer_.erase(0, pos);
+  consumed_ += pos;
+  return result;
+}
+
+Status ManifestReader::Finish() {
+  bool only_padding = buffer_.find_first_not_of('\0') == std::string::npos;
+  if (in_fragmented_record_ || !only_padding) {
+    return Corrupt(consumed_, "file ends inside a record");
+  }
+  return Status::OK();
+}
+
+std::vector<Hint> HintsFromEdit(const VersionEdit& edit, const std::string& dir, const std::string& ext) {
+  std::vector<Hint> hints;
+  auto path = [&](uint64_t number) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "%06llu", static_cast<unsigned long long>(number));
+    return dir + "/" + name + ext;
+  };
+  const char* reason = edit.IsFlush() ? "flush" : edit.IsCompaction() ? "compaction" : "other";
+  for (const ManifestFile& f : edit.new_files) {
+    Hint h;
+    h.kind = Hint::Kind::kCompactionOutput;
+    h.path = path(f.number);
+    h.level = f.level;
+    h.bytes = f.size;
+    h.reason = reason;
+    hints.push_back(h);
+  }
+  for (const auto& [level, number] : edit.deleted_files) {
+    Hint h;
+    h.kind = Hint::Kind::kFileDeleted;
+    h.path = path(number);
+    h.level = level;
+    hints.push_back(h);
+  }
+  return hints;
+}
+
+}  // namespace hintfs

@@ -1,0 +1,207 @@
+// The MANIFEST reader on real MANIFESTs written by RocksDB and LevelDB (on the
+// host filesystem), fed whole, byte by byte and in random pieces, and on
+// damaged copies: the live file set it derives matches the DB's table files,
+// and damage is an error with an offset, never a crash.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include <leveldb/db.h>
+#include <rocksdb/db.h>
+
+#include "hints/manifest.h"
+#include "tests/fs/test_util.h"
+
+namespace hintfs {
+namespace {
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> List(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* d = opendir(dir.c_str());
+  while (struct dirent* e = d ? readdir(d) : nullptr) names.push_back(e->d_name);
+  if (d) closedir(d);
+  return names;
+}
+
+std::string FindManifest(const std::string& dir) {
+  for (const auto& n : List(dir)) {
+    if (n.rfind("MANIFEST-", 0) == 0) return dir + "/" + n;
+  }
+  return "";
+}
+
+std::set<uint64_t> TableNumbers(const std::string& dir, const std::string& ext) {
+  std::set<uint64_t> numbers;
+  for (const auto& n : List(dir)) {
+    if (n.size() > ext.size() && n.substr(n.size() - ext.size()) == ext) numbers.insert(std::stoull(n));
+  }
+  return numbers;
+}
+
+struct Replay {
+  std::map<uint64_t, int> live;  // file number -> level
+  int flushes = 0, compactions = 0, deep = 0;
+};
+
+Replay Apply(const std::vector<VersionEdit>& edits) {
+  Replay r;
+  for (const auto& e : edits) {
+    for (const auto& [level, number] : e.deleted_files) r.live.erase(number);
+    for (const auto& f : e.new_files) {
+      r.live[f.number] = f.level;
+      r.deep += f.level >= 2;
+    }
+    r.flushes += e.IsFlush();
+    r.compactions += e.IsCompaction();
+  }
+  return r;
+}
+
+std::vector<VersionEdit> ParseInPieces(const std::string& bytes, std::mt19937_64* rng, size_t max_piece) {
+  ManifestReader reader;
+  std::vector<VersionEdit> edits;
+  for (size_t pos = 0; pos < bytes.size();) {
+    size_t n = std::min(bytes.size() - pos, 1 + static_cast<size_t>((*rng)() % max_piece));
+    Status s = reader.Feed(std::string_view(bytes).substr(pos, n), &edits);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    pos += n;
+  }
+  EXPECT_TRUE(reader.Finish().ok());
+  return edits;
+}
+
+std::string WriteRocksDb(const std::string& dir) {
+  rocksdb::Options o;
+  o.create_if_missing = true;
+  o.write_buffer_size = 64 << 10;
+  o.target_file_size_base = 64 << 10;
+  o.max_bytes_for_level_base = 256 << 10;
+  o.level0_file_num_compaction_trigger = 2;
+  o.compression = rocksdb::kNoCompression;
+  rocksdb::DB* db = nullptr;
+  EXPECT_TRUE(rocksdb::DB::Open(o, dir, &db).ok());
+  std::mt19937_64 rng(3);
+  std::string v(200, 'x');
+  for (int i = 0; i < 40000; i++) {
+    for (char& c : v) c = static_cast<char>(rng());
+    db->Put(rocksdb::WriteOptions(), "key" + std::to_string(rng() % 30000), v);
+  }
+  db->Flush(rocksdb::FlushOptions());
+  db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr);
+  delete db;
+  return FindManifest(dir);
+}
+
+std::string WriteLevelDb(const std::string& dir) {
+  leveldb::Options o;
+  o.create_if_missing = true;
+  o.write_buffer_size = 64 << 10;
+  o.max_file_size = 64 << 10;
+  o.compression = leveldb::kNoCompression;
+  leveldb::DB* db = nullptr;
+  EXPECT_TRUE(leveldb::DB::Open(o, dir, &db).ok());
+  std::mt19937_64 rng(4);
+  std::string v(200, 'x');
+  for (int i = 0; i < 40000; i++) {
+    for (char& c : v) c = static_cast<char>(rng());
+    db->Put(leveldb::WriteOptions(), "key" + std::to_string(rng() % 30000), v);
+  }
+  db->CompactRange(nullptr, nullptr);
+  delete db;
+  return FindManifest(dir);
+}
+
+void CheckRealManifest(const std::string& dir, const std::string& manifest, const std::string& ext) {
+  ASSERT_FALSE(manifest.empty());
+  std::string bytes = Slurp(manifest);
+  ASSERT_GT(bytes.size(), 100u);
+  std::mt19937_64 rng(5);
+  auto whole = ParseInPieces(bytes, &rng, bytes.size());
+  auto bytewise = ParseInPieces(bytes, &rng, 1);
+  auto pieces = ParseInPieces(bytes, &rng, 5000);
+  ASSERT_EQ(whole.size(), bytewise.size());
+  ASSERT_EQ(whole.size(), pieces.size());
+  Replay r = Apply(whole);
+  std::set<uint64_t> live;
+  for (const auto& [number, level] : r.live) live.insert(number);
+  EXPECT_EQ(live, TableNumbers(dir, ext)) << "the MANIFEST's live files are the DB's table files";
+  EXPECT_GT(r.flushes, 3);
+  EXPECT_GT(r.compactions, 0);
+  std::vector<Hint> hints = HintsFromEdit(whole.back(), dir, ext);
+  for (const Hint& h : hints) EXPECT_EQ(h.path.rfind(dir + "/", 0), 0u);
+}
+
+TEST(Manifest, ReadsRocksDbManifests) {
+  test::ScratchDir dir;
+  std::string db = dir.File("rocks");
+  CheckRealManifest(db, WriteRocksDb(db), ".sst");
+}
+
+TEST(Manifest, ReadsLevelDbManifests) {
+  test::ScratchDir dir;
+  std::string db = dir.File("level");
+  CheckRealManifest(db, WriteLevelDb(db), ".ldb");
+}
+
+TEST(Manifest, DamageIsAnErrorWithAnOffset) {
+  test::ScratchDir dir;
+  std::string db = dir.File("rocks");
+  std::string bytes = Slurp(WriteRocksDb(db));
+  std::mt19937_64 rng(6);
+  int errors = 0;
+  for (int i = 0; i < 300; i++) {
+    std::string damaged = bytes;
+    size_t at = rng() % damaged.size();
+    damaged[at] = static_cast<char>(damaged[at] ^ (1 + rng() % 255));
+    ManifestReader reader;
+    std::vector<VersionEdit> edits;
+    Status s = reader.Feed(damaged, &edits);
+    if (s.ok()) s = reader.Finish();
+    if (!s.ok()) {
+      errors++;
+      EXPECT_TRUE(s.IsCorruption());
+      EXPECT_NE(s.message().find("at byte"), std::string::npos) << s.ToString();
+    }
+  }
+  EXPECT_GT(errors, 250);  // a flip in block padding can go unnoticed
+  // Truncated: the last record is incomplete.
+  ManifestReader reader;
+  std::vector<VersionEdit> edits;
+  ASSERT_TRUE(reader.Feed(std::string_view(bytes).substr(0, bytes.size() - 3), &edits).ok());
+  EXPECT_TRUE(reader.Finish().IsCorruption());
+  // Garbage.
+  std::string garbage(100000, '\0');
+  for (char& c : garbage) c = static_cast<char>(rng());
+  ManifestReader g;
+  EXPECT_FALSE(g.Feed(garbage, &edits).ok());
+}
+
+TEST(Manifest, VersionEditDecoderRejectsTruncation) {
+  // kNewFile (7): level 2, number 12, size 100, keys "a" and "b".
+  std::string edit = {7, 2, 12, 100, 1, 'a', 1, 'b'};
+  VersionEdit e;
+  ASSERT_TRUE(DecodeVersionEdit(edit, &e).ok());
+  ASSERT_EQ(e.new_files.size(), 1u);
+  EXPECT_EQ(e.new_files[0].level, 2);
+  EXPECT_EQ(e.new_files[0].number, 12u);
+  for (size_t n = 1; n < edit.size(); n++) {
+    EXPECT_TRUE(DecodeVersionEdit(std::string_view(edit).substr(0, n), &e).IsCorruption()) << n;
+  }
+  EXPECT_TRUE(DecodeVersionEdit(std::string{static_cast<char>(99)}, &e).IsCorruption());
+}
+
+}  // namespace
+}  // namespace hintfs
