@@ -24,6 +24,8 @@ struct DeviceSpace {
   uint32_t free_zones = 0;    // empty data zones available to writers
   uint32_t total_zones = 0;   // data zones
   uint64_t free_bytes = 0;    // unwritten capacity of data zones
+  uint64_t zone_capacity = 0;
+  uint32_t role_zones[7] = {};  // written or held zones per ZoneRole
 };
 
 struct AllocationRequest {
@@ -49,6 +51,21 @@ class AllocationPolicy {
   virtual void ChooseDevices(const AllocationRequest& request,
                              const std::vector<DeviceSpace>& devices,
                              std::vector<uint32_t>* order) = 0;
+  // Empty zones of device that a request of role must leave free (for the
+  // roles the policy reserves zones for, e.g. HHZS's WAL zones).
+  virtual uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) {
+    static_cast<void>(device);
+    static_cast<void>(role);
+    return 0;
+  }
+  // Where the filesystem actually put the request (it may have spilled past
+  // the policy's first choice).
+  virtual void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {
+    static_cast<void>(request);
+    static_cast<void>(device);
+  }
+  // The policy's view of the world as a JSON object ("{}" when it keeps none).
+  virtual std::string StateJson() const { return "{}"; }
 };
 
 // The default: every file is data; fast devices first, then slow ones.

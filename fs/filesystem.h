@@ -225,6 +225,8 @@ class Filesystem {
   virtual FsStats Stats() = 0;
   virtual const Superblock& superblock() const = 0;
   virtual std::string policy_name() const = 0;
+  // The placement policy's state (levels, demands, tiering level...) as JSON.
+  virtual std::string PolicyStateJson() const = 0;
 
   // Checks the journal image against itself and the devices. deep also reads
   // back every extent.

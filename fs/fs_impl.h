@@ -110,6 +110,7 @@ class FsImpl : public Filesystem {
   FsStats Stats() override;
   const Superblock& superblock() const override { return sb_; }
   std::string policy_name() const override { return policy_->name(); }
+  std::string PolicyStateJson() const override { return policy_->StateJson(); }
   Status Check(bool deep, FsckReport* report, const ProgressFn& progress) override;
 
   // ---- used by handles (fs_file_io.cc)
@@ -152,7 +153,9 @@ class FsImpl : public Filesystem {
 
   // ---- space (fs_space.cc)
   Status AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_t* zone);
-  bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone);
+  // keep_empty: empty zones this request must leave to others (policy reservations).
+  bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
+                      uint32_t keep_empty = 0);
   // Takes a partly written zone of role away from a writer that is idle (its
   // lock is free), so that idle files (logs, manifests) do not pin zones.
   // The zone is usable once the release of its owner record is durable.

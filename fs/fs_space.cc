@@ -23,7 +23,8 @@ void FsImpl::AddLiveLocked(const Extent& e, int sign) {
   }
 }
 
-bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone) {
+bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
+                            uint32_t keep_empty) {
   Member* m = members_[device].get();
   const uint64_t bs = m->block_size;
   // A partly written zone of the same role: fill it before opening another.
@@ -48,7 +49,7 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
     m->zones[*zone].writer = true;
     return true;
   }
-  if (empty == 0 || (!for_gc && empty <= options_.gc_reserve_zones)) return false;
+  if (empty == 0 || (!for_gc && empty <= options_.gc_reserve_zones + keep_empty)) return false;
   if (device == sb_.meta_device) active++;  // the journal's open zone
   if (m->max_active != 0 && active >= m->max_active) {
     // Finish the fullest idle zone to free an active slot.
@@ -89,17 +90,19 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   req.bytes = bytes;
   req.lifetime_hint = ino->lifetime_hint;
   std::vector<uint32_t> order;
+  std::vector<DeviceSpace> spaces;
   {
     std::lock_guard<std::mutex> l(mu_);
-    std::vector<DeviceSpace> spaces;
     for (uint32_t d = 0; d < members_.size(); d++) {
       DeviceSpace sp;
       sp.index = d;
       sp.tier = members_[d]->info.tier;
+      sp.zone_capacity = members_[d]->info.zone_capacity;
       for (const ZoneSlot& s : members_[d]->zones) {
         if (s.reserved) continue;
         sp.total_zones++;
         if (s.used == 0 && !s.writer) sp.free_zones++;
+        if (s.used > 0 || s.writer) sp.role_zones[static_cast<int>(s.role)]++;
         sp.free_bytes += s.capacity - s.used;
       }
       spaces.push_back(sp);
@@ -115,8 +118,10 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
       bool revoked = false;
       {
         std::lock_guard<std::mutex> l(mu_);
-        if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone)) {
+        if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone,
+                           policy_->ReservedEmptyZones(spaces[d], ino->role))) {
           *device = d;
+          policy_->OnAllocated(req, spaces[d]);
           return Status::OK();
         }
         revoked = attempt == 0 && RevokeIdleZoneLocked(d, ino->role, ino);

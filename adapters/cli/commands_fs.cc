@@ -133,6 +133,7 @@ int Info(const std::string& uri, bool as_json) {
   j["uuid"] = UuidToString(sb.fs_uuid);
   j["created_ns"] = sb.created_ns;
   j["policy"] = fs->policy_name();
+  j["policy_state"] = json::parse(fs->PolicyStateJson());
   j["journal"] = {{"device", sb.meta_device},
                   {"first_zone", sb.meta_first_zone},
                   {"zones", sb.meta_zone_count},

@@ -198,8 +198,8 @@ class Logger : public rocksdb::Logger {
 
 class HintRocksFileSystem : public rocksdb::FileSystem {
  public:
-  HintRocksFileSystem(std::string spec, std::shared_ptr<Filesystem> fs)
-      : spec_(std::move(spec)), fs_(std::move(fs)) {}
+  HintRocksFileSystem(std::string spec, std::shared_ptr<Filesystem> fs, std::shared_ptr<HintBus> bus)
+      : spec_(std::move(spec)), fs_(std::move(fs)), bus_(std::move(bus)) {}
 
   static const char* kClassName() { return "HintfsFileSystem"; }
   const char* Name() const override { return kClassName(); }
@@ -266,7 +266,14 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
   }
 
   IOStatus DeleteFile(const std::string& f, const IOOptions&, IODebugContext*) override {
-    return ToIO(fs_->Unlink(f));
+    Status s = fs_->Unlink(f);
+    if (s.ok()) {  // WAL deletions have no listener event: this is their hint
+      Hint h;
+      h.kind = Hint::Kind::kFileDeleted;
+      h.path = f;
+      bus_->Publish(h);
+    }
+    return ToIO(s);
   }
 
   IOStatus Truncate(const std::string& f, size_t size, const IOOptions&, IODebugContext*) override {
@@ -398,6 +405,7 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
 
   std::string spec_;
   std::shared_ptr<Filesystem> fs_;
+  std::shared_ptr<HintBus> bus_;
 };
 
 }  // namespace
@@ -405,9 +413,10 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
 rocksdb::IOStatus NewHintRocksFileSystem(const std::string& spec,
                                          std::shared_ptr<rocksdb::FileSystem>* result) {
   std::shared_ptr<Filesystem> fs;
-  Status s = AcquireMount(spec, &fs);
+  std::shared_ptr<HintBus> bus;
+  Status s = AcquireMount(spec, &fs, &bus);
   if (!s.ok()) return ToIO(s);
-  *result = std::make_shared<HintRocksFileSystem>(spec, std::move(fs));
+  *result = std::make_shared<HintRocksFileSystem>(spec, std::move(fs), std::move(bus));
   return rocksdb::IOStatus::OK();
 }
 

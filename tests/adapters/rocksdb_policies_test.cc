@@ -7,6 +7,7 @@
 #include <random>
 #include <thread>
 
+#include <nlohmann/json.hpp>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
@@ -112,6 +113,83 @@ INSTANTIATE_TEST_SUITE_P(Policies, RocksDbUnderPolicy,
                            for (char& c : n) if (c == '-') c = '_';
                            return n;
                          });
+
+}  // namespace
+}  // namespace hintfs
+
+namespace hintfs {
+namespace {
+
+// HHZS with a fast tier too small for the data: the WAL and L0 stay fast, the
+// deep levels spill, and the policy reports a tiering level.
+TEST(RocksDbUnderHhzs, WalAndL0StayFastDeepLevelsSpill) {
+  std::string name = test::UniqueName("hhzs");
+  // As in HHZS, a zone holds one table (tables are sized a little below it).
+  setenv("HINTFS_MEM_FAST", "zone_size=320KiB&zones=36", 1);
+  setenv("HINTFS_MEM_SLOW", "zone_size=320KiB&zones=600", 1);
+  std::shared_ptr<Filesystem> mounted;
+  {
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    rocksdb::ConfigOptions cfg;
+    ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(
+                    cfg, "hintfs://mem:" + name + "?policy=hhzs:table_bytes=320KiB,wal_budget=1MiB", &fs)
+                    .ok());
+    ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
+    auto env = rocksdb::NewCompositeEnv(fs);
+    rocksdb::Options o;
+    o.env = env.get();
+    o.create_if_missing = true;
+    o.write_buffer_size = 256 << 10;
+    o.target_file_size_base = 256 << 10;
+    o.max_bytes_for_level_base = 1 << 20;
+    o.level0_file_num_compaction_trigger = 2;
+    o.compression = rocksdb::kNoCompression;
+    o.listeners.push_back(NewHintRocksListener());
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    std::mt19937_64 rng(2);
+    std::string value(100, '\0');
+    for (int i = 0; i < 120000; i++) {
+      char key[16];
+      std::snprintf(key, sizeof(key), "k%09d", (i * 7919) % 120000);
+      for (char& c : value) c = static_cast<char>(rng());
+      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
+    }
+    ASSERT_TRUE(db->Close().ok());
+  }
+  unsetenv("HINTFS_MEM_FAST");
+  unsetenv("HINTFS_MEM_SLOW");
+  std::vector<DirEntry> entries;
+  ASSERT_TRUE(mounted->ReadDir("/db", &entries).ok());
+  int slow_tables = 0, fast_tables = 0;
+  uint64_t bytes[2][8] = {};  // [fast][level]
+  for (const auto& e : entries) {
+    FileStat st;
+    ASSERT_TRUE(mounted->Stat("/db/" + e.name, &st).ok());
+    bool is_wal = e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".log";
+    bool is_sst = e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".sst";
+    for (const Extent& x : st.extents) {
+      bool on_fast = mounted->superblock().members[x.device].tier == Tier::kFast;
+      if (is_wal) {
+        EXPECT_TRUE(on_fast) << e.name << " is on the slow tier";
+      }
+      if (is_sst) (on_fast ? fast_tables : slow_tables)++;
+      if (is_sst && st.hints.level >= 0 && st.hints.level < 8) bytes[on_fast][st.hints.level] += x.length;
+    }
+  }
+  for (int l = 0; l < 5; l++) {
+    std::cout << "L" << l << " fast " << bytes[1][l] << " slow " << bytes[0][l] << "\n";
+  }
+  EXPECT_GT(fast_tables, 0);
+  EXPECT_GT(slow_tables, 0) << "the fast tier cannot hold everything";
+  auto state = nlohmann::json::parse(mounted->PolicyStateJson());
+  EXPECT_LT(state["tiering_level"].get<int>(), 8) << state.dump();
+  EXPECT_GT(state["slow_decisions"].get<int>(), 0) << state.dump();
+  mounted.reset();
+  DestroyMemDevice(name);
+  DestroyMemDevice(name + ".slow");
+}
 
 }  // namespace
 }  // namespace hintfs
