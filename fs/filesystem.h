@@ -48,6 +48,20 @@ struct MkfsOptions {
   ProgressFn progress;
 };
 
+// Sees the I/O of a mounted filesystem, for trace recording and, later,
+// inference. Called on the I/O path, sometimes with filesystem locks held:
+// implementations must be quick and must not call back into the filesystem.
+// Paths are the paths files were created under.
+class IoObserver {
+ public:
+  virtual ~IoObserver() = default;
+  virtual void OnCreate(const std::string& path, ZoneRole role) = 0;
+  virtual void OnLifetimeHint(const std::string& path, int lifetime) = 0;
+  virtual void OnAppend(const std::string& path, uint64_t bytes) = 0;
+  virtual void OnDelete(const std::string& path) = 0;
+  virtual void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) = 0;
+};
+
 // Makes the placement policy a filesystem records by name (placement/ has one).
 using PolicyFactory =
     std::function<Status(const std::string& name, std::shared_ptr<AllocationPolicy>* policy)>;
@@ -63,6 +77,8 @@ struct MountOptions {
   uint32_t gc_reserve_zones = 1;
   // A writer sends full blocks to the device once this much is buffered.
   size_t write_buffer_bytes = 1 << 20;
+  // Told about every create, append, delete and read (may be null).
+  std::shared_ptr<IoObserver> observer;
   // Extra device URI options applied to every member when it is opened, e.g.
   // "profile_scale=10" or "power_domain=crash&power_cut_after=100".
   std::string device_params;

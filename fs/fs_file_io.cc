@@ -15,6 +15,7 @@ class FsFileWriter : public FileWriter {
 
   Status Append(std::string_view data) override {
     if (closed_) return Status::InvalidArgument("append to a closed file");
+    if (fs_->options().observer) fs_->options().observer->OnAppend(ino_->created_as, data.size());
     std::lock_guard<std::mutex> l(ino_->mu);
     ino_->pending.append(data.data(), data.size());
     ino_->size += data.size();
@@ -56,6 +57,7 @@ class FsFileWriter : public FileWriter {
   }
 
   void SetLifetimeHint(int hint) override {
+    if (fs_->options().observer) fs_->options().observer->OnLifetimeHint(ino_->created_as, hint);
     std::lock_guard<std::mutex> l(ino_->mu);
     ino_->lifetime_hint = hint;
   }
@@ -139,6 +141,7 @@ Status FsImpl::OpenReader(const std::string& path, std::unique_ptr<FileReader>* 
   if (dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
   auto ino = inodes_.at(id);
   ino->open_count++;
+  if (ino->created_as.empty()) ino->created_as = path;  // files from before this mount
   reader->reset(new FsFileReader(this, ino));
   return Status::OK();
 }
@@ -375,6 +378,7 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
     stats_.bytes_read[0] += tier_bytes[0];
     stats_.bytes_read[1] += tier_bytes[1];
   }
+  if (result.ok() && options_.observer && n > 0) options_.observer->OnRead(ino->created_as, offset, n);
   if (result.ok()) *got = n;
   return result;
 }

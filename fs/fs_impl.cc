@@ -479,12 +479,14 @@ Status FsImpl::CreateLocked(uint64_t parent, const std::string& name, FileType t
   inodes_[ino->id] = ino;
   dirs_[parent][name] = ino->id;
   if (type == FileType::kDirectory) dirs_[ino->id];
+  if (type == FileType::kFile && options_.observer) options_.observer->OnCreate(path, ino->role);
   *inode = ino->id;
   return Status::OK();
 }
 
 void FsImpl::DeleteInodeLocked(Inode* ino) {
   ino->deleted = true;
+  if (options_.observer && ino->type == FileType::kFile) options_.observer->OnDelete(ino->created_as);
   for (const Extent& e : ino->extents) AddLiveLocked(e, -1);
   MetadataOp del;
   del.type = MetadataOp::Type::kDeleteInode;

@@ -32,6 +32,18 @@ int Backup(const std::string& uri, const std::string& host_dir);
 int Restore(const std::string& uri, const std::string& host_dir);
 int Profiles();
 
+struct ReplayArgs {
+  std::string policy = "hhzs";
+  std::string fast_profile = "zn540";
+  std::string slow_profile = "st14000";
+  uint32_t ssd_zones = 64;
+  uint32_t hdd_zones = 4096;
+  std::string zone_size = "64MiB";
+  bool json = false;
+};
+int TraceDump(const std::string& path, bool json);
+int Replay(const std::string& path, const ReplayArgs& args);
+
 // "/" + name, or dir + "/" + name.
 std::string JoinPath(const std::string& dir, const std::string& name);
 // Calls fn for every entry below dir, depth first in name order.

@@ -61,6 +61,23 @@ int main(int argc, char** argv) {
   restore->add_option("HOSTDIR", host_dir, "source directory")->required();
   auto* profiles = app.add_subcommand("profiles", "list the device timing profiles");
 
+  std::string trace_path;
+  auto* trace = app.add_subcommand("trace", "hint traces");
+  trace->require_subcommand(1);
+  auto* trace_dump = trace->add_subcommand("dump", "print a trace's events (text, or one JSON object a line)");
+  trace_dump->add_option("TRACE", trace_path, "trace file")->required();
+  trace_dump->add_flag("--json", json, "JSON lines");
+  cli::ReplayArgs replay_args;
+  auto* replay = app.add_subcommand("replay", "run a placement policy over a trace on modelled devices");
+  replay->add_option("TRACE", trace_path, "trace file")->required();
+  replay->add_option("--policy", replay_args.policy, "placement policy (hhzs, b1..b4, all-fast, ...)");
+  replay->add_option("--ssd-zones", replay_args.ssd_zones, "fast-tier zones")->check(CLI::Range(1, 1 << 24));
+  replay->add_option("--hdd-zones", replay_args.hdd_zones, "slow-tier zones")->check(CLI::Range(1, 1 << 24));
+  replay->add_option("--zone-size", replay_args.zone_size, "zone capacity of both tiers");
+  replay->add_option("--fast-profile", replay_args.fast_profile, "timing profile of the fast tier");
+  replay->add_option("--slow-profile", replay_args.slow_profile, "timing profile of the slow tier");
+  replay->add_flag("--json", replay_args.json, "one JSON object");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -86,5 +103,7 @@ int main(int argc, char** argv) {
   if (backup->parsed()) return cli::Backup(uri, host_dir);
   if (restore->parsed()) return cli::Restore(uri, host_dir);
   if (profiles->parsed()) return cli::Profiles();
+  if (trace_dump->parsed()) return cli::TraceDump(trace_path, json);
+  if (replay->parsed()) return cli::Replay(trace_path, replay_args);
   return 2;
 }

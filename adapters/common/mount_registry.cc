@@ -6,6 +6,7 @@
 
 #include "fs/emulated_device.h"
 #include "fs/uri.h"
+#include "hints/trace.h"
 #include "fs/zoned_device.h"
 #include "placement/policy_registry.h"
 
@@ -74,6 +75,13 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
     s = NewAllocationPolicy(uri.GetString("policy", ""), bus, &opts.policy);
     if (!s.ok()) return s;
     uri.params.erase("policy");
+  }
+  if (uri.Has("trace")) {  // record hints and I/O to a host file
+    std::unique_ptr<TraceWriter> writer;
+    s = TraceWriter::Create(uri.GetString("trace", ""), &writer);
+    if (!s.ok()) return s;
+    opts.observer = std::make_shared<TraceRecorder>(std::move(writer), bus);
+    uri.params.erase("trace");
   }
   opts.device_params = EnvOr("HINTFS_DEVICE_PARAMS", "");
   for (const auto& [key, value] : uri.params) {
