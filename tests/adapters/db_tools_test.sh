@@ -47,4 +47,27 @@ LD_PRELOAD=$PLUGIN sst_dump --fs_uri="$URI" --file="$sst" --command=verify > "$W
 grep -qi "verified\|ok" "$WORK/sst.txt" || { cat "$WORK/sst.txt"; fail "sst_dump did not verify $sst"; }
 
 "$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null || fail "fsck after the tools"
+
+# A trace recorded by stock db_bench (trace= in the URI), dumped and replayed.
+LD_PRELOAD=$PLUGIN db_bench --fs_uri="$URI?trace=$WORK/load.trace" --options_file=/options.ini --db=/db2 \
+  --num=30000 --benchmarks=fillrandom > "$WORK/bench2.txt" 2>&1 || { cat "$WORK/bench2.txt"; fail "db_bench with a trace"; }
+"$HINTFS" trace dump "$WORK/load.trace" > "$WORK/dump.txt"
+grep -q "table-file-creation" "$WORK/dump.txt" || fail "trace has no table creation hint"
+"$HINTFS" trace dump --json "$WORK/load.trace" | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' \
+  || fail "trace dump --json"
+"$HINTFS" replay "$WORK/load.trace" --policy hhzs --ssd-zones 8 --zone-size 4MiB --json > "$WORK/r1.json"
+"$HINTFS" replay "$WORK/load.trace" --policy hhzs --ssd-zones 8 --zone-size 4MiB --json > "$WORK/r2.json"
+cmp -s "$WORK/r1.json" "$WORK/r2.json" || fail "replay is not deterministic"
+python3 - "$WORK/r1.json" <<'PY' || fail "replay --json fields"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert 0 <= j["ssd_utilization"] <= 1 and j["modeled_seconds"] > 0
+for level in ("wal", "L0"):
+    assert {"fast_bytes", "slow_bytes"} <= set(j["per_level"][level]), level
+PY
+rc=0; "$HINTFS" replay "$WORK/load.trace" --ssd-zones 0 >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "replay --ssd-zones 0 exited $rc, not 2"
+head -c 5000 "$WORK/load.trace" > "$WORK/cut.trace"; printf 'junk' >> "$WORK/cut.trace"
+err=$("$HINTFS" replay "$WORK/cut.trace" 2>&1 >/dev/null) && fail "replay accepted a damaged trace"
+echo "$err" | grep -q "at byte" || fail "damaged trace error names no offset: $err"
 echo "db tools: ok"
