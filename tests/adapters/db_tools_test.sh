@@ -35,7 +35,7 @@ for b in fillrandom readrandom verifychecksum; do
 done
 
 "$HINTFS" ls -l "file:$WORK/ssd.img" /db > "$WORK/ls.txt"
-grep -E '\.sst' "$WORK/ls.txt" | grep -qE ' L[0-9] ' || fail "no table has a recorded level"
+grep -qE ' L[0-9]+ .*\.sst' "$WORK/ls.txt" || fail "no table has a recorded level"
 
 keys=$(LD_PRELOAD=$PLUGIN ldb --fs_uri="$URI" --db=/db scan 2>/dev/null | wc -l)
 [ "$keys" -gt 50000 ] || fail "ldb scan found $keys keys"

@@ -45,7 +45,8 @@ assert {d["tier"] for d in devices} == {"fast", "slow"}
 assert any(d["file_bytes"] > 0 for d in devices if d["tier"] == "slow"), "nothing spilled to slow"
 PY
 
-"$HINTFS" ls -l "file:$WORK/ssd.img" /d0/e0 | grep -q "^file" || fail "ls -l"
+"$HINTFS" ls -l "file:$WORK/ssd.img" /d0/e0 > "$WORK/ls.txt"
+grep -q "^file" "$WORK/ls.txt" || fail "ls -l"
 "$HINTFS" dump --json "file:$WORK/ssd.img" | python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["files"] and j["zones"]' \
   || fail "dump --json"
 "$HINTFS" info --json "file:$WORK/hdd.img" | python3 -c 'import json,sys; assert len(json.load(sys.stdin)["members"]) == 2' \
