@@ -183,9 +183,12 @@ TEST(RocksDbUnderHhzs, WalAndL0StayFastDeepLevelsSpill) {
   }
   EXPECT_GT(fast_tables, 0);
   EXPECT_GT(slow_tables, 0) << "the fast tier cannot hold everything";
+  // The end state depends on how far background compactions got, so only
+  // its shape is checked: 32 data zones of 320 KiB less a 1 MiB WAL budget
+  // make (32 * 320 KiB - 1 MiB) / 320 KiB = 28 table slots.
   auto state = nlohmann::json::parse(mounted->PolicyStateJson());
-  EXPECT_LT(state["tiering_level"].get<int>(), 8) << state.dump();
-  EXPECT_GT(state["slow_decisions"].get<int>(), 0) << state.dump();
+  EXPECT_EQ(state["capacity_slots"].get<int>(), 28) << state.dump();
+  EXPECT_GT(state["fast_decisions"].get<int>(), 0) << state.dump();
   mounted.reset();
   DestroyMemDevice(name);
   DestroyMemDevice(name + ".slow");
