@@ -4,7 +4,10 @@
 #include <functional>
 #include <map>
 
+#include <set>
+
 #include "fs/uri.h"
+#include "placement/auto_policy.h"
 #include "placement/hhzs_policy.h"
 #include "placement/static_policies.h"
 
@@ -32,34 +35,72 @@ const std::map<std::string, Factory>& Registry() {
 }  // namespace
 
 std::vector<std::string> AllocationPolicyNames() {
-  std::vector<std::string> names{"hhzs"};
+  std::vector<std::string> names{"auto", "hhzs"};
   for (const auto& [name, factory] : Registry()) names.push_back(name);
   return names;
 }
 
 namespace {
 
-// "hhzs:table_bytes=4MiB,wal_budget=16MiB" -> config; options live in the name
-// so that the recorded name restores them at the next mount.
-Status NewHhzs(const std::string& name, const std::string& options, std::shared_ptr<HintBus> bus,
-               std::shared_ptr<AllocationPolicy>* policy) {
-  HhzsConfig config;
+// "k=v,k=v" after the policy's name and a colon; options live in the name so
+// that the recorded name restores them at the next mount.
+Status ParseOptions(const std::string& options, const std::set<std::string>& known,
+                    std::map<std::string, std::string>* out) {
   size_t pos = 0;
   while (pos < options.size()) {
     size_t comma = options.find(',', pos);
     std::string item = options.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     pos = comma == std::string::npos ? options.size() : comma + 1;
     size_t eq = item.find('=');
-    std::string key = item.substr(0, eq);
-    uint64_t value = 0;
-    Status s = eq == std::string::npos ? Status::InvalidArgument("no value")
-                                       : ParseSize(item.substr(eq + 1), &value);
-    if (!s.ok()) return Status::InvalidArgument("hhzs option '" + item + "': " + s.message());
-    if (key == "table_bytes" && value > 0) config.table_bytes = value;
-    else if (key == "wal_budget") config.wal_budget_bytes = value;
-    else return Status::InvalidArgument("unknown hhzs option '" + item + "' (table_bytes, wal_budget)");
+    if (eq == std::string::npos || known.count(item.substr(0, eq)) == 0) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      return Status::InvalidArgument("policy option '" + item + "' (known: " + list + ")");
+    }
+    (*out)[item.substr(0, eq)] = item.substr(eq + 1);
   }
+  return Status::OK();
+}
+
+Status SizeOption(const std::map<std::string, std::string>& opts, const std::string& key, uint64_t* value) {
+  auto it = opts.find(key);
+  if (it == opts.end()) return Status::OK();
+  Status s = ParseSize(it->second, value);
+  if (!s.ok()) return Status::InvalidArgument("policy option " + key + ": " + s.message());
+  return Status::OK();
+}
+
+Status NewHhzs(const std::string& name, const std::string& options, std::shared_ptr<HintBus> bus,
+               std::shared_ptr<AllocationPolicy>* policy) {
+  std::map<std::string, std::string> opts;
+  Status s = ParseOptions(options, {"table_bytes", "wal_budget"}, &opts);
+  HhzsConfig config;
+  if (s.ok()) s = SizeOption(opts, "table_bytes", &config.table_bytes);
+  if (s.ok()) s = SizeOption(opts, "wal_budget", &config.wal_budget_bytes);
+  if (s.ok() && config.table_bytes == 0) s = Status::InvalidArgument("hhzs: table_bytes must be positive");
+  if (!s.ok()) return s;
   *policy = std::make_shared<HhzsPolicy>(name, std::move(bus), config);
+  return Status::OK();
+}
+
+Status NewAuto(const std::string& name, const std::string& options, std::shared_ptr<HintBus> bus,
+               std::shared_ptr<AllocationPolicy>* policy) {
+  std::map<std::string, std::string> opts;
+  Status s = ParseOptions(options, {"wal_budget", "period_ms", "fast_write_mib_s", "max_level"}, &opts);
+  AutoConfig config;
+  if (s.ok()) s = SizeOption(opts, "wal_budget", &config.wal_budget_bytes);
+  if (!s.ok()) return s;
+  try {
+    if (opts.count("period_ms")) config.period_ns = std::stoull(opts["period_ms"]) * 1000000;
+    if (opts.count("fast_write_mib_s")) config.fast_write_mib_per_s = std::stod(opts["fast_write_mib_s"]);
+    if (opts.count("max_level")) config.initial_max_level = std::stoi(opts["max_level"]);
+  } catch (const std::exception&) {
+    return Status::InvalidArgument("auto: malformed option in '" + options + "'");
+  }
+  if (config.period_ns == 0 || !(config.fast_write_mib_per_s > 0)) {
+    return Status::InvalidArgument("auto: period_ms and fast_write_mib_s must be positive");
+  }
+  *policy = std::make_shared<AutoPolicy>(name, std::move(bus), config);
   return Status::OK();
 }
 
@@ -69,6 +110,9 @@ Status NewAllocationPolicy(const std::string& name, std::shared_ptr<HintBus> bus
                            std::shared_ptr<AllocationPolicy>* policy) {
   if (name == "hhzs" || name.rfind("hhzs:", 0) == 0) {
     return NewHhzs(name, name.size() > 5 ? name.substr(5) : "", std::move(bus), policy);
+  }
+  if (name == "auto" || name.rfind("auto:", 0) == 0) {
+    return NewAuto(name, name.size() > 5 ? name.substr(5) : "", std::move(bus), policy);
   }
   auto it = Registry().find(name);
   if (it == Registry().end()) {

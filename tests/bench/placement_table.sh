@@ -37,7 +37,7 @@ LD_PRELOAD=$PLUGIN db_bench --fs_uri="hintfs://file:$WORK/ssd.img?trace=$WORK/lo
   --options_file=/options.ini --db=/db --benchmarks=fillrandom --num="$KEYS" --key_size=24 \
   --value_size=400 >/dev/null 2>&1
 printf "%-34s %6s %6s %6s %6s %8s %9s\n" policy wal L0 L1 L2 "SSD use" "model s"
-for p in "hhzs:table_bytes=4MiB,wal_budget=8MiB" b1 b2 b3 b4 all-fast all-slow; do
+for p in "hhzs:table_bytes=4MiB,wal_budget=8MiB" "auto:wal_budget=8MiB" b1 b2 b3 b4 all-fast all-slow; do
   "$H" replay "$WORK/load.trace" --policy "$p" --ssd-zones "$SSD_ZONES" --zone-size 4MiB --json |
     python3 -c '
 import json, sys

@@ -1,0 +1,91 @@
+#include "placement/auto_policy.h"
+
+#include <fmt/format.h>
+
+#include "placement/static_policies.h"
+
+namespace hintfs {
+
+AutoPolicy::AutoPolicy(std::string name, std::shared_ptr<HintBus> bus, AutoConfig config)
+    : name_(std::move(name)), bus_(bus), config_(config), tracker_(bus), max_level_(config.initial_max_level) {
+  subscription_ = bus_->Subscribe([this](const Hint& h) {
+    std::lock_guard<std::mutex> l(mu_);
+    Tick(h.time_ns);
+  });
+}
+
+AutoPolicy::~AutoPolicy() { bus_->Unsubscribe(subscription_); }
+
+ZoneRole AutoPolicy::RoleForNewFile(const std::string& path) {
+  return IsWalFileName(path) ? ZoneRole::kWal : ZoneRole::kData;
+}
+
+void AutoPolicy::Tick(uint64_t now_ns) {
+  if (now_ns <= now_ns_) return;
+  now_ns_ = now_ns;
+  if (period_start_ns_ == 0) period_start_ns_ = now_ns;
+  uint64_t elapsed = now_ns - period_start_ns_;
+  if (elapsed < config_.period_ns) return;
+  double mib_per_s = static_cast<double>(fast_bytes_in_period_) / 1048576.0 / (static_cast<double>(elapsed) / 1e9);
+  last_throughput_ = mib_per_s / config_.fast_write_mib_per_s;
+  if (last_throughput_ < 0.40) max_level_++;
+  else if (last_throughput_ > 0.65 && max_level_ > 0) max_level_--;
+  if (max_level_ > 7) max_level_ = 7;
+  period_start_ns_ = now_ns;
+  fast_bytes_in_period_ = 0;
+}
+
+void AutoPolicy::ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
+                               std::vector<uint32_t>* order) {
+  uint64_t fast_total = 0, fast_free = 0;
+  for (const DeviceSpace& d : devices) {
+    if (d.tier != Tier::kFast) continue;
+    fast_total += uint64_t{d.total_zones} * d.zone_capacity;
+    fast_free += uint64_t{d.free_zones} * d.zone_capacity;
+  }
+  bool fast = true;
+  if (request.role != ZoneRole::kWal) {
+    int level = tracker_.LevelOf(request.path, request.lifetime_hint);
+    std::lock_guard<std::mutex> l(mu_);
+    last_free_share_ = fast_total ? static_cast<double>(fast_free) / static_cast<double>(fast_total) : 0;
+    int limit = max_level_;
+    if (last_free_share_ < 0.133) limit = 1;
+    if (last_free_share_ < 0.08) limit = -1;
+    fast = level < 0 ? limit >= 0 : level <= limit;  // files of unknown level count as low
+  }
+  order->clear();
+  for (Tier tier : {Tier::kFast, Tier::kSlow}) {
+    if (tier == Tier::kFast && !fast) continue;
+    for (const DeviceSpace& d : devices) {
+      if (d.tier == tier) order->push_back(d.index);
+    }
+  }
+}
+
+uint32_t AutoPolicy::ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) {
+  if (device.tier != Tier::kFast || role == ZoneRole::kWal || device.zone_capacity == 0) return 0;
+  uint64_t budget_zones = (config_.wal_budget_bytes + device.zone_capacity - 1) / device.zone_capacity;
+  uint32_t in_use = device.role_zones[static_cast<int>(ZoneRole::kWal)];
+  return budget_zones > in_use ? static_cast<uint32_t>(budget_zones - in_use) : 0;
+}
+
+void AutoPolicy::OnAllocated(const AllocationRequest&, const DeviceSpace& device) {
+  if (device.tier != Tier::kFast) return;
+  std::lock_guard<std::mutex> l(mu_);
+  fast_bytes_in_period_ += device.zone_capacity;  // a zone's worth of writes is coming
+}
+
+int AutoPolicy::max_level() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return max_level_;
+}
+
+std::string AutoPolicy::StateJson() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return fmt::format(
+      "{{\"policy\":\"auto\",\"max_level\":{},\"fast_throughput_share\":{:.3f},\"fast_free_share\":{:.3f},"
+      "\"wal_budget_bytes\":{}}}",
+      max_level_, last_throughput_, last_free_share_, config_.wal_budget_bytes);
+}
+
+}  // namespace hintfs
