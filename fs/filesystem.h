@@ -57,7 +57,7 @@ class IoObserver {
   virtual ~IoObserver() = default;
   virtual void OnCreate(const std::string& path, ZoneRole role) = 0;
   virtual void OnLifetimeHint(const std::string& path, int lifetime) = 0;
-  virtual void OnAppend(const std::string& path, uint64_t bytes) = 0;
+  virtual void OnAppend(const std::string& path, std::string_view data) = 0;
   virtual void OnDelete(const std::string& path) = 0;
   virtual void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) = 0;
 };

@@ -15,7 +15,7 @@ class FsFileWriter : public FileWriter {
 
   Status Append(std::string_view data) override {
     if (closed_) return Status::InvalidArgument("append to a closed file");
-    if (fs_->options().observer) fs_->options().observer->OnAppend(ino_->created_as, data.size());
+    if (fs_->options().observer) fs_->options().observer->OnAppend(ino_->created_as, data);
     std::lock_guard<std::mutex> l(ino_->mu);
     ino_->pending.append(data.data(), data.size());
     ino_->size += data.size();

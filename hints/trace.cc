@@ -282,11 +282,11 @@ void TraceRecorder::OnLifetimeHint(const std::string& path, int lifetime) {
   writer_->Append(e);
 }
 
-void TraceRecorder::OnAppend(const std::string& path, uint64_t bytes) {
+void TraceRecorder::OnAppend(const std::string& path, std::string_view data) {
   TraceEvent e;
   e.type = TraceEvent::Type::kAppend;
   e.path = path;
-  e.bytes = bytes;
+  e.bytes = data.size();
   writer_->Append(e);
 }
 

@@ -84,8 +84,8 @@ std::string AutoPolicy::StateJson() const {
   std::lock_guard<std::mutex> l(mu_);
   return fmt::format(
       "{{\"policy\":\"auto\",\"max_level\":{},\"fast_throughput_share\":{:.3f},\"fast_free_share\":{:.3f},"
-      "\"wal_budget_bytes\":{}}}",
-      max_level_, last_throughput_, last_free_share_, config_.wal_budget_bytes);
+      "\"wal_budget_bytes\":{},\"level_knowledge\":{}}}",
+      max_level_, last_throughput_, last_free_share_, config_.wal_budget_bytes, tracker_.StatsJson());
 }
 
 }  // namespace hintfs

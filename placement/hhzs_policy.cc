@@ -160,9 +160,10 @@ std::string HhzsPolicy::StateJson() const {
   return fmt::format(
       "{{\"policy\":\"hhzs\",\"table_bytes\":{},\"wal_budget_bytes\":{},\"capacity_slots\":{},"
       "\"tiering_level\":{},\"reserved_for_tiering_level\":{},\"live_wals\":{},"
-      "\"running_compactions\":{},\"fast_decisions\":{},\"slow_decisions\":{},\"levels\":[{}]}}",
+      "\"running_compactions\":{},\"fast_decisions\":{},\"slow_decisions\":{},\"levels\":[{}],"
+      "\"level_knowledge\":{}}}",
       config_.table_bytes, config_.wal_budget_bytes, last_capacity_slots_, d.tiering_level, d.reserved,
-      live_wals_.size(), jobs_.size(), fast_decisions_, slow_decisions_, levels);
+      live_wals_.size(), jobs_.size(), fast_decisions_, slow_decisions_, levels, tracker_.StatsJson());
 }
 
 }  // namespace hintfs

@@ -10,6 +10,14 @@ LevelTracker::~LevelTracker() { bus_->Unsubscribe(subscription_); }
 
 void LevelTracker::OnHint(const Hint& h) {
   std::lock_guard<std::mutex> l(mu_);
+  // An exact level for a table whose level had to be guessed scores the guess.
+  if ((h.kind == Hint::Kind::kTableFileCreation || h.kind == Hint::Kind::kCompactionOutput) && h.level >= 0) {
+    auto guess = estimates_.find(h.path);
+    if (guess != estimates_.end()) {
+      (guess->second == h.level ? confirmed_ : wrong_)++;
+      estimates_.erase(guess);
+    }
+  }
   switch (h.kind) {
     case Hint::Kind::kFlushBegin:
       job_levels_[h.job] = 0;
@@ -33,6 +41,7 @@ void LevelTracker::OnHint(const Hint& h) {
       break;
     case Hint::Kind::kFileDeleted:
       levels_.erase(h.path);
+      estimates_.erase(h.path);
       break;
     default:
       break;
@@ -40,21 +49,41 @@ void LevelTracker::OnHint(const Hint& h) {
 }
 
 int LevelTracker::LevelOf(const std::string& path, int lifetime_hint) const {
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    auto it = levels_.find(path);
-    if (it != levels_.end()) {
-      exact_++;
-      return it->second;
-    }
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = levels_.find(path);
+  if (it != levels_.end()) {
+    exact_++;
+    return it->second;
   }
+  int level = kUnknown;
   switch (lifetime_hint) {
-    case 2: estimated_++; return kWal;
-    case 3: estimated_++; return 0;
-    case 4: estimated_++; return 2;
-    case 5: estimated_++; return 3;
+    case 2: level = kWal; break;
+    case 3: level = 0; break;
+    case 4: level = 2; break;
+    case 5: level = 3; break;
     default: return kUnknown;
   }
+  estimated_++;
+  if (level >= 0) estimates_.emplace(path, level);
+  return level;
+}
+
+uint64_t LevelTracker::estimates_confirmed() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return confirmed_;
+}
+
+uint64_t LevelTracker::estimates_wrong() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return wrong_;
+}
+
+std::string LevelTracker::StatsJson() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return "{\"known_levels\":" + std::to_string(levels_.size()) + ",\"exact_answers\":" +
+         std::to_string(exact_.load()) + ",\"estimated_answers\":" + std::to_string(estimated_.load()) +
+         ",\"estimates_confirmed\":" + std::to_string(confirmed_) +
+         ",\"estimates_wrong\":" + std::to_string(wrong_) + "}";
 }
 
 }  // namespace hintfs

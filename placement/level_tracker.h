@@ -8,6 +8,7 @@
 #define HINTFS_PLACEMENT_LEVEL_TRACKER_H_
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -33,6 +34,13 @@ class LevelTracker {
 
   uint64_t exact_answers() const { return exact_.load(); }
   uint64_t estimated_answers() const { return estimated_.load(); }
+  // Estimates later checked against the level a listener or the MANIFEST
+  // recorded for the same table.
+  uint64_t estimates_confirmed() const;
+  uint64_t estimates_wrong() const;
+  // {"known_levels":..,"exact_answers":..,"estimated_answers":..,
+  //  "estimates_confirmed":..,"estimates_wrong":..}
+  std::string StatsJson() const;
 
  private:
   void OnHint(const Hint& hint);
@@ -42,6 +50,8 @@ class LevelTracker {
   mutable std::mutex mu_;
   std::unordered_map<std::string, int> levels_;  // path -> level
   std::unordered_map<int64_t, int> job_levels_;  // running job -> output level
+  mutable std::unordered_map<std::string, int> estimates_;  // path -> level guessed
+  uint64_t confirmed_ = 0, wrong_ = 0;
   mutable std::atomic<uint64_t> exact_{0}, estimated_{0};
 };
 

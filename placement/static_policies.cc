@@ -29,3 +29,11 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
 }
 
 }  // namespace hintfs
+
+namespace hintfs {
+
+std::string LevelThresholdPolicy::StateJson() const {
+  return "{\"policy\":\"" + name_ + "\",\"levels\":" + tracker_.StatsJson() + "}";
+}
+
+}  // namespace hintfs

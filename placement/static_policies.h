@@ -27,6 +27,7 @@ class LevelThresholdPolicy : public AllocationPolicy {
   ZoneRole RoleForNewFile(const std::string& path) override;
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
+  std::string StateJson() const override;
 
   const LevelTracker& tracker() const { return tracker_; }
 

@@ -6,6 +6,7 @@
 
 #include "fs/emulated_device.h"
 #include "fs/uri.h"
+#include "hints/manifest_watcher.h"
 #include "hints/trace.h"
 #include "fs/zoned_device.h"
 #include "placement/policy_registry.h"
@@ -83,6 +84,9 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
     opts.observer = std::make_shared<TraceRecorder>(std::move(writer), bus);
     uri.params.erase("trace");
   }
+  // MANIFEST edits become hints for every mount: stores that send none
+  // (LevelDB, anything on a FUSE mount) still tell placement their levels.
+  opts.observer = std::make_shared<ManifestWatcher>(bus, opts.observer);
   opts.device_params = EnvOr("HINTFS_DEVICE_PARAMS", "");
   for (const auto& [key, value] : uri.params) {
     opts.device_params += (opts.device_params.empty() ? "" : "&") + key + "=" + value;

@@ -108,6 +108,23 @@ TEST_F(LevelDbOnHintfs, SecondOpenIsLockedOut) {
   delete other;
 }
 
+TEST_F(LevelDbOnHintfs, ManifestTellsPlacementTheLevels) {
+  // LevelDB sends no hints: its MANIFEST, read as it is written, does.
+  spec_ = "mem:" + test::UniqueName("levelpol");
+  ASSERT_TRUE(NewHintLevelDbEnv(spec_ + "?policy=b2", &env_).ok());
+  options_.env = env_.get();
+  Open();
+  for (long i = 0; i < 60000; i++) ASSERT_TRUE(db_->Put(leveldb::WriteOptions(), Key(i), Value(i)).ok());
+  db_->CompactRange(nullptr, nullptr);
+  db_.reset();
+  std::shared_ptr<Filesystem> fs;
+  ASSERT_TRUE(AcquireMount(spec_, &fs).ok());
+  std::string state = fs->PolicyStateJson();
+  size_t at = state.find("\"known_levels\":");
+  ASSERT_NE(at, std::string::npos) << state;
+  EXPECT_GT(std::atoi(state.c_str() + at + 15), 0) << state;
+}
+
 TEST(LevelDbCrash, PowerCutNeverLosesSyncedWrites) {
   int cycles = std::getenv("HINTFS_CRASH_CYCLES") ? std::atoi(std::getenv("HINTFS_CRASH_CYCLES")) : 50;
   std::string name = test::UniqueName("lpower");

@@ -199,3 +199,62 @@ TEST(RocksDbUnderHhzs, WalAndL0StayFastDeepLevelsSpill) {
 
 }  // namespace
 }  // namespace hintfs
+
+namespace hintfs {
+namespace {
+
+// No listener: placement estimates levels from RocksDB's lifetime hints, and
+// the MANIFEST (read as it is written) tells the truth afterwards; the policy
+// counts how often the estimate was right.
+TEST(RocksDbWithoutListener, LifetimeEstimatesAreScoredAgainstTheManifest) {
+  std::string name = test::UniqueName("nolistener");
+  setenv("HINTFS_MEM_FAST", "zone_size=2MiB&zones=200", 1);
+  setenv("HINTFS_MEM_SLOW", "zone_size=2MiB&zones=400", 1);
+  std::shared_ptr<Filesystem> mounted;
+  {
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    rocksdb::ConfigOptions cfg;
+    ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://mem:" + name + "?policy=b2", &fs).ok());
+    ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
+    auto env = rocksdb::NewCompositeEnv(fs);
+    rocksdb::Options o;
+    o.env = env.get();
+    o.create_if_missing = true;
+    o.write_buffer_size = 256 << 10;
+    o.target_file_size_base = 256 << 10;
+    o.max_bytes_for_level_base = 1 << 20;
+    o.level0_file_num_compaction_trigger = 2;
+    o.compression = rocksdb::kNoCompression;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    std::mt19937_64 rng(3);
+    std::string value(100, '\0');
+    for (int i = 0; i < 120000; i++) {
+      char key[16];
+      std::snprintf(key, sizeof(key), "k%09d", (i * 7919) % 120000);
+      for (char& c : value) c = static_cast<char>(rng());
+      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
+    }
+    ASSERT_TRUE(db->Close().ok());
+  }
+  unsetenv("HINTFS_MEM_FAST");
+  unsetenv("HINTFS_MEM_SLOW");
+  auto state = nlohmann::json::parse(mounted->PolicyStateJson());
+  auto k = state["levels"];
+  std::cout << "level estimates from lifetime hints: " << k.dump() << "\n";
+  EXPECT_GT(k["estimated_answers"].get<int>(), 0);
+  EXPECT_GT(k["known_levels"].get<int>(), 0) << "the MANIFEST gave exact levels";
+  // Every scored estimate is counted one way or the other. (Lifetime hints
+  // cannot tell L0 from the base level, so about half are exact: see
+  // docs/benchmarks.md.)
+  EXPECT_GT(k["estimates_confirmed"].get<int>(), 0);
+  EXPECT_LE(k["estimates_confirmed"].get<int>() + k["estimates_wrong"].get<int>(),
+            k["estimated_answers"].get<int>());
+  mounted.reset();
+  DestroyMemDevice(name);
+  DestroyMemDevice(name + ".slow");
+}
+
+}  // namespace
+}  // namespace hintfs

@@ -1,0 +1,79 @@
+#include "hints/manifest_watcher.h"
+
+namespace hintfs {
+
+namespace {
+std::string Dir(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+std::string Base(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+}  // namespace
+
+ManifestWatcher::ManifestWatcher(std::shared_ptr<HintBus> bus, std::shared_ptr<IoObserver> next)
+    : bus_(std::move(bus)), next_(std::move(next)) {}
+
+bool ManifestWatcher::IsManifest(const std::string& path) { return Base(path).rfind("MANIFEST-", 0) == 0; }
+
+void ManifestWatcher::OnCreate(const std::string& path, ZoneRole role) {
+  std::string base = Base(path);
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".ldb") == 0) {
+    std::lock_guard<std::mutex> l(mu_);
+    ext_by_dir_[Dir(path)] = ".ldb";  // LevelDB names its tables *.ldb
+  }
+  if (next_) next_->OnCreate(path, role);
+}
+
+void ManifestWatcher::OnLifetimeHint(const std::string& path, int lifetime) {
+  if (next_) next_->OnLifetimeHint(path, lifetime);
+}
+
+void ManifestWatcher::OnAppend(const std::string& path, std::string_view data) {
+  if (next_) next_->OnAppend(path, data);
+  if (!IsManifest(path)) return;
+  std::vector<Hint> hints;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    Watched& w = manifests_[path];
+    if (w.broken) return;
+    std::vector<VersionEdit> edits;
+    if (!w.reader.Feed(data, &edits).ok()) {
+      w.broken = true;
+      errors_++;
+    }
+    auto ext = ext_by_dir_.find(Dir(path));
+    for (const VersionEdit& e : edits) {
+      edits_++;
+      std::vector<Hint> h = HintsFromEdit(e, Dir(path), ext == ext_by_dir_.end() ? ".sst" : ext->second);
+      hints.insert(hints.end(), h.begin(), h.end());
+    }
+  }
+  for (Hint& h : hints) bus_->Publish(std::move(h));  // outside our lock
+}
+
+void ManifestWatcher::OnDelete(const std::string& path) {
+  if (IsManifest(path)) {
+    std::lock_guard<std::mutex> l(mu_);
+    manifests_.erase(path);
+  }
+  if (next_) next_->OnDelete(path);
+}
+
+void ManifestWatcher::OnRead(const std::string& path, uint64_t offset, uint64_t bytes) {
+  if (next_) next_->OnRead(path, offset, bytes);
+}
+
+uint64_t ManifestWatcher::edits() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return edits_;
+}
+
+uint64_t ManifestWatcher::errors() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return errors_;
+}
+
+}  // namespace hintfs
