@@ -16,9 +16,7 @@ AutoPolicy::AutoPolicy(std::string name, std::shared_ptr<HintBus> bus, AutoConfi
 
 AutoPolicy::~AutoPolicy() { bus_->Unsubscribe(subscription_); }
 
-ZoneRole AutoPolicy::RoleForNewFile(const std::string& path) {
-  return IsWalFileName(path) ? ZoneRole::kWal : ZoneRole::kData;
-}
+ZoneRole AutoPolicy::RoleForNewFile(const std::string& path) { return LsmRoleFor(path); }
 
 void AutoPolicy::Tick(uint64_t now_ns) {
   if (now_ns <= now_ns_) return;
@@ -63,10 +61,7 @@ void AutoPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
 }
 
 uint32_t AutoPolicy::ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) {
-  if (device.tier != Tier::kFast || role == ZoneRole::kWal || device.zone_capacity == 0) return 0;
-  uint64_t budget_zones = (config_.wal_budget_bytes + device.zone_capacity - 1) / device.zone_capacity;
-  uint32_t in_use = device.role_zones[static_cast<int>(ZoneRole::kWal)];
-  return budget_zones > in_use ? static_cast<uint32_t>(budget_zones - in_use) : 0;
+  return WalBudgetReserve(device, role, config_.wal_budget_bytes);
 }
 
 void AutoPolicy::OnAllocated(const AllocationRequest&, const DeviceSpace& device) {

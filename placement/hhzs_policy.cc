@@ -13,9 +13,7 @@ HhzsPolicy::HhzsPolicy(std::string name, std::shared_ptr<HintBus> bus, HhzsConfi
 
 HhzsPolicy::~HhzsPolicy() { bus_->Unsubscribe(subscription_); }
 
-ZoneRole HhzsPolicy::RoleForNewFile(const std::string& path) {
-  return IsWalFileName(path) ? ZoneRole::kWal : ZoneRole::kData;
-}
+ZoneRole HhzsPolicy::RoleForNewFile(const std::string& path) { return LsmRoleFor(path); }
 
 void HhzsPolicy::OnHint(const Hint& h) {
   std::lock_guard<std::mutex> l(mu_);
@@ -130,10 +128,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
 }
 
 uint32_t HhzsPolicy::ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) {
-  if (device.tier != Tier::kFast || role == ZoneRole::kWal || device.zone_capacity == 0) return 0;
-  uint64_t budget_zones = (config_.wal_budget_bytes + device.zone_capacity - 1) / device.zone_capacity;
-  uint32_t in_use = device.role_zones[static_cast<int>(ZoneRole::kWal)];
-  return budget_zones > in_use ? static_cast<uint32_t>(budget_zones - in_use) : 0;
+  return WalBudgetReserve(device, role, config_.wal_budget_bytes);
 }
 
 void HhzsPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {

@@ -6,12 +6,19 @@ bool IsWalFileName(const std::string& path) {
   return path.size() > 4 && path.compare(path.size() - 4, 4, ".log") == 0;
 }
 
+ZoneRole LsmRoleFor(const std::string& path) { return IsWalFileName(path) ? ZoneRole::kWal : ZoneRole::kData; }
+
+uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes) {
+  if (device.tier != Tier::kFast || role == ZoneRole::kWal || device.zone_capacity == 0) return 0;
+  uint64_t budget_zones = (budget_bytes + device.zone_capacity - 1) / device.zone_capacity;
+  uint32_t in_use = device.role_zones[static_cast<int>(ZoneRole::kWal)];
+  return budget_zones > in_use ? static_cast<uint32_t>(budget_zones - in_use) : 0;
+}
+
 LevelThresholdPolicy::LevelThresholdPolicy(std::string name, int fast_levels, std::shared_ptr<HintBus> bus)
     : name_(std::move(name)), fast_levels_(fast_levels), tracker_(std::move(bus)) {}
 
-ZoneRole LevelThresholdPolicy::RoleForNewFile(const std::string& path) {
-  return IsWalFileName(path) ? ZoneRole::kWal : ZoneRole::kData;
-}
+ZoneRole LevelThresholdPolicy::RoleForNewFile(const std::string& path) { return LsmRoleFor(path); }
 
 void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
                                          const std::vector<DeviceSpace>& devices,

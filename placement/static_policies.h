@@ -40,6 +40,14 @@ class LevelThresholdPolicy : public AllocationPolicy {
 // True for a name that RocksDB and LevelDB give their write-ahead logs.
 bool IsWalFileName(const std::string& path);
 
+// The zone role of an LSM store's file: wal for its write-ahead logs, data
+// for the rest.
+ZoneRole LsmRoleFor(const std::string& path);
+
+// Empty zones a request of role must leave on device so that a WAL budget of
+// budget_bytes stays available on the fast tier (HHZS's reserved WAL zones).
+uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes);
+
 }  // namespace hintfs
 
 #endif  // HINTFS_PLACEMENT_STATIC_POLICIES_H_

@@ -27,6 +27,50 @@ int FastLevels(const std::string& policy) {
   return 100;  // fast-first, all-fast
 }
 
+// Loads 120,000 random 100-byte values into /db on hintfs://mem:name?query
+// with small tables (so levels L0-L2 fill), and returns the mount.
+void LoadRocksDb(const std::string& name, const std::string& query, bool listener,
+                 std::shared_ptr<Filesystem>* mounted) {
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  rocksdb::ConfigOptions cfg;
+  ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://mem:" + name + query, &fs).ok());
+  ASSERT_TRUE(AcquireMount("mem:" + name, mounted).ok());
+  auto env = rocksdb::NewCompositeEnv(fs);
+  rocksdb::Options o;
+  o.env = env.get();
+  o.create_if_missing = true;
+  o.write_buffer_size = 256 << 10;
+  o.target_file_size_base = 256 << 10;
+  o.max_bytes_for_level_base = 1 << 20;
+  o.level0_file_num_compaction_trigger = 2;
+  o.compression = rocksdb::kNoCompression;
+  if (listener) o.listeners.push_back(NewHintRocksListener());
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  std::mt19937_64 rng(1);
+  std::string value(100, '\0');
+  for (int i = 0; i < 120000; i++) {
+    char key[16];
+    std::snprintf(key, sizeof(key), "k%09d", (i * 7919) % 120000);
+    for (char& c : value) c = static_cast<char>(rng());
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
+  }
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  // Let background compactions settle (a wait, not a timing check).
+  for (int i = 0; i < 3000; i++) {
+    uint64_t pending = 1, running = 1;
+    db->GetIntProperty("rocksdb.compaction-pending", &pending);
+    db->GetIntProperty("rocksdb.num-running-compactions", &running);
+    if (pending == 0 && running == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::string v;
+  ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "k000012345", &v).ok());
+  EXPECT_EQ(v.size(), 100u);
+  ASSERT_TRUE(db->Close().ok());
+}
+
 class RocksDbUnderPolicy : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RocksDbUnderPolicy, TablesLandOnTheTierTheirLevelCallsFor) {
@@ -34,49 +78,11 @@ TEST_P(RocksDbUnderPolicy, TablesLandOnTheTierTheirLevelCallsFor) {
   std::string name = test::UniqueName("pol");
   setenv("HINTFS_MEM_FAST", "zone_size=2MiB&zones=200", 1);
   setenv("HINTFS_MEM_SLOW", "zone_size=2MiB&zones=400", 1);
-  {
-    std::shared_ptr<rocksdb::FileSystem> fs;
-    rocksdb::ConfigOptions cfg;
-    ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://mem:" + name + "?policy=" + policy, &fs).ok());
-    auto env = rocksdb::NewCompositeEnv(fs);
-    rocksdb::Options o;
-    o.env = env.get();
-    o.create_if_missing = true;
-    o.write_buffer_size = 256 << 10;
-    o.target_file_size_base = 256 << 10;
-    o.max_bytes_for_level_base = 1 << 20;
-    o.level0_file_num_compaction_trigger = 2;
-    o.compression = rocksdb::kNoCompression;
-    o.listeners.push_back(NewHintRocksListener());
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
-    std::mt19937_64 rng(1);
-    std::string value(100, '\0');
-    for (int i = 0; i < 120000; i++) {
-      char key[16];
-      std::snprintf(key, sizeof(key), "k%09d", (i * 7919) % 120000);
-      for (char& c : value) c = static_cast<char>(rng());
-      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
-    }
-    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-    // Let background compactions settle (a wait, not a timing check).
-    for (int i = 0; i < 3000; i++) {
-      uint64_t pending = 1, running = 1;
-      db->GetIntProperty("rocksdb.compaction-pending", &pending);
-      db->GetIntProperty("rocksdb.num-running-compactions", &running);
-      if (pending == 0 && running == 0) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    std::string v;
-    ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "k000012345", &v).ok());
-    EXPECT_EQ(v.size(), 100u);
-    ASSERT_TRUE(db->Close().ok());
-  }
+  std::shared_ptr<Filesystem> fs;
+  LoadRocksDb(name, "?policy=" + policy, /*listener=*/true, &fs);
   unsetenv("HINTFS_MEM_FAST");
   unsetenv("HINTFS_MEM_SLOW");
-  std::shared_ptr<Filesystem> fs;
-  ASSERT_TRUE(AcquireMount("mem:" + name, &fs).ok());
+  ASSERT_TRUE(fs);
   EXPECT_EQ(fs->policy_name(), policy);
   std::vector<DirEntry> entries;
   ASSERT_TRUE(fs->ReadDir("/db", &entries).ok());
@@ -131,36 +137,7 @@ TEST(RocksDbUnderHhzs, WalAndL0StayFastDeepLevelsSpill) {
   setenv("HINTFS_MEM_FAST", "zone_size=320KiB&zones=36", 1);
   setenv("HINTFS_MEM_SLOW", "zone_size=320KiB&zones=600", 1);
   std::shared_ptr<Filesystem> mounted;
-  {
-    std::shared_ptr<rocksdb::FileSystem> fs;
-    rocksdb::ConfigOptions cfg;
-    ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(
-                    cfg, "hintfs://mem:" + name + "?policy=hhzs:table_bytes=320KiB,wal_budget=1MiB", &fs)
-                    .ok());
-    ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
-    auto env = rocksdb::NewCompositeEnv(fs);
-    rocksdb::Options o;
-    o.env = env.get();
-    o.create_if_missing = true;
-    o.write_buffer_size = 256 << 10;
-    o.target_file_size_base = 256 << 10;
-    o.max_bytes_for_level_base = 1 << 20;
-    o.level0_file_num_compaction_trigger = 2;
-    o.compression = rocksdb::kNoCompression;
-    o.listeners.push_back(NewHintRocksListener());
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
-    std::mt19937_64 rng(2);
-    std::string value(100, '\0');
-    for (int i = 0; i < 120000; i++) {
-      char key[16];
-      std::snprintf(key, sizeof(key), "k%09d", (i * 7919) % 120000);
-      for (char& c : value) c = static_cast<char>(rng());
-      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
-    }
-    ASSERT_TRUE(db->Close().ok());
-  }
+  LoadRocksDb(name, "?policy=hhzs:table_bytes=320KiB,wal_budget=1MiB", /*listener=*/true, &mounted);
   unsetenv("HINTFS_MEM_FAST");
   unsetenv("HINTFS_MEM_SLOW");
   std::vector<DirEntry> entries;
@@ -211,33 +188,7 @@ TEST(RocksDbWithoutListener, LifetimeEstimatesAreScoredAgainstTheManifest) {
   setenv("HINTFS_MEM_FAST", "zone_size=2MiB&zones=200", 1);
   setenv("HINTFS_MEM_SLOW", "zone_size=2MiB&zones=400", 1);
   std::shared_ptr<Filesystem> mounted;
-  {
-    std::shared_ptr<rocksdb::FileSystem> fs;
-    rocksdb::ConfigOptions cfg;
-    ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://mem:" + name + "?policy=b2", &fs).ok());
-    ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
-    auto env = rocksdb::NewCompositeEnv(fs);
-    rocksdb::Options o;
-    o.env = env.get();
-    o.create_if_missing = true;
-    o.write_buffer_size = 256 << 10;
-    o.target_file_size_base = 256 << 10;
-    o.max_bytes_for_level_base = 1 << 20;
-    o.level0_file_num_compaction_trigger = 2;
-    o.compression = rocksdb::kNoCompression;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
-    std::mt19937_64 rng(3);
-    std::string value(100, '\0');
-    for (int i = 0; i < 120000; i++) {
-      char key[16];
-      std::snprintf(key, sizeof(key), "k%09d", (i * 7919) % 120000);
-      for (char& c : value) c = static_cast<char>(rng());
-      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
-    }
-    ASSERT_TRUE(db->Close().ok());
-  }
+  LoadRocksDb(name, "?policy=b2", /*listener=*/false, &mounted);
   unsetenv("HINTFS_MEM_FAST");
   unsetenv("HINTFS_MEM_SLOW");
   auto state = nlohmann::json::parse(mounted->PolicyStateJson());
