@@ -4,11 +4,10 @@
 #include <map>
 #include <mutex>
 
-#include "fs/emulated_device.h"
 #include "fs/uri.h"
+#include "fs/zoned_device.h"
 #include "hints/manifest_watcher.h"
 #include "hints/trace.h"
-#include "fs/zoned_device.h"
 #include "placement/policy_registry.h"
 
 namespace hintfs {
@@ -35,7 +34,6 @@ std::string EnvOr(const char* name, const char* def) {
 
 // A mem: spec that names no device gets a fresh filesystem.
 Status CreateMemFilesystemIfMissing(const std::string& spec) {
-  std::string name = spec.substr(4);
   std::unique_ptr<ZonedDevice> probe;
   if (OpenZonedDevice(spec, /*create=*/false, &probe).ok()) return Status::OK();
   MkfsOptions opts;
