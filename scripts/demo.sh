@@ -6,6 +6,7 @@
 # phase, then shows throughput, bytes per tier and which LSM levels live on
 # which tier, and checks the filesystem.
 set -euo pipefail
+source "$(dirname "$0")/lib/rocksdb_options.sh"
 HINTFS=${1:?usage: demo.sh path/to/hintfs path/to/libhintfs_rocksdb.so}
 PLUGIN=$(readlink -f "${2:?}")
 WORK=$(mktemp -d /tmp/hintfs-demo.XXXXXX)
@@ -17,19 +18,7 @@ echo "== devices in $WORK: fast 12 x 32 MiB zones (zn540), slow 64 x 32 MiB zone
 "$HINTFS" mkfs --fast "file:$WORK/ssd.img?zone_size=32MiB&zones=12&profile=zn540" \
                --slow "file:$WORK/hdd.img?zone_size=32MiB&zones=64&profile=st14000"
 mkdir "$WORK/conf"
-cat > "$WORK/conf/options.ini" <<'INI'
-[Version]
-  rocksdb_version=7.8.3
-  options_file_version=1.1
-[DBOptions]
-  create_if_missing=true
-  listeners={HintfsEventListener}
-[CFOptions "default"]
-  write_buffer_size=8388608
-  target_file_size_base=8388608
-  max_bytes_for_level_base=33554432
-[TableOptions/BlockBasedTable "default"]
-INI
+write_rocksdb_options "$WORK/conf/options.ini" 8388608 8388608 33554432
 "$HINTFS" restore "file:$WORK/ssd.img" "$WORK/conf" >/dev/null
 
 bench() {

@@ -3,6 +3,7 @@
 # db_bench fillrandom/readrandom/verifychecksum with the listener set in an
 # OPTIONS file, ldb scan and checkconsistency, sst_dump verify; then fsck.
 set -euo pipefail
+source "$(dirname "$0")/../../scripts/lib/rocksdb_options.sh"
 HINTFS=${1:?usage: db_tools_test.sh hintfs libhintfs_rocksdb.so}
 PLUGIN=$(readlink -f "${2:?}")
 WORK=$(mktemp -d /tmp/hintfs-tools.XXXXXX)
@@ -13,19 +14,7 @@ URI="hintfs://file:$WORK/ssd.img"
 "$HINTFS" mkfs --fast "file:$WORK/ssd.img?zone_size=16MiB&zones=16" \
                --slow "file:$WORK/hdd.img?zone_size=16MiB&zones=32" >/dev/null
 mkdir "$WORK/conf"
-cat > "$WORK/conf/options.ini" <<'INI'
-[Version]
-  rocksdb_version=7.8.3
-  options_file_version=1.1
-[DBOptions]
-  create_if_missing=true
-  listeners={HintfsEventListener}
-[CFOptions "default"]
-  write_buffer_size=1048576
-  target_file_size_base=1048576
-  max_bytes_for_level_base=4194304
-[TableOptions/BlockBasedTable "default"]
-INI
+write_rocksdb_options "$WORK/conf/options.ini" 1048576 1048576 4194304
 "$HINTFS" restore "file:$WORK/ssd.img" "$WORK/conf" >/dev/null  # the tools read it through hintfs
 
 LD_PRELOAD=$PLUGIN db_bench --fs_uri="$URI" --options_file=/options.ini --db=/db --num=100000 \

@@ -7,6 +7,7 @@
 #   bash tests/bench/placement_table.sh [KEYS] [SSD_ZONES]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/lib/rocksdb_options.sh
 KEYS=${1:-1000000}
 SSD_ZONES=${2:-11}
 bash scripts/run.sh build >/dev/null
@@ -17,20 +18,7 @@ trap 'rm -rf "$WORK"' EXIT
 "$H" mkfs --fast "file:$WORK/ssd.img?zone_size=4MiB&zones=128" \
           --slow "file:$WORK/hdd.img?zone_size=4MiB&zones=1024" >/dev/null
 mkdir "$WORK/conf"
-cat > "$WORK/conf/options.ini" <<'INI'
-[Version]
-  rocksdb_version=7.8.3
-  options_file_version=1.1
-[DBOptions]
-  create_if_missing=true
-  listeners={HintfsEventListener}
-[CFOptions "default"]
-  write_buffer_size=4194304
-  target_file_size_base=3932160
-  max_bytes_for_level_base=16777216
-  compression=kNoCompression
-[TableOptions/BlockBasedTable "default"]
-INI
+write_rocksdb_options "$WORK/conf/options.ini" 4194304 3932160 16777216 kNoCompression
 "$H" restore "file:$WORK/ssd.img" "$WORK/conf" >/dev/null
 echo "recording: db_bench fillrandom, $KEYS keys of 24+400 bytes" >&2
 LD_PRELOAD=$PLUGIN db_bench --fs_uri="hintfs://file:$WORK/ssd.img?trace=$WORK/load.trace" \
