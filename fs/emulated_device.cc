@@ -407,7 +407,7 @@ class EmulatedDevice : public ZonedDevice {
     if (z.condition == ZoneCondition::kEmpty || z.condition == ZoneCondition::kClosed) {
       return Status::OK();
     }
-    if (!IsOpen(z.condition)) return InvalidTransition(zone, "close");
+    if (!IsOpenCondition(z.condition)) return InvalidTransition(zone, "close");
     z.condition = z.wp == 0 ? ZoneCondition::kEmpty : ZoneCondition::kClosed;
     return backing_->PersistZone(zone, z);
   }
@@ -467,7 +467,7 @@ class EmulatedDevice : public ZonedDevice {
       if (z.wp == 0 && z.condition != ZoneCondition::kReadOnly &&
           z.condition != ZoneCondition::kOffline) {
         z.condition = ZoneCondition::kEmpty;
-      } else if (IsOpen(z.condition) ||
+      } else if (IsOpenCondition(z.condition) ||
                  (z.condition == ZoneCondition::kFull && z.wp < g.zone_capacity)) {
         z.condition = ZoneCondition::kClosed;
       }
@@ -479,10 +479,6 @@ class EmulatedDevice : public ZonedDevice {
   }
 
  private:
-  static bool IsOpen(ZoneCondition c) {
-    return c == ZoneCondition::kImplicitOpen || c == ZoneCondition::kExplicitOpen;
-  }
-
   Status CheckPowered() const {
     if (powered_off_) return Status::IOError("device lost power; reopen it");
     return Status::OK();
@@ -537,8 +533,8 @@ class EmulatedDevice : public ZonedDevice {
   void CountZones(uint32_t* open, uint32_t* active) const {
     *open = *active = 0;
     for (const ZoneState& z : state_->zones) {
-      if (IsOpen(z.condition)) ++*open;
-      if (IsOpen(z.condition) || z.condition == ZoneCondition::kClosed) ++*active;
+      if (IsOpenCondition(z.condition)) ++*open;
+      if (IsOpenCondition(z.condition) || z.condition == ZoneCondition::kClosed) ++*active;
     }
   }
 
@@ -616,7 +612,7 @@ class EmulatedDevice : public ZonedDevice {
       return Status::InvalidArgument(fmt::format(
           "write at {} not at the write pointer {} of zone {}", offset, zone_start + z.wp, zone));
     }
-    if (!IsOpen(z.condition)) {
+    if (!IsOpenCondition(z.condition)) {
       s = MakeRoomToOpen(zone, z.condition == ZoneCondition::kEmpty);
       if (!s.ok()) return s;
       z.condition = ZoneCondition::kImplicitOpen;

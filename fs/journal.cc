@@ -156,14 +156,6 @@ Status Journal::RollLocked() {
   return s;
 }
 
-Status Journal::Roll() {
-  std::lock_guard<std::mutex> l(commit_mu_);
-  if (!failed_.ok()) return failed_;
-  Status s = RollLocked();
-  if (!s.ok() && !s.IsNoSpace()) failed_ = s;
-  return s;
-}
-
 uint64_t Journal::Add(std::vector<MetadataOp> ops) {
   std::lock_guard<std::mutex> l(pending_mu_);
   for (MetadataOp& op : ops) pending_.push_back(std::move(op));
@@ -176,11 +168,6 @@ uint64_t Journal::pending_generation() {
 }
 
 uint64_t Journal::committed_generation() { return committed_gen_.load(); }
-
-bool Journal::has_pending() {
-  std::lock_guard<std::mutex> l(pending_mu_);
-  return !pending_.empty();
-}
 
 Status Journal::Commit() {
   std::lock_guard<std::mutex> l(commit_mu_);

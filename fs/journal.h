@@ -59,14 +59,10 @@ class Journal {
   uint64_t Add(const MetadataOp& op) { return Add(std::vector<MetadataOp>{op}); }
   uint64_t pending_generation();
   uint64_t committed_generation();
-  bool has_pending();
 
   // Makes every queued op durable. After a write error the journal refuses
   // further commits (the on-device state is unknown until remount).
   Status Commit();
-
-  // Writes a fresh snapshot into another metadata zone.
-  Status Roll();
 
   // The image as of the last commit.
   MetadataImage image();

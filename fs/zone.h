@@ -38,13 +38,6 @@ struct ZoneInfo {
   ZoneCondition condition = ZoneCondition::kEmpty;
 
   bool is_sequential() const { return type == ZoneType::kSequentialWriteRequired; }
-  // Bytes written so far (the whole capacity for a conventional zone).
-  uint64_t used() const { return is_sequential() ? write_pointer - start : capacity; }
-  uint64_t remaining() const { return is_sequential() ? start + capacity - write_pointer : 0; }
-  bool is_open() const {
-    return condition == ZoneCondition::kImplicitOpen || condition == ZoneCondition::kExplicitOpen;
-  }
-  bool is_active() const { return is_open() || condition == ZoneCondition::kClosed; }
 };
 
 const char* ZoneTypeName(ZoneType type);

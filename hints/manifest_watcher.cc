@@ -40,13 +40,9 @@ void ManifestWatcher::OnAppend(const std::string& path, std::string_view data) {
     Watched& w = manifests_[path];
     if (w.broken) return;
     std::vector<VersionEdit> edits;
-    if (!w.reader.Feed(data, &edits).ok()) {
-      w.broken = true;
-      errors_++;
-    }
+    if (!w.reader.Feed(data, &edits).ok()) w.broken = true;
     auto ext = ext_by_dir_.find(Dir(path));
     for (const VersionEdit& e : edits) {
-      edits_++;
       std::vector<Hint> h = HintsFromEdit(e, Dir(path), ext == ext_by_dir_.end() ? ".sst" : ext->second);
       hints.insert(hints.end(), h.begin(), h.end());
     }
@@ -64,16 +60,6 @@ void ManifestWatcher::OnDelete(const std::string& path) {
 
 void ManifestWatcher::OnRead(const std::string& path, uint64_t offset, uint64_t bytes) {
   if (next_) next_->OnRead(path, offset, bytes);
-}
-
-uint64_t ManifestWatcher::edits() const {
-  std::lock_guard<std::mutex> l(mu_);
-  return edits_;
-}
-
-uint64_t ManifestWatcher::errors() const {
-  std::lock_guard<std::mutex> l(mu_);
-  return errors_;
 }
 
 }  // namespace hintfs

@@ -28,9 +28,6 @@ class ManifestWatcher : public IoObserver {
   void OnDelete(const std::string& path) override;
   void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) override;
 
-  uint64_t edits() const;
-  uint64_t errors() const;
-
   static bool IsManifest(const std::string& path);
 
  private:
@@ -45,7 +42,6 @@ class ManifestWatcher : public IoObserver {
   mutable std::mutex mu_;
   std::map<std::string, Watched> manifests_;
   std::map<std::string, std::string> ext_by_dir_;  // what table files are called in a directory
-  uint64_t edits_ = 0, errors_ = 0;
 };
 
 }  // namespace hintfs

@@ -198,8 +198,8 @@ class Logger : public rocksdb::Logger {
 
 class HintRocksFileSystem : public rocksdb::FileSystem {
  public:
-  HintRocksFileSystem(std::string spec, std::shared_ptr<Filesystem> fs, std::shared_ptr<HintBus> bus)
-      : spec_(std::move(spec)), fs_(std::move(fs)), bus_(std::move(bus)) {}
+  HintRocksFileSystem(std::shared_ptr<Filesystem> fs, std::shared_ptr<HintBus> bus)
+      : fs_(std::move(fs)), bus_(std::move(bus)) {}
 
   static const char* kClassName() { return "HintfsFileSystem"; }
   const char* Name() const override { return kClassName(); }
@@ -403,7 +403,6 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
     return ToIO(s);
   }
 
-  std::string spec_;
   std::shared_ptr<Filesystem> fs_;
   std::shared_ptr<HintBus> bus_;
 };
@@ -416,7 +415,7 @@ rocksdb::IOStatus NewHintRocksFileSystem(const std::string& spec,
   std::shared_ptr<HintBus> bus;
   Status s = AcquireMount(spec, &fs, &bus);
   if (!s.ok()) return ToIO(s);
-  *result = std::make_shared<HintRocksFileSystem>(spec, std::move(fs), std::move(bus));
+  *result = std::make_shared<HintRocksFileSystem>(std::move(fs), std::move(bus));
   return rocksdb::IOStatus::OK();
 }
 

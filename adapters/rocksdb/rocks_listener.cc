@@ -85,7 +85,6 @@ class HintRocksListener : public rocksdb::EventListener {
     hints.job = static_cast<uint64_t>(info.job_id);
     hints.reason = ReasonName(info.reason);
     hints.level = LevelOfJob(info.job_id, info.reason);
-    std::string dir = Parent(info.file_path);
     ForEachMount([&](const std::string&, Filesystem* fs, HintBus* bus) {
       if (!fs->SetHints(info.file_path, hints).ok()) return;
       Hint h;
