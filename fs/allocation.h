@@ -64,6 +64,12 @@ class AllocationPolicy {
     static_cast<void>(request);
     static_cast<void>(device);
   }
+  // The filesystem moved the data of the file created at path to a device of
+  // tier (migration), durably.
+  virtual void OnMigrated(const std::string& path, Tier tier) {
+    static_cast<void>(path);
+    static_cast<void>(tier);
+  }
   // The policy's view of the world as a JSON object ("{}" when it keeps none).
   virtual std::string StateJson() const { return "{}"; }
 };

@@ -26,6 +26,7 @@
 
 #include "fs/allocation.h"
 #include "fs/metadata.h"
+#include "fs/rate_limiter.h"
 #include "fs/status.h"
 #include "fs/superblock.h"
 #include "fs/zone.h"
@@ -93,6 +94,7 @@ struct FileStat {
   int64_t mtime_ns = 0;
   std::vector<Extent> extents;  // bytes already on a device (files only)
   FileHints hints;
+  uint64_t reads = 0;  // read calls since mount (not persisted)
 };
 
 struct DirEntry {
@@ -140,12 +142,22 @@ struct FsStats {
   uint64_t zones_finished = 0;   // finished early to respect max active zones
   uint64_t gc_runs = 0;
   uint64_t gc_bytes_moved = 0;
+  uint64_t migrated_bytes[2] = {0, 0};  // per destination tier
+  uint64_t migrations[2] = {0, 0};      // files moved, per destination tier
+  uint64_t migrations_aborted = 0;      // file changed during the copy; copy dropped
   uint64_t journal_commits = 0;
   uint64_t journal_bytes = 0;
   uint64_t journal_rolls = 0;
   uint64_t journal_epoch = 0;
   uint64_t files = 0;
   uint64_t directories = 0;
+};
+
+// What a migration did.
+struct MigrateResult {
+  bool moved = false;         // false: nothing of the file was on the other tier
+  uint64_t bytes = 0;         // file bytes copied
+  uint64_t extents = 0;       // extents that changed tier
 };
 
 struct FsckReport {
@@ -247,6 +259,17 @@ class Filesystem {
   // Checks the journal image against itself and the devices. deep also reads
   // back every extent.
   virtual Status Check(bool deep, FsckReport* report, const ProgressFn& progress) = 0;
+
+  // Moves a file's data to a device of tier to: copies every extent that is
+  // elsewhere (through limiter, if given; each byte copied is charged once),
+  // makes the copy durable and reads it back against the source's checksums,
+  // then replaces the file's extents in one journal record and commits it.
+  // A crash at any point leaves the old copy or the new one, never a mix; the
+  // zones of an abandoned copy are reclaimed. Readers may read throughout.
+  // Busy if the file is open for writing or changed during the copy (the
+  // copy is dropped); NoSpace if tier to has no room.
+  virtual Status MigrateFile(const std::string& path, Tier to, RateLimiter* limiter,
+                             MigrateResult* result) = 0;
 };
 
 }  // namespace hintfs

@@ -323,14 +323,18 @@ Status FsImpl::Open() {
   if (options_.read_only) return Status::OK();
   s = RecoverOwnedZones(image);
   if (!s.ok()) return s;
-  // Inodes left unlinked by a crash while open are deleted now.
-  std::lock_guard<std::mutex> l(mu_);
-  std::vector<Inode*> orphans;
-  for (auto& [id, ino] : inodes_) {
-    if (id != kRootInode && ino->nlink == 0) orphans.push_back(ino.get());
+  {
+    // Inodes left unlinked by a crash while open are deleted now.
+    std::lock_guard<std::mutex> l(mu_);
+    std::vector<Inode*> orphans;
+    for (auto& [id, ino] : inodes_) {
+      if (id != kRootInode && ino->nlink == 0) orphans.push_back(ino.get());
+    }
+    for (Inode* ino : orphans) DeleteInodeLocked(ino);
   }
-  for (Inode* ino : orphans) DeleteInodeLocked(ino);
-  return Status::OK();
+  // Zones whose bytes nothing references (an unfinished migration or GC
+  // copy, orphans) are reset once the releases above are durable.
+  return CommitAndReclaim();
 }
 
 Status FsImpl::RecoverOwnedZones(const MetadataImage& image) {
@@ -531,6 +535,7 @@ Status FsImpl::Stat(const std::string& path, FileStat* st) {
   st->mtime_ns = ino->mtime_ns;
   st->extents = ino->extents;
   st->hints = ino->hints;
+  st->reads = ino->reads.load(std::memory_order_relaxed);
   return Status::OK();
 }
 

@@ -20,6 +20,7 @@
 
 #include "fs/filesystem.h"
 #include "fs/journal.h"
+#include "fs/rate_limiter.h"
 #include "fs/zoned_device.h"
 
 namespace hintfs {
@@ -34,6 +35,7 @@ struct Inode {
   std::string created_as;  // path at creation, for allocation requests
   FileHints hints;         // guarded by mu below
   int lifetime_hint = 0;   // guarded by mu below; not persisted
+  std::atomic<uint64_t> reads{0};  // read calls since mount
 
   // Guarded by FsImpl::mu_.
   uint32_t nlink = 0;
@@ -112,6 +114,8 @@ class FsImpl : public Filesystem {
   std::string policy_name() const override { return policy_->name(); }
   std::string PolicyStateJson() const override { return policy_->StateJson(); }
   Status Check(bool deep, FsckReport* report, const ProgressFn& progress) override;
+  Status MigrateFile(const std::string& path, Tier to, RateLimiter* limiter,
+                     MigrateResult* result) override;
 
   // ---- used by handles (fs_file_io.cc)
   // Sends pending bytes to the device: whole blocks, or with include_partial
@@ -152,6 +156,7 @@ class FsImpl : public Filesystem {
   Status RecoverOwnedZones(const MetadataImage& image);
 
   // ---- space (fs_space.cc)
+  DeviceSpace DeviceSpaceLocked(uint32_t device) const;
   Status AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_t* zone);
   // keep_empty: empty zones this request must leave to others (policy reservations).
   bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
@@ -174,6 +179,20 @@ class FsImpl : public Filesystem {
   Status CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held,
                               int32_t only_device);
   Status RelocateZone(uint32_t device, uint32_t zone, const Inode* held_by_caller, bool* freed);
+
+  // ---- migration (fs_migrate.cc)
+  // One extent of a file copied to the other tier: the index of the old
+  // extent in the file and the pieces that replace it.
+  struct MovedExtent {
+    size_t index = 0;
+    std::vector<Extent> pieces;
+  };
+  // Copies the extents not on tier to into zones it holds (listed in *held
+  // as device, zone), charging limiter, then makes the copies durable and
+  // reads them back against the source's checksums.
+  Status CopyExtents(const std::vector<Extent>& extents, ZoneRole role, Tier to, RateLimiter* limiter,
+                     std::vector<std::pair<uint32_t, uint32_t>>* held, std::vector<MovedExtent>* moved,
+                     uint64_t* bytes);
   bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
                         uint32_t* device, uint32_t* zone);
   uint64_t BlockRound(uint32_t device, uint64_t n) const {

@@ -23,6 +23,21 @@ void FsImpl::AddLiveLocked(const Extent& e, int sign) {
   }
 }
 
+DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
+  DeviceSpace sp;
+  sp.index = device;
+  sp.tier = members_[device]->info.tier;
+  sp.zone_capacity = members_[device]->info.zone_capacity;
+  for (const ZoneSlot& s : members_[device]->zones) {
+    if (s.reserved) continue;
+    sp.total_zones++;
+    if (s.used == 0 && !s.writer) sp.free_zones++;
+    if (s.used > 0 || s.writer) sp.role_zones[static_cast<int>(s.role)]++;
+    sp.free_bytes += s.capacity - s.used;
+  }
+  return sp;
+}
+
 bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
                             uint32_t keep_empty) {
   Member* m = members_[device].get();
@@ -93,20 +108,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   std::vector<DeviceSpace> spaces;
   {
     std::lock_guard<std::mutex> l(mu_);
-    for (uint32_t d = 0; d < members_.size(); d++) {
-      DeviceSpace sp;
-      sp.index = d;
-      sp.tier = members_[d]->info.tier;
-      sp.zone_capacity = members_[d]->info.zone_capacity;
-      for (const ZoneSlot& s : members_[d]->zones) {
-        if (s.reserved) continue;
-        sp.total_zones++;
-        if (s.used == 0 && !s.writer) sp.free_zones++;
-        if (s.used > 0 || s.writer) sp.role_zones[static_cast<int>(s.role)]++;
-        sp.free_bytes += s.capacity - s.used;
-      }
-      spaces.push_back(sp);
-    }
+    for (uint32_t d = 0; d < members_.size(); d++) spaces.push_back(DeviceSpaceLocked(d));
     policy_->ChooseDevices(req, spaces, &order);
   }
   // A device the policy prefers is reclaimed before the data spills to the
