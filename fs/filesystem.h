@@ -20,6 +20,7 @@
 #define HINTFS_FS_FILESYSTEM_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -94,7 +95,9 @@ struct FileStat {
   int64_t mtime_ns = 0;
   std::vector<Extent> extents;  // bytes already on a device (files only)
   FileHints hints;
-  uint64_t reads = 0;  // read calls since mount (not persisted)
+  // Random reads since mount: reads that did not start where the previous
+  // read of the file ended (not persisted).
+  uint64_t reads = 0;
 };
 
 struct DirEntry {
@@ -243,6 +246,12 @@ class Filesystem {
   virtual Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) = 0;
   // Makes all namespace changes durable (directory fsync).
   virtual Status SyncMetadata() = 0;
+
+  // Named values that layers above keep with the filesystem (migration and
+  // cache statistics, ...): durable with the next commit; an empty value
+  // removes the name. Names up to 64 bytes, values up to 8 KiB.
+  virtual Status SetAttribute(const std::string& name, const std::string& value) = 0;
+  virtual std::map<std::string, std::string> Attributes() = 0;
 
   // Relocates live data out of up to max_zones mostly dead zones. Returns the
   // number of zones it freed.

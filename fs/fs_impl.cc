@@ -319,6 +319,7 @@ Status FsImpl::Open() {
   }
   if (inodes_.count(kRootInode) == 0) return Status::Corruption("journal has no root directory");
   for (const auto& [parent, names] : image.entries()) dirs_[parent] = names;
+  attributes_ = image.attributes();
 
   if (options_.read_only) return Status::OK();
   s = RecoverOwnedZones(image);
@@ -537,6 +538,31 @@ Status FsImpl::Stat(const std::string& path, FileStat* st) {
   st->hints = ino->hints;
   st->reads = ino->reads.load(std::memory_order_relaxed);
   return Status::OK();
+}
+
+Status FsImpl::SetAttribute(const std::string& name, const std::string& value) {
+  if (name.empty() || name.size() > kMaxAttributeName || value.size() > kMaxAttributeValue) {
+    return Status::InvalidArgument("attribute names are 1-64 bytes and values at most 8 KiB");
+  }
+  std::lock_guard<std::mutex> l(mu_);
+  Status s = CheckWritable();
+  if (!s.ok()) return s;
+  MetadataOp op;
+  op.type = MetadataOp::Type::kSetAttribute;
+  op.name = name;
+  op.value = value;
+  journal_->Add(op);
+  if (value.empty()) {
+    attributes_.erase(name);
+  } else {
+    attributes_[name] = value;
+  }
+  return Status::OK();
+}
+
+std::map<std::string, std::string> FsImpl::Attributes() {
+  std::lock_guard<std::mutex> l(mu_);
+  return attributes_;
 }
 
 Status FsImpl::ReadDir(const std::string& path, std::vector<DirEntry>* entries) {

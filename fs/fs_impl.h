@@ -35,7 +35,10 @@ struct Inode {
   std::string created_as;  // path at creation, for allocation requests
   FileHints hints;         // guarded by mu below
   int lifetime_hint = 0;   // guarded by mu below; not persisted
-  std::atomic<uint64_t> reads{0};  // read calls since mount
+  // Reads since mount that did not continue the previous read of the file
+  // (random reads; a sequential scan counts once).
+  std::atomic<uint64_t> reads{0};
+  std::atomic<uint64_t> last_read_end{UINT64_MAX};
 
   // Guarded by FsImpl::mu_.
   uint32_t nlink = 0;
@@ -106,6 +109,8 @@ class FsImpl : public Filesystem {
   Status SetHints(const std::string& path, const FileHints& hints) override;
   Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) override;
   Status SyncMetadata() override;
+  Status SetAttribute(const std::string& name, const std::string& value) override;
+  std::map<std::string, std::string> Attributes() override;
   Status CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) override;
   Status Usage(std::vector<DeviceUsage>* usage) override;
   Status Zones(std::vector<ZoneReport>* zones) override;
@@ -211,6 +216,7 @@ class FsImpl : public Filesystem {
   std::unordered_map<uint64_t, std::shared_ptr<Inode>> inodes_;
   std::map<uint64_t, std::map<std::string, uint64_t>> dirs_;
   std::set<uint64_t> locked_;
+  std::map<std::string, std::string> attributes_;
   uint64_t next_inode_ = 2;
 
   std::mutex gc_mu_;  // one GC at a time

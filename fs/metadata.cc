@@ -81,6 +81,10 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
     case MetadataOp::Type::kSetPolicy:
       PutLengthPrefixed(dst, op.name);
       break;
+    case MetadataOp::Type::kSetAttribute:
+      PutLengthPrefixed(dst, op.name);
+      PutLengthPrefixed(dst, op.value);
+      break;
   }
 }
 
@@ -167,6 +171,10 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       break;
     case MetadataOp::Type::kSetPolicy:
       d.GetLengthPrefixed(&op->name, 64);
+      break;
+    case MetadataOp::Type::kSetAttribute:
+      d.GetLengthPrefixed(&op->name, kMaxAttributeName);
+      d.GetLengthPrefixed(&op->value, kMaxAttributeValue);
       break;
     default:
       return Status::Corruption(fmt::format("metadata op: unknown type {}",
@@ -264,6 +272,14 @@ Status MetadataImage::Apply(const MetadataOp& op) {
     case MetadataOp::Type::kSetPolicy:
       policy_ = op.name;
       return Status::OK();
+    case MetadataOp::Type::kSetAttribute:
+      if (op.name.empty()) return corrupt("attribute without a name");
+      if (op.value.empty()) {
+        attributes_.erase(op.name);
+      } else {
+        attributes_[op.name] = op.value;
+      }
+      return Status::OK();
     case MetadataOp::Type::kSnapshotBegin:
     case MetadataOp::Type::kSnapshotEnd:
       return Status::OK();
@@ -277,6 +293,13 @@ void MetadataImage::SnapshotOps(std::vector<MetadataOp>* ops) const {
     p.type = MetadataOp::Type::kSetPolicy;
     p.name = policy_;
     ops->push_back(p);
+  }
+  for (const auto& [name, value] : attributes_) {
+    MetadataOp a;
+    a.type = MetadataOp::Type::kSetAttribute;
+    a.name = name;
+    a.value = value;
+    ops->push_back(a);
   }
   for (const auto& [id, rec] : inodes_) {
     MetadataOp c;

@@ -94,17 +94,23 @@ struct MetadataOp {
     kSetPolicy = 8,      // name: the placement policy chosen at mkfs or mount
     kZoneOwner = 9,      // device, zone, owner (inode 0: released)
     kSetHints = 10,      // inode.id, inode.hints
+    kSetAttribute = 11,  // name, value: a filesystem attribute (empty value: removed)
   };
   Type type = Type::kCreateInode;
   InodeRecord inode;
   uint64_t parent = 0;
   std::string name;
+  std::string value;
   uint32_t from_index = 0;
   uint64_t epoch = 0;
   uint32_t device = 0;
   uint32_t zone = 0;
   ZoneOwner owner;
 };
+
+// Limits on a filesystem attribute.
+constexpr size_t kMaxAttributeName = 64;
+constexpr size_t kMaxAttributeValue = 8192;
 
 void EncodeOp(const MetadataOp& op, std::string* dst);
 // Decodes one op from the front of *input (advancing it).
@@ -125,6 +131,8 @@ class MetadataImage {
   // parent -> (name -> inode)
   const std::map<uint64_t, std::map<std::string, uint64_t>>& entries() const { return entries_; }
   const std::string& policy() const { return policy_; }
+  // Named values upper layers keep with the filesystem (e.g. migration stats).
+  const std::map<std::string, std::string>& attributes() const { return attributes_; }
   // (device, zone) -> owner, for zones a file was appending to.
   const std::map<std::pair<uint32_t, uint32_t>, ZoneOwner>& owners() const { return owners_; }
   uint64_t max_inode_id() const { return inodes_.empty() ? 0 : inodes_.rbegin()->first; }
@@ -133,6 +141,7 @@ class MetadataImage {
   std::map<uint64_t, InodeRecord> inodes_;
   std::map<uint64_t, std::map<std::string, uint64_t>> entries_;
   std::string policy_;
+  std::map<std::string, std::string> attributes_;
   std::map<std::pair<uint32_t, uint32_t>, ZoneOwner> owners_;
 };
 

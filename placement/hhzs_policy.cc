@@ -17,6 +17,11 @@ ZoneRole HhzsPolicy::RoleForNewFile(const std::string& path) { return LsmRoleFor
 
 void HhzsPolicy::OnHint(const Hint& h) {
   std::lock_guard<std::mutex> l(mu_);
+  struct NotePeaks {  // after the hint has changed the counts
+    HhzsPolicy* p;
+    ~NotePeaks() { p->NotePeaksLocked(); }
+  } note{this};
+  now_ns_ = std::max(now_ns_, h.time_ns);
   auto clamp = [](int level) { return level >= 0 && level < kMaxLevels; };
   switch (h.kind) {
     case Hint::Kind::kCompactionBegin:
@@ -44,10 +49,10 @@ void HhzsPolicy::OnHint(const Hint& h) {
       live_wals_.erase(h.path);
       decided_.erase(h.path);
       pending_levels_.erase(h.path);
-      auto it = fast_tables_.find(h.path);
-      if (it != fast_tables_.end()) {
-        if (allocated_[it->second] > 0) allocated_[it->second]--;
-        fast_tables_.erase(it);
+      auto it = tables_.find(h.path);
+      if (it != tables_.end()) {
+        CountLocked(it->second, -1);
+        tables_.erase(it);
       }
       break;
     }
@@ -60,17 +65,17 @@ HhzsPolicy::Decision HhzsPolicy::DecideLocked(int level, bool from_flush, int64_
   Decision d;
   int64_t below = 0;  // sum_{j<i} (A_j + D_j)
   for (int i = 0; i < kMaxLevels; i++) {
-    int64_t demand = i == 0 ? demand_[0] + static_cast<int64_t>(live_wals_.size()) : demand_[i];
-    if (below + allocated_[i] + demand >= capacity_slots) {
+    int64_t claim = ClaimLocked(i);
+    if (below + claim >= capacity_slots) {
       d.tiering_level = i;
       d.reserved = std::max<int64_t>(0, capacity_slots - below);
       break;
     }
-    below += allocated_[i] + demand;
+    below += claim;
   }
   if (d.tiering_level == kMaxLevels) d.reserved = capacity_slots - below;
   d.fast = from_flush || level < d.tiering_level ||
-           (level == d.tiering_level && allocated_[level] < d.reserved);
+           (level == d.tiering_level && fast_[level] < d.reserved);
   return d;
 }
 
@@ -84,20 +89,69 @@ int64_t HhzsPolicy::allocated(int level) const {
   return allocated_[level];
 }
 
+int64_t HhzsPolicy::fast(int level) const {
+  std::lock_guard<std::mutex> l(mu_);
+  return fast_[level];
+}
+
+int64_t HhzsPolicy::ClaimLocked(int level) const {
+  int64_t claim = allocated_[level] + DemandLocked(level);
+  return config_.hold_ns == 0 ? claim : std::max(claim, peak_[level]);
+}
+
+void HhzsPolicy::NotePeaksLocked() {
+  if (config_.hold_ns == 0) return;
+  for (int i = 0; i < kMaxLevels; i++) {
+    int64_t claim = allocated_[i] + DemandLocked(i);
+    if (claim >= peak_[i] || now_ns_ >= peak_ns_[i] + config_.hold_ns) {
+      peak_[i] = claim;
+      peak_ns_[i] = now_ns_;
+    }
+  }
+}
+
+int64_t HhzsPolicy::DemandLocked(int level) const {
+  // L0's demand is what the memtables will flush: HHZS counts the WAL zones
+  // in use, since every memtable entry is also in the WAL.
+  return level == 0 ? demand_[0] + wal_zones_ : demand_[level];
+}
+
+void HhzsPolicy::CountLocked(const Table& t, int sign) {
+  allocated_[t.level] = std::max<int64_t>(0, allocated_[t.level] + sign);
+  if (t.fast) fast_[t.level] = std::max<int64_t>(0, fast_[t.level] + sign);
+}
+
 int64_t HhzsPolicy::demand(int level) const {
   std::lock_guard<std::mutex> l(mu_);
-  return level == 0 ? demand_[0] + static_cast<int64_t>(live_wals_.size()) : demand_[level];
+  return DemandLocked(level);
 }
 
 void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                                std::vector<uint32_t>* order) {
-  uint64_t fast_bytes = 0;
+  // C: the fast capacity left for tables once the WAL budget (or the WAL's
+  // zones, if it outgrew it) and zones of other files (logs, manifests) are
+  // set aside.
+  uint64_t fast_bytes = 0, wal_bytes = 0, held_bytes = 0;
   for (const DeviceSpace& d : devices) {
-    if (d.tier == Tier::kFast) fast_bytes += d.zone_capacity * d.total_zones;
+    if (d.tier != Tier::kFast) continue;
+    fast_bytes += d.zone_capacity * d.total_zones;
+    uint64_t wal_zones = d.role_zones[static_cast<int>(ZoneRole::kWal)];
+    uint64_t used_zones = d.total_zones - d.free_zones;
+    wal_bytes += d.zone_capacity * wal_zones;
+    held_bytes += d.zone_capacity * (used_zones - std::min(wal_zones, used_zones));
   }
-  int64_t capacity = fast_bytes > config_.wal_budget_bytes
-                         ? static_cast<int64_t>((fast_bytes - config_.wal_budget_bytes) / config_.table_bytes)
-                         : 0;
+  int64_t fast_tables = 0;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (int i = 0; i < kMaxLevels; i++) fast_tables += fast_[i];
+    wal_zones_ = static_cast<int64_t>((wal_bytes + config_.table_bytes - 1) / config_.table_bytes);
+    NotePeaksLocked();
+  }
+  uint64_t table_held = static_cast<uint64_t>(fast_tables) * config_.table_bytes;
+  uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
+  uint64_t set_aside = std::max(config_.wal_budget_bytes, wal_bytes) + others;
+  int64_t capacity =
+      fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / config_.table_bytes) : 0;
   int level = request.role == ZoneRole::kWal ? LevelTracker::kWal
                                              : tracker_.LevelOf(request.path, request.lifetime_hint);
   bool fast = true;
@@ -135,12 +189,38 @@ void HhzsPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace
   std::lock_guard<std::mutex> l(mu_);
   auto it = pending_levels_.find(request.path);
   if (it == pending_levels_.end()) return;
-  // A_i counts the tables that really landed on the fast tier.
-  if (device.tier == Tier::kFast) {
-    fast_tables_[request.path] = it->second;
-    allocated_[it->second]++;
-  }
+  // Counted where the first zone really landed (the fs may have spilled).
+  Table t{it->second, device.tier == Tier::kFast};
+  tables_[request.path] = t;
+  CountLocked(t, +1);
   pending_levels_.erase(it);
+  NotePeaksLocked();
+}
+
+void HhzsPolicy::OnMigrated(const std::string& path, Tier tier) {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = tables_.find(path);
+  if (it == tables_.end()) return;
+  CountLocked(it->second, -1);
+  it->second.fast = tier == Tier::kFast;
+  CountLocked(it->second, +1);
+}
+
+TieringView HhzsPolicy::Tiering() const {
+  std::lock_guard<std::mutex> l(mu_);
+  Decision d = DecideLocked(0, false, last_capacity_slots_);
+  TieringView v;
+  int64_t used = 0;
+  for (int i = 0; i < kMaxLevels; i++) used += fast_[i];
+  v.free_slots = std::max<int64_t>(0, last_capacity_slots_ - used);
+  if (d.tiering_level >= kMaxLevels) return v;
+  v.tiering_level = d.tiering_level;
+  v.reserved = d.reserved;
+  v.fast_at_tiering_level = fast_[d.tiering_level];
+  for (int i = 0; i < d.tiering_level; i++) {
+    v.demand_below += DemandLocked(i);
+  }
+  return v;
 }
 
 std::string HhzsPolicy::StateJson() const {
@@ -148,16 +228,16 @@ std::string HhzsPolicy::StateJson() const {
   Decision d = DecideLocked(0, false, last_capacity_slots_);
   std::string levels;
   for (int i = 0; i < kMaxLevels; i++) {
-    int64_t demand = i == 0 ? demand_[0] + static_cast<int64_t>(live_wals_.size()) : demand_[i];
-    levels += fmt::format("{}{{\"level\":{},\"allocated\":{},\"demand\":{}}}", i ? "," : "", i,
-                          allocated_[i], demand);
+    int64_t demand = DemandLocked(i);
+    levels += fmt::format("{}{{\"level\":{},\"allocated\":{},\"fast\":{},\"demand\":{}}}", i ? "," : "", i,
+                          allocated_[i], fast_[i], demand);
   }
   return fmt::format(
-      "{{\"policy\":\"hhzs\",\"table_bytes\":{},\"wal_budget_bytes\":{},\"capacity_slots\":{},"
+      "{{\"policy\":\"hhzs\",\"table_bytes\":{},\"wal_budget_bytes\":{},\"hold_ms\":{},\"capacity_slots\":{},"
       "\"tiering_level\":{},\"reserved_for_tiering_level\":{},\"live_wals\":{},"
       "\"running_compactions\":{},\"fast_decisions\":{},\"slow_decisions\":{},\"levels\":[{}],"
       "\"level_knowledge\":{}}}",
-      config_.table_bytes, config_.wal_budget_bytes, last_capacity_slots_, d.tiering_level, d.reserved,
+      config_.table_bytes, config_.wal_budget_bytes, config_.hold_ns / 1000000, last_capacity_slots_, d.tiering_level, d.reserved,
       live_wals_.size(), jobs_.size(), fast_decisions_, slow_decisions_, levels, tracker_.StatsJson());
 }
 

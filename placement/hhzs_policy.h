@@ -2,8 +2,11 @@
 //
 // In units of tables (HHZS sizes a table to fill one SSD zone; here a
 // "slot" is table_bytes of fast-tier capacity):
-//   A_i  tables of level i placed on the fast tier and still alive
-//   D_i  storage demand: for L0 the live WALs (each becomes a flushed table),
+//   A_i  live tables of level i, on either tier: the SSD zones level i would
+//        need (a level's tables that spilled to the slow tier still claim
+//        their slots, or deeper levels would take them for good)
+//   D_i  storage demand: for L0 the WAL zones in use (their entries become
+//        flushed tables),
 //        for deeper levels the tables running compactions may still write
 //        (+selected tables at compaction begin, -1 per output, the rest at end)
 //   C    fast-tier capacity for tables: fast data capacity minus the WAL budget
@@ -11,7 +14,7 @@
 //   R    slots reserved for L_t: C - sum_{j<t} (A_j + D_j)
 // A new table goes to the fast tier if it comes from a flush (rule i), is at a
 // level below t (rule ii), or is at L_t while fewer than R of L_t's tables are
-// on the fast tier (rule iii); otherwise to the slow tier. WAL files always go
+// on the fast tier (F_t < R, rule iii); otherwise to the slow tier. WAL files always go
 // to the fast tier. The fs spills to the slow tier if the fast tier is full.
 #ifndef HINTFS_PLACEMENT_HHZS_POLICY_H_
 #define HINTFS_PLACEMENT_HHZS_POLICY_H_
@@ -24,15 +27,28 @@
 
 #include "fs/allocation.h"
 #include "placement/level_tracker.h"
+#include "placement/migration_planner.h"
 
 namespace hintfs {
 
 struct HhzsConfig {
   uint64_t table_bytes = 64ull << 20;       // the store's target table size
   uint64_t wal_budget_bytes = 256ull << 20;  // fast capacity held back for WAL (and cache)
+  // Workload-aware migration (HHZS §3.4), run by whoever mounts with this
+  // policy (placement/migrator.h) and modelled by replay.
+  bool migration = true;
+  uint64_t migration_rate = 4ull << 20;  // bytes per second, both directions together
+  // The slow device's random-read IOPS for popularity migration; 0: take it
+  // from the slow device's timing profile (no profile: popularity is off).
+  double slow_read_iops = 0;
+  // 0 is HHZS exactly. Otherwise a level's claim A_i + D_i is held at its
+  // peak for this long (hint time), so that the room a compaction burst
+  // needed a moment ago is not handed to deeper levels between bursts: lower
+  // levels stay on the fast tier at the cost of a less full fast tier.
+  uint64_t hold_ns = 0;
 };
 
-class HhzsPolicy : public AllocationPolicy {
+class HhzsPolicy : public AllocationPolicy, public TieringSource {
  public:
   static constexpr int kMaxLevels = 8;
 
@@ -45,6 +61,10 @@ class HhzsPolicy : public AllocationPolicy {
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
+  // A migrated table counts in A_i on the tier it moved to.
+  void OnMigrated(const std::string& path, Tier tier) override;
+  // The tiering state migration plans against (migration_planner.h).
+  TieringView Tiering() const override;
   // The WAL budget is held as empty fast zones that tables may not take.
   uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override;
   std::string StateJson() const override;
@@ -59,7 +79,9 @@ class HhzsPolicy : public AllocationPolicy {
   };
   Decision Decide(int level, bool from_flush, int64_t capacity_slots) const;
 
+  const HhzsConfig& config() const { return config_; }
   int64_t allocated(int level) const;
+  int64_t fast(int level) const;  // F_i: level i's tables on the fast tier
   int64_t demand(int level) const;
 
  private:
@@ -78,13 +100,27 @@ class HhzsPolicy : public AllocationPolicy {
   uint64_t subscription_ = 0;
 
   mutable std::mutex mu_;
-  int64_t allocated_[kMaxLevels] = {};
-  int64_t demand_[kMaxLevels] = {};
+  struct Table {
+    int level = 0;
+    bool fast = false;
+  };
+  void CountLocked(const Table& t, int sign);
+  int64_t DemandLocked(int level) const;
+  int64_t ClaimLocked(int level) const;  // A_i + D_i, or its held peak
+  void NotePeaksLocked();
+
+  int64_t allocated_[kMaxLevels] = {};  // A_i
+  int64_t fast_[kMaxLevels] = {};       // F_i
+  int64_t demand_[kMaxLevels] = {};     // D_i (L0's WALs added when read)
   std::map<int64_t, Job> jobs_;                 // running compactions
-  std::map<std::string, int> fast_tables_;      // path -> level, tables that landed fast
+  std::map<std::string, Table> tables_;         // live tables that have data
   std::map<std::string, bool> decided_;         // table -> the tier chosen (fast?)
   std::map<std::string, int> pending_levels_;   // table -> level, until its first zone lands
   std::set<std::string> live_wals_;
+  int64_t wal_zones_ = 0;  // fast WAL zones in use, in table slots, as last reported
+  uint64_t now_ns_ = 0;    // time of the latest hint
+  int64_t peak_[kMaxLevels] = {};  // held claims (hold_ns)
+  uint64_t peak_ns_[kMaxLevels] = {};
   int64_t last_capacity_slots_ = 0;
   uint64_t fast_decisions_ = 0, slow_decisions_ = 0;
 };

@@ -22,9 +22,15 @@ void LevelTracker::OnHint(const Hint& h) {
     case Hint::Kind::kFlushBegin:
       job_levels_[h.job] = 0;
       break;
-    case Hint::Kind::kCompactionBegin:
+    case Hint::Kind::kCompactionBegin: {
       job_levels_[h.job] = h.level;
+      auto& inputs = job_inputs_[h.job];
+      for (const HintFile& in : h.inputs) {
+        inputs.push_back(in.path);
+        compacting_[in.path]++;
+      }
       break;
+    }
     case Hint::Kind::kTableFileCreation: {
       int level = h.level;
       auto job = job_levels_.find(h.job);
@@ -36,9 +42,17 @@ void LevelTracker::OnHint(const Hint& h) {
     case Hint::Kind::kCompactionOutput:
       if (h.level >= 0) levels_[h.path] = h.level;
       break;
-    case Hint::Kind::kCompactionEnd:
+    case Hint::Kind::kCompactionEnd: {
       job_levels_.erase(h.job);
+      auto job = job_inputs_.find(h.job);
+      if (job == job_inputs_.end()) break;
+      for (const std::string& in : job->second) {
+        auto c = compacting_.find(in);
+        if (c != compacting_.end() && --c->second <= 0) compacting_.erase(c);
+      }
+      job_inputs_.erase(job);
       break;
+    }
     case Hint::Kind::kFileDeleted:
       levels_.erase(h.path);
       estimates_.erase(h.path);
@@ -66,6 +80,16 @@ int LevelTracker::LevelOf(const std::string& path, int lifetime_hint) const {
   estimated_++;
   if (level >= 0) estimates_.emplace(path, level);
   return level;
+}
+
+std::unordered_map<std::string, int> LevelTracker::KnownLevels() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return levels_;
+}
+
+bool LevelTracker::InRunningCompaction(const std::string& path) const {
+  std::lock_guard<std::mutex> l(mu_);
+  return compacting_.count(path) != 0;
 }
 
 uint64_t LevelTracker::estimates_confirmed() const {

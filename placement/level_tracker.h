@@ -13,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "hints/hint_bus.h"
 
@@ -32,6 +33,11 @@ class LevelTracker {
   // from lifetime_hint, else kUnknown.
   int LevelOf(const std::string& path, int lifetime_hint) const;
 
+  // Every table whose level a hint named, with that level.
+  std::unordered_map<std::string, int> KnownLevels() const;
+  // True while a running compaction has the table at path as an input.
+  bool InRunningCompaction(const std::string& path) const;
+
   uint64_t exact_answers() const { return exact_.load(); }
   uint64_t estimated_answers() const { return estimated_.load(); }
   // Estimates later checked against the level a listener or the MANIFEST
@@ -50,6 +56,8 @@ class LevelTracker {
   mutable std::mutex mu_;
   std::unordered_map<std::string, int> levels_;  // path -> level
   std::unordered_map<int64_t, int> job_levels_;  // running job -> output level
+  std::unordered_map<int64_t, std::vector<std::string>> job_inputs_;  // running compaction -> inputs
+  std::unordered_map<std::string, int> compacting_;  // input path -> running compactions using it
   mutable std::unordered_map<std::string, int> estimates_;  // path -> level guessed
   uint64_t confirmed_ = 0, wrong_ = 0;
   mutable std::atomic<uint64_t> exact_{0}, estimated_{0};

@@ -1,6 +1,7 @@
 #include "placement/policy_registry.h"
 
 #include <climits>
+#include <cstdlib>
 #include <functional>
 #include <map>
 
@@ -73,11 +74,33 @@ Status SizeOption(const std::map<std::string, std::string>& opts, const std::str
 Status NewHhzs(const std::string& name, const std::string& options, std::shared_ptr<HintBus> bus,
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;
-  Status s = ParseOptions(options, {"table_bytes", "wal_budget"}, &opts);
+  Status s = ParseOptions(
+      options, {"table_bytes", "wal_budget", "migration", "migration_rate", "slow_read_iops", "hold_ms"}, &opts);
   HhzsConfig config;
   if (s.ok()) s = SizeOption(opts, "table_bytes", &config.table_bytes);
   if (s.ok()) s = SizeOption(opts, "wal_budget", &config.wal_budget_bytes);
+  if (s.ok()) s = SizeOption(opts, "migration_rate", &config.migration_rate);
   if (s.ok() && config.table_bytes == 0) s = Status::InvalidArgument("hhzs: table_bytes must be positive");
+  if (s.ok() && opts.count("migration")) {
+    const std::string& m = opts["migration"];
+    if (m != "on" && m != "off") s = Status::InvalidArgument("hhzs: migration is on or off, not '" + m + "'");
+    config.migration = m == "on";
+  }
+  if (s.ok() && opts.count("slow_read_iops")) {
+    char* end = nullptr;
+    config.slow_read_iops = std::strtod(opts["slow_read_iops"].c_str(), &end);
+    if (end == opts["slow_read_iops"].c_str() || *end != '\0' || !(config.slow_read_iops >= 0)) {
+      s = Status::InvalidArgument("hhzs: slow_read_iops must be a non-negative number");
+    }
+  }
+  if (s.ok() && opts.count("hold_ms")) {
+    char* end = nullptr;
+    unsigned long long ms = std::strtoull(opts["hold_ms"].c_str(), &end, 10);
+    if (end == opts["hold_ms"].c_str() || *end != '\0') {
+      s = Status::InvalidArgument("hhzs: hold_ms must be a whole number of milliseconds");
+    }
+    config.hold_ns = ms * 1000000ull;
+  }
   if (!s.ok()) return s;
   *policy = std::make_shared<HhzsPolicy>(name, std::move(bus), config);
   return Status::OK();

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include <optional>
+
 #include <fmt/format.h>
 
+#include "placement/hhzs_policy.h"
 #include "placement/level_tracker.h"
+#include "placement/migration_planner.h"
 #include "placement/policy_registry.h"
 
 namespace hintfs {
@@ -13,6 +17,10 @@ namespace hintfs {
 namespace {
 
 constexpr double kMiB = 1048576.0;
+// The migrator plans whenever no move runs, at most this often, and measures
+// the slow tier's read rate over a longer window.
+constexpr uint64_t kPlanIntervalNs = 50000000;
+constexpr uint64_t kReadWindowNs = 1000000000;
 
 struct SimZone {
   int tier = 0;
@@ -28,6 +36,17 @@ struct SimFile {
   std::vector<std::pair<size_t, uint64_t>> parts;  // zone, bytes, in file order
   int64_t zone = -1;                               // the zone being filled
   uint64_t last_read_end = UINT64_MAX;
+  uint64_t created_ns = 0, last_append_ns = 0;
+  uint64_t reads = 0;
+};
+
+// A table on its way to the other tier.
+struct SimMove {
+  std::string path;
+  int to = 0;  // tier
+  uint64_t bytes = 0;
+  uint64_t end_ns = 0;
+  std::vector<std::pair<size_t, uint64_t>> parts;  // its new zones
 };
 
 class Simulation {
@@ -37,6 +56,14 @@ class Simulation {
       : o_(o), policy_(std::move(policy)), bus_(std::move(bus)), tracker_(bus_) {
     profile_[0] = fast;
     profile_[1] = slow;
+    if (auto* hhzs = dynamic_cast<HhzsPolicy*>(policy_.get()); hhzs != nullptr && hhzs->config().migration) {
+      tiering_ = hhzs;
+      migration_rate_ = static_cast<double>(hhzs->config().migration_rate);
+      slow_read_iops_ = hhzs->config().slow_read_iops;
+      if (slow_read_iops_ == 0 && slow.read_access_us > 0) {
+        slow_read_iops_ = slow.parallel_units * 1e6 / slow.read_access_us;
+      }
+    }
     for (int t = 0; t < 2; t++) {
       devices_[t].index = static_cast<uint32_t>(t);
       devices_[t].tier = t == 0 ? Tier::kFast : Tier::kSlow;
@@ -47,12 +74,14 @@ class Simulation {
 
   void Apply(const TraceEvent& e, ReplayResult* r) {
     Advance(e.time_ns);
+    if (tiering_ != nullptr && migration_rate_ > 0) Migrate(r);
     switch (e.type) {
       case TraceEvent::Type::kHint:
         bus_->Publish(e.hint);
         break;
       case TraceEvent::Type::kCreate:
         files_[e.path].role = policy_->RoleForNewFile(e.path);
+        files_[e.path].created_ns = now_;
         break;
       case TraceEvent::Type::kLifetime:
         files_[e.path].lifetime = e.lifetime;
@@ -70,6 +99,12 @@ class Simulation {
   }
 
   void Finish(ReplayResult* r) {
+    for (const auto& [path, f] : files_) {
+      std::string level = LevelName(path, f);
+      for (const auto& [zone, bytes] : f.parts) {
+        (zones_[zone].tier == 0 ? r->resident[level].fast : r->resident[level].slow) += bytes;
+      }
+    }
     r->ssd_utilization = elapsed_ns_ > 0 ? used_zone_ns_ / static_cast<double>(elapsed_ns_) : 0;
     r->fast_seconds = busy_[0];
     r->slow_seconds = busy_[1];
@@ -84,6 +119,7 @@ class Simulation {
  private:
   // Time-weighted SSD utilization.
   void Advance(uint64_t now) {
+    now_ = std::max(now_, now);
     if (now > last_ns_ && started_) {
       uint64_t dt = now - last_ns_;
       used_zone_ns_ += static_cast<double>(dt) * Utilization();
@@ -107,6 +143,7 @@ class Simulation {
 
   void Append(const std::string& path, uint64_t bytes, ReplayResult* r) {
     SimFile& f = files_[path];
+    f.last_append_ns = now_;
     std::string level = LevelName(path, f);
     while (bytes > 0) {
       if (f.zone < 0 || zones_[f.zone].room == 0) {
@@ -181,17 +218,116 @@ class Simulation {
   void Delete(const std::string& path) {
     auto it = files_.find(path);
     if (it == files_.end()) return;
-    for (const auto& [zone, bytes] : it->second.parts) {
+    ReleaseParts(it->second.parts, it->second.role);
+    files_.erase(it);
+  }
+
+  void ReleaseParts(const std::vector<std::pair<size_t, uint64_t>>& parts, ZoneRole role) {
+    for (const auto& [zone, bytes] : parts) {
       SimZone& z = zones_[zone];
       z.live -= std::min(z.live, bytes);
       bool open = z.shared && z.room > 0;
       if (z.live == 0 && !open && z.room != o_.zone_capacity + 1) {
         used_[z.tier]--;
-        if (it->second.role == ZoneRole::kWal) wal_zones_[z.tier] -= std::min(wal_zones_[z.tier], 1u);
+        if (role == ZoneRole::kWal) wal_zones_[z.tier] -= std::min(wal_zones_[z.tier], 1u);
         z.room = o_.zone_capacity + 1;  // marks the zone freed
       }
     }
-    files_.erase(it);
+  }
+
+  // ---- migration: the planner once a period, one move at a time.
+  void Migrate(ReplayResult* r) {
+    if (move_ && now_ >= move_->end_ns) FinishMove(r);
+    if (now_ >= read_window_end_ns_) {
+      slow_read_rate_ = static_cast<double>(slow_reads_) / (static_cast<double>(kReadWindowNs) / 1e9);
+      slow_reads_ = 0;
+      read_window_end_ns_ = now_ + kReadWindowNs;
+    }
+    if (move_ || now_ < next_plan_ns_) return;
+    next_plan_ns_ = now_ + kPlanIntervalNs;
+    std::vector<TableView> tables;
+    for (const auto& [path, f] : files_) {
+      // Still being written: the filesystem would refuse to move it.
+      if (!IsTable(path, f) || f.parts.empty() || f.last_append_ns + kReadWindowNs > now_) continue;
+      TableView t;
+      t.path = path;
+      t.level = tracker_.LevelOf(path, f.lifetime);
+      t.fast = std::all_of(f.parts.begin(), f.parts.end(), [&](const auto& p) { return zones_[p.first].tier == 0; });
+      t.bytes = f.bytes;
+      double age_s = static_cast<double>(now_ - std::min(now_, f.created_ns)) / 1e9;
+      t.read_rate = static_cast<double>(f.reads) / std::max(age_s, 1e-3);
+      t.compacting = tracker_.InRunningCompaction(path);
+      tables.push_back(t);
+    }
+    std::sort(tables.begin(), tables.end(), [](const TableView& a, const TableView& b) { return a.path < b.path; });
+    MigrationPlan plan = PlanMigration(tables, tiering_->Tiering(), slow_read_rate_, slow_read_iops_);
+    switch (plan.reason) {
+      case MigrationPlan::Reason::kNone:
+        return;
+      case MigrationPlan::Reason::kCapacity: r->migration.capacity++; break;
+      case MigrationPlan::Reason::kPopularity: r->migration.popularity++; break;
+      case MigrationPlan::Reason::kSwap:
+        r->migration.swap++;
+        swap_in_ = plan.path;  // moves once the swapped-out table has left
+        StartMove(plan.swap_out, /*to=*/1, r);
+        return;
+    }
+    StartMove(plan.path, plan.to_fast ? 0 : 1, r);
+  }
+
+  void StartMove(const std::string& path, int to, ReplayResult* r) {
+    const SimFile& f = files_.at(path);
+    uint64_t need = (f.bytes + o_.zone_capacity - 1) / o_.zone_capacity;
+    devices_[to].free_zones = devices_[to].total_zones - used_[to];
+    uint32_t keep = policy_->ReservedEmptyZones(devices_[to], ZoneRole::kData);
+    if (devices_[to].free_zones < need + keep) {
+      r->migration.dropped++;
+      swap_in_.clear();
+      return;
+    }
+    SimMove m;
+    m.path = path;
+    m.to = to;
+    m.bytes = f.bytes;
+    m.end_ns = now_ + static_cast<uint64_t>(static_cast<double>(f.bytes) * 1e9 / migration_rate_);
+    for (uint64_t left = f.bytes; left > 0;) {
+      SimZone z;
+      z.tier = to;
+      uint64_t n = std::min(left, o_.zone_capacity);
+      z.live = n;
+      z.room = 0;
+      zones_.push_back(z);
+      used_[to]++;
+      m.parts.emplace_back(zones_.size() - 1, n);
+      left -= n;
+    }
+    move_ = std::move(m);
+  }
+
+  void FinishMove(ReplayResult* r) {
+    SimMove m = std::move(*move_);
+    move_.reset();
+    auto it = files_.find(m.path);
+    if (it == files_.end() || it->second.bytes != m.bytes) {  // deleted or rewritten meanwhile
+      ReleaseParts(m.parts, ZoneRole::kData);
+      r->migration.dropped++;
+      swap_in_.clear();
+      return;
+    }
+    SimFile& f = it->second;
+    int from = 1 - m.to;
+    ReleaseParts(f.parts, f.role);
+    f.parts = m.parts;
+    f.zone = -1;
+    busy_[from] += static_cast<double>(m.bytes) / (profile_[from].read_mib_per_s * kMiB);
+    busy_[m.to] += static_cast<double>(m.bytes) / (profile_[m.to].write_mib_per_s * kMiB);
+    (m.to == 0 ? r->migration.to_fast_bytes : r->migration.to_slow_bytes) += m.bytes;
+    policy_->OnMigrated(m.path, m.to == 0 ? Tier::kFast : Tier::kSlow);
+    if (!swap_in_.empty()) {
+      std::string next = std::move(swap_in_);
+      swap_in_.clear();
+      if (files_.count(next)) StartMove(next, 0, r);
+    }
   }
 
   void Read(const TraceEvent& e, ReplayResult* r) {
@@ -208,6 +344,12 @@ class Simulation {
       pos += bytes;
     }
     bool sequential = e.offset == f.last_read_end;
+    // Migration ranks tables by random reads: a compaction's sequential
+    // scan is no reason to move a table.
+    if (!sequential) {
+      f.reads++;
+      if (tier == 1 && IsTable(e.path, f)) slow_reads_++;
+    }
     f.last_read_end = e.offset + e.bytes;
     busy_[tier] += (sequential ? 0 : profile_[tier].read_access_us * 1e-6) +
                    static_cast<double>(e.bytes) / (profile_[tier].read_mib_per_s * kMiB);
@@ -227,24 +369,45 @@ class Simulation {
   uint32_t wal_zones_[2] = {0, 0};
   double busy_[2] = {0, 0};
   bool started_ = false;
-  uint64_t last_ns_ = 0, elapsed_ns_ = 0;
+  uint64_t now_ = 0, last_ns_ = 0, elapsed_ns_ = 0;
   double used_zone_ns_ = 0;
+  // Migration (null tiering_: the policy has none).
+  TieringSource* tiering_ = nullptr;
+  double migration_rate_ = 0;  // bytes per second
+  double slow_read_iops_ = 0;
+  uint64_t next_plan_ns_ = 0;
+  uint64_t read_window_end_ns_ = 0;
+  uint64_t slow_reads_ = 0;    // table reads served by the slow tier in this window
+  double slow_read_rate_ = 0;  // ... per second, in the last window
+  std::optional<SimMove> move_;
+  std::string swap_in_;        // the table a swap brings in after its partner left
 };
 
 }  // namespace
 
-std::string ReplayResult::ToJson() const {
-  std::string levels;
-  for (const auto& [name, b] : per_level) {
-    levels += fmt::format("{}\"{}\":{{\"fast_bytes\":{},\"slow_bytes\":{}}}", levels.empty() ? "" : ",", name,
-                          b.fast, b.slow);
+namespace {
+
+std::string LevelsJson(const std::map<std::string, ReplayResult::Bytes>& levels) {
+  std::string out;
+  for (const auto& [name, b] : levels) {
+    out += fmt::format("{}\"{}\":{{\"fast_bytes\":{},\"slow_bytes\":{}}}", out.empty() ? "" : ",", name, b.fast,
+                       b.slow);
   }
+  return out;
+}
+
+}  // namespace
+
+std::string ReplayResult::ToJson() const {
   return fmt::format(
-      "{{\"per_level\":{{{}}},\"written\":{{\"fast_bytes\":{},\"slow_bytes\":{}}},"
+      "{{\"per_level\":{{{}}},\"resident\":{{{}}},\"migration\":{{\"to_fast_bytes\":{},\"to_slow_bytes\":{},"
+      "\"capacity\":{},\"popularity\":{},\"swap\":{},\"dropped\":{}}},"
+      "\"written\":{{\"fast_bytes\":{},\"slow_bytes\":{}}},"
       "\"read\":{{\"fast_bytes\":{},\"slow_bytes\":{}}},\"ssd_utilization\":{:.4f},"
       "\"ssd_utilization_max\":{:.4f},\"modeled_seconds\":{:.3f},\"fast_seconds\":{:.3f},"
       "\"slow_seconds\":{:.3f},\"spilled_zones\":{},\"events\":{},\"policy_state\":{}}}",
-      levels, written.fast, written.slow, read.fast, read.slow, ssd_utilization, ssd_utilization_max,
+      LevelsJson(per_level), LevelsJson(resident), migration.to_fast_bytes, migration.to_slow_bytes,
+      migration.capacity, migration.popularity, migration.swap, migration.dropped, written.fast, written.slow, read.fast, read.slow, ssd_utilization, ssd_utilization_max,
       modeled_seconds, fast_seconds, slow_seconds, spilled_zones, events, policy_state);
 }
 

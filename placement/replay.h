@@ -5,9 +5,13 @@
 // bytes land and how long the devices would be busy. The same trace, policy
 // and options always give the same result.
 //
-// The model gives each file whole zones of its own (as HHZS does with tables
-// sized to a zone), spills to the other tier when the chosen one is full, and
-// frees a file's zones when it is deleted.
+// The model gives each table whole zones of its own (as HHZS does with tables
+// sized to a zone), packs other files into shared zones, spills to the other
+// tier when the chosen one is full, and frees a file's zones when it is
+// deleted. Under a policy with migration (hhzs), the migration planner runs
+// once a virtual second and one table at a time moves at the policy's
+// migration rate: its new zones are taken when the move starts and its old
+// ones freed when it ends, as the filesystem does.
 #ifndef HINTFS_PLACEMENT_REPLAY_H_
 #define HINTFS_PLACEMENT_REPLAY_H_
 
@@ -36,6 +40,12 @@ struct ReplayResult {
     uint64_t slow = 0;
   };
   std::map<std::string, Bytes> per_level;  // "wal", "L0", "L1", ..., "other": bytes written
+  std::map<std::string, Bytes> resident;   // the same levels: bytes of live files at the end
+  struct Migration {
+    uint64_t to_fast_bytes = 0, to_slow_bytes = 0;
+    uint64_t capacity = 0, popularity = 0, swap = 0;  // moves started, per reason
+    uint64_t dropped = 0;  // the table was deleted during its move, or no room
+  } migration;
   Bytes written, read;
   double ssd_utilization = 0;     // time-weighted mean of used / total SSD zones
   double ssd_utilization_max = 0;

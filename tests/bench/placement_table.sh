@@ -1,42 +1,60 @@
 #!/usr/bin/env bash
-# The placement table of issue 4: a RocksDB load (Debian's db_bench, with the
-# HintfsEventListener from an OPTIONS file) recorded as a hint trace, then
-# replayed under every policy with the SSD limited to about a tenth of the
-# data written. Prints, per policy, the share of WAL, L0, L1, L2 bytes
-# written to the SSD and the SSD utilization.
+# The placement table of issues 4 and 5: a RocksDB load (Debian's db_bench,
+# with the HintfsEventListener from an OPTIONS file) recorded as a hint trace,
+# then replayed under every policy with the SSD limited to about a tenth of
+# the data. The RocksDB shape is HHZS's (§4: memtables of half a table, two
+# merged per flush, at most four; L0 and L1 one table each; x10 per level;
+# tables 93.9% of a zone; SSD of 20 zones, 2 of them for the WAL) scaled from
+# 1 GiB zones to 4 MiB. Prints, per policy, the share of WAL, L0, L1, L2 bytes
+# written to the SSD, the share of each level's data on the SSD at the end,
+# the SSD utilization and the bytes migrated.
 #   bash tests/bench/placement_table.sh [KEYS] [SSD_ZONES]
+#   KEEP_TRACE=FILE keeps the recorded trace.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/rocksdb_options.sh
-KEYS=${1:-1000000}
-SSD_ZONES=${2:-11}
+KEYS=${1:-2000000}
+SSD_ZONES=${2:-20}
 bash scripts/run.sh build >/dev/null
 H=build/adapters/cli/hintfs
 PLUGIN=$(readlink -f build/adapters/rocksdb/libhintfs_rocksdb.so)
 WORK=$(mktemp -d /tmp/hintfs-placement.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-"$H" mkfs --fast "file:$WORK/ssd.img?zone_size=4MiB&zones=128" \
+"$H" mkfs --fast "file:$WORK/ssd.img?zone_size=4MiB&zones=256" \
           --slow "file:$WORK/hdd.img?zone_size=4MiB&zones=1024" >/dev/null
 mkdir "$WORK/conf"
-write_rocksdb_options "$WORK/conf/options.ini" 4194304 3932160 16777216 kNoCompression
+write_rocksdb_options "$WORK/conf/options.ini" 2097152 3938451 4194304 kNoCompression \
+  max_write_buffer_number=4 min_write_buffer_number_to_merge=2 ${EXTRA_CF:-level0_file_num_compaction_trigger=2}
 "$H" restore "file:$WORK/ssd.img" "$WORK/conf" >/dev/null
 echo "recording: db_bench fillrandom, $KEYS keys of 24+400 bytes" >&2
 LD_PRELOAD=$PLUGIN db_bench --fs_uri="hintfs://file:$WORK/ssd.img?trace=$WORK/load.trace" \
   --options_file=/options.ini --db=/db --benchmarks=fillrandom --num="$KEYS" --key_size=24 \
-  --value_size=400 >/dev/null 2>&1
-printf "%-34s %6s %6s %6s %6s %8s %9s\n" policy wal L0 L1 L2 "SSD use" "model s"
-for p in "hhzs:table_bytes=4MiB,wal_budget=8MiB" "auto:wal_budget=8MiB" b1 b2 b3 b4 all-fast all-slow; do
-  "$H" replay "$WORK/load.trace" --policy "$p" --ssd-zones "$SSD_ZONES" --zone-size 4MiB --json |
+  --value_size=400 ${DB_BENCH_EXTRA:-} >/dev/null 2>&1
+if [ -n "${KEEP_TRACE:-}" ]; then cp "$WORK/load.trace" "$KEEP_TRACE"; fi
+printf "%-10s | %6s %6s %6s %6s | %6s %6s %6s %6s | %7s | %8s %8s\n" policy \
+  wal L0 L1 L2 L0 L1 L2 L3 "SSD use" "to SSD" "to HDD"
+printf "%-10s | %-27s | %-27s |\n" "" "written to the SSD" "on the SSD at the end"
+for p in hhzs hhzs-P auto b1 b2 b3 b4 all-fast all-slow; do
+  case $p in
+    hhzs) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB" ;;
+    hhzs-P) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB,migration=off" ;;
+    auto) spec="auto:wal_budget=8MiB" ;;
+    *) spec=$p ;;
+  esac
+  "$H" replay "$WORK/load.trace" --policy "$spec" --ssd-zones "$SSD_ZONES" --zone-size 4MiB --json |
     python3 -c '
 import json, sys
 p = sys.argv[1]
 j = json.load(sys.stdin)
-def share(level):
-    b = j["per_level"].get(level, {"fast_bytes": 0, "slow_bytes": 0})
+def share(table, level):
+    b = j[table].get(level, {"fast_bytes": 0, "slow_bytes": 0})
     total = b["fast_bytes"] + b["slow_bytes"]
-    return "%5.1f%%" % (100.0 * b["fast_bytes"] / total) if total else "    -"
-print("%-34s %6s %6s %6s %6s %7.1f%% %9.1f" % (p, share("wal"), share("L0"), share("L1"), share("L2"),
-      100 * j["ssd_utilization"], j["modeled_seconds"]), file=sys.stdout)
+    return "%5.1f%%" % (100.0 * b["fast_bytes"] / total) if total else "     -"
+m = j["migration"]
+print("%-10s | %6s %6s %6s %6s | %6s %6s %6s %6s | %6.1f%% | %5.0f MiB %5.0f MiB" % (p,
+      share("per_level", "wal"), share("per_level", "L0"), share("per_level", "L1"), share("per_level", "L2"),
+      share("resident", "L0"), share("resident", "L1"), share("resident", "L2"), share("resident", "L3"),
+      100 * j["ssd_utilization"], m["to_fast_bytes"] / 1048576.0, m["to_slow_bytes"] / 1048576.0))
 ' "$p"
 done
-python3 -c "import sys; k, z = int(sys.argv[1]), int(sys.argv[2]); print('SSD: %d zones of 4 MiB = %.1f%% of the %d MiB loaded' % (z, 100.0 * z * 4 * 1048576 / (k * 424), k * 424 // 1048576))" "$KEYS" "$SSD_ZONES"
+python3 -c "import sys; k, z = int(sys.argv[1]), int(sys.argv[2]); print('SSD: %d zones of 4 MiB = %.1f%% of the %d MiB loaded; hhzs-P is hhzs without migration' % (z, 100.0 * z * 4 * 1048576 / (k * 424), k * 424 // 1048576))" "$KEYS" "$SSD_ZONES"

@@ -378,6 +378,27 @@ TEST_F(FsTest, HintsPersistThroughRemountAndJournalRolls) {
   EXPECT_TRUE(fs_->SetHints("/missing", h).IsNotFound());
 }
 
+TEST_F(FsTest, AttributesPersistThroughRemountAndJournalRolls) {
+  FsGeometry g;
+  g.fast = "zone_size=64KiB&zones=64";
+  Format(g);
+  ASSERT_OK(fs_->SetAttribute("migration", "{\"to_fast_bytes\":1}"));
+  ASSERT_OK(fs_->SetAttribute("gone", "soon"));
+  ASSERT_OK(fs_->SetAttribute("gone", ""));
+  for (int i = 0; i < 200; i++) WriteFile("/churn", std::to_string(i));  // forces rolls
+  EXPECT_GT(fs_->Stats().journal_rolls, 0u);
+  Remount();
+  std::map<std::string, std::string> want = {{"migration", "{\"to_fast_bytes\":1}"}};
+  EXPECT_EQ(fs_->Attributes(), want);
+  EXPECT_TRUE(fs_->SetAttribute("", "x").IsInvalidArgument());
+  EXPECT_TRUE(fs_->SetAttribute(std::string(65, 'n'), "x").IsInvalidArgument());
+  EXPECT_TRUE(fs_->SetAttribute("big", std::string(8193, 'v')).IsInvalidArgument());
+  ASSERT_OK(fs_->SetAttribute("big", std::string(8192, 'v')));
+  Remount();
+  EXPECT_EQ(fs_->Attributes()["big"].size(), 8192u);
+  ExpectClean();
+}
+
 TEST_F(FsTest, MountThroughAnyMember) {
   Format();
   WriteFile("/x", "member");

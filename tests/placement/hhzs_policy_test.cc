@@ -1,6 +1,8 @@
 // HHZS write-guided placement against hand-computed cases (HHZS §3.3).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "placement/hhzs_policy.h"
@@ -13,53 +15,69 @@ constexpr uint64_t kTable = 1 << 20;
 
 class HhzsTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    HhzsConfig c;
+  void SetUp() override { Make(HhzsConfig()); }
+
+  void Make(HhzsConfig c) {
     c.table_bytes = kTable;
     c.wal_budget_bytes = 2 * kTable;
     policy_ = std::make_unique<HhzsPolicy>("hhzs", bus_, c);
-    // One fast device of 12 one-table zones: 10 slots for tables after the WAL budget.
-    devices_.resize(2);
+    // One fast device of 12 one-table zones: 10 slots for tables after the
+    // WAL budget, as long as nothing else holds a zone.
+    devices_.assign(2, DeviceSpace());
     devices_[0].index = 0, devices_[0].tier = Tier::kFast, devices_[0].total_zones = 12;
-    devices_[0].zone_capacity = kTable;
+    devices_[0].free_zones = 12, devices_[0].zone_capacity = kTable;
     devices_[1].index = 1, devices_[1].tier = Tier::kSlow, devices_[1].total_zones = 100;
-    devices_[1].zone_capacity = kTable;
+    devices_[1].free_zones = 100, devices_[1].zone_capacity = kTable;
   }
 
+  // Hints carry a time (the bus would stamp the clock on a hint without).
   void Publish(Hint::Kind kind, int64_t job, const std::string& path, int level, uint32_t count = 0,
-               const std::string& reason = "compaction") {
+               uint64_t time_ms = 1) {
     Hint h;
     h.kind = kind;
     h.job = job;
     h.path = path;
     h.level = level;
     h.count = count;
-    h.reason = reason;
+    h.reason = "compaction";
+    h.time_ns = time_ms * 1000000;
     bus_->Publish(h);
   }
 
-  // Places a table of level (announced as the store would, before its first byte).
+  // Places a file of level (announced as the store would, before its first
+  // byte); each takes one zone of the device it lands on.
   bool Place(const std::string& path, int level, int64_t job = 0) {
-    Publish(Hint::Kind::kTableFileCreation, job, path, level);
+    if (level >= 0) Publish(Hint::Kind::kTableFileCreation, job, path, level);
     AllocationRequest r;
     r.path = path;
     r.role = policy_->RoleForNewFile(path);
     std::vector<uint32_t> order;
     policy_->ChooseDevices(r, devices_, &order);
     if (order.empty()) return false;
-    policy_->OnAllocated(r, devices_[order[0]]);  // the filesystem had room there
+    DeviceSpace& d = devices_[order[0]];  // the filesystem had room there
+    policy_->OnAllocated(r, d);
+    d.free_zones--;
+    d.role_zones[static_cast<int>(r.role)]++;
+    where_[path] = order[0];
     return order[0] == 0;
+  }
+
+  void Delete(const std::string& path) {
+    Publish(Hint::Kind::kFileDeleted, 0, path, -1);
+    devices_[where_[path]].free_zones++;
+    devices_[where_[path]].role_zones[static_cast<int>(ZoneRole::kData)]--;
   }
 
   std::shared_ptr<HintBus> bus_ = std::make_shared<HintBus>();
   std::unique_ptr<HhzsPolicy> policy_;
   std::vector<DeviceSpace> devices_;
+  std::map<std::string, uint32_t> where_;
 };
 
 TEST_F(HhzsTest, DemandsTieringLevelAndReservedSlots) {
-  EXPECT_TRUE(Place("/db/000010.log", -1));  // the WAL: always fast, L0 demand 1
-  EXPECT_EQ(policy_->demand(0), 1);
+  EXPECT_TRUE(Place("/db/000010.log", -1));  // the WAL: always fast, one zone
   EXPECT_TRUE(Place("/db/a.sst", 0));
+  EXPECT_EQ(policy_->demand(0), 1);          // L0's demand: the WAL zone in use
   EXPECT_TRUE(Place("/db/b.sst", 0));
   EXPECT_TRUE(Place("/db/c.sst", 1));
   EXPECT_TRUE(Place("/db/d.sst", 1));
@@ -79,45 +97,116 @@ TEST_F(HhzsTest, DemandsTieringLevelAndReservedSlots) {
   EXPECT_EQ(policy_->demand(2), 0);
   EXPECT_EQ(policy_->allocated(2), 2);
 
-  // A, D = {2,3,2}, {1,0,0}; another compaction into L2 selecting 4 tables:
-  // sums 3, 6, 12 >= 10, so t = 2 and L2 keeps 10 - 6 = 4 slots.
+  // A = {2,3,2}, D = {1,0,4} for another compaction into L2 selecting 4:
+  // sums 3, 6, 12 >= 10, so t = 2 and L2 keeps 10 - 6 = 4 fast slots.
   Publish(Hint::Kind::kCompactionBegin, 8, "", 2, 4);
   HhzsPolicy::Decision d = policy_->Decide(2, false, 10);
   EXPECT_EQ(d.tiering_level, 2);
   EXPECT_EQ(d.reserved, 4);
-  EXPECT_TRUE(Place("/db/h.sst", 2, 8));  // rule (iii): 2 of 4 reserved used
+  EXPECT_TRUE(Place("/db/h.sst", 2, 8));  // rule (iii): F2 = 2 of 4
   Publish(Hint::Kind::kCompactionOutput, 8, "/db/h.sst", 2);
   EXPECT_TRUE(Place("/db/i.sst", 2, 8));  // 3 of 4
   Publish(Hint::Kind::kCompactionOutput, 8, "/db/i.sst", 2);
   EXPECT_FALSE(Place("/db/j.sst", 2, 8));  // 4 of 4: the slow tier
+  // A counts a level's tables on both tiers; F only the fast ones.
+  EXPECT_EQ(policy_->allocated(2), 5);
+  EXPECT_EQ(policy_->fast(2), 4);
   EXPECT_FALSE(Place("/db/k.sst", 3));     // below the tiering level: slow
   EXPECT_TRUE(Place("/db/l.sst", 1));      // above it: fast (rule ii)
   EXPECT_TRUE(policy_->Decide(0, true, 10).fast);  // flushes always fast (rule i)
   // A table keeps its first zone's tier.
   EXPECT_FALSE(Place("/db/j.sst", 2, 8));
-  // Now A = {2,4,4}, D = {1,0,2}: sums 3, 7, 13, so t = 2 with 10 - 7 = 3
-  // slots; deleting one fast L2 table leaves A2 = 3: still no free slot.
-  Publish(Hint::Kind::kFileDeleted, 0, "/db/h.sst", 2);
-  EXPECT_EQ(policy_->allocated(2), 3);
+  // Now A = {2,4,5}, D = {1,0,2}: sums 3, 7, 14, so t = 2 with 10 - 7 = 3
+  // slots; deleting one fast L2 table leaves F2 = 3: still no free slot.
+  Delete("/db/h.sst");
+  EXPECT_EQ(policy_->allocated(2), 4);
+  EXPECT_EQ(policy_->fast(2), 3);
   d = policy_->Decide(2, false, 10);
   EXPECT_EQ(d.tiering_level, 2);
   EXPECT_EQ(d.reserved, 3);
   EXPECT_FALSE(Place("/db/m.sst", 2, 8));
   // A second deletion frees one.
-  Publish(Hint::Kind::kFileDeleted, 0, "/db/i.sst", 2);
+  Delete("/db/i.sst");
   EXPECT_TRUE(Place("/db/n.sst", 2, 8));
 
+  // A = {2,4,5: f g j m n}, F = {2,4,3}, D = {1,0,2}.
   auto state = nlohmann::json::parse(policy_->StateJson());
   EXPECT_EQ(state["capacity_slots"], 10);
   EXPECT_EQ(state["tiering_level"], 2);
   EXPECT_EQ(state["reserved_for_tiering_level"], 3);
   EXPECT_EQ(state["levels"][1]["allocated"], 4);
+  EXPECT_EQ(state["levels"][2]["allocated"], 5);
+  EXPECT_EQ(state["levels"][2]["fast"], 3);
   EXPECT_EQ(state["levels"][2]["demand"], 2);
+
+  // What migration plans against, and how a move changes it.
+  TieringView v = policy_->Tiering();
+  EXPECT_EQ(v.tiering_level, 2);
+  EXPECT_EQ(v.reserved, 3);
+  EXPECT_EQ(v.fast_at_tiering_level, 3);
+  EXPECT_EQ(v.free_slots, 10 - (2 + 4 + 3));
+  EXPECT_EQ(v.demand_below, 1);
+  policy_->OnMigrated("/db/j.sst", Tier::kFast);
+  EXPECT_EQ(policy_->fast(2), 4);
+  EXPECT_EQ(policy_->allocated(2), 5);
+  policy_->OnMigrated("/db/f.sst", Tier::kSlow);
+  policy_->OnMigrated("/db/g.sst", Tier::kSlow);
+  EXPECT_EQ(policy_->Tiering().fast_at_tiering_level, 2);
+}
+
+TEST_F(HhzsTest, ZonesOfOtherFilesAndAGrownWalShrinkTheCapacity) {
+  EXPECT_TRUE(Place("/db/a.sst", 0));
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 10);
+  // A log file holds a zone that is not a table's.
+  EXPECT_TRUE(Place("/db/LOG", -1));
+  EXPECT_TRUE(Place("/db/b.sst", 0));
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 9);
+  // The WAL outgrows its 2-zone budget: its third zone comes out of C too.
+  for (int i = 0; i < 3; i++) EXPECT_TRUE(Place("/db/00001" + std::to_string(i) + ".log", -1));
+  EXPECT_TRUE(Place("/db/c.sst", 0));
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 8);
+  EXPECT_EQ(policy_->demand(0), 3);
+}
+
+TEST_F(HhzsTest, HoldKeepsALevelsPeakClaimForAWhile) {
+  for (uint64_t hold_ms : {0, 1000}) {
+    HhzsConfig c;
+    c.hold_ns = hold_ms * 1000000;
+    Make(c);
+    EXPECT_TRUE(Place("/db/000001.log", -1));
+    EXPECT_TRUE(Place("/db/a.sst", 0));  // A0 = 1, D0 = 1
+    // A compaction into L1 claims 6 slots, then ends without output.
+    Publish(Hint::Kind::kCompactionBegin, 1, "", 1, 6, 1000);
+    EXPECT_EQ(policy_->Decide(2, false, 10).tiering_level, HhzsPolicy::kMaxLevels);  // 2 + 6 < 10
+    Publish(Hint::Kind::kCompactionEnd, 1, "", 1, 0, 1100);
+    // A compaction into L2 selecting 5: without the hold, 2 + 0 + 5 < 10.
+    Publish(Hint::Kind::kCompactionBegin, 2, "", 2, 5, 1200);
+    HhzsPolicy::Decision d = policy_->Decide(2, false, 10);
+    if (hold_ms == 0) {
+      EXPECT_EQ(d.tiering_level, HhzsPolicy::kMaxLevels);
+    } else {  // L1's claim of 6 is held: 2, 8, 13 >= 10, so t = 2 with 2 slots
+      EXPECT_EQ(d.tiering_level, 2);
+      EXPECT_EQ(d.reserved, 2);
+    }
+    // Once the hold has passed, L1's claim is its current one again.
+    Publish(Hint::Kind::kFlushBegin, 3, "", 0, 0, 2500);
+    EXPECT_EQ(policy_->Decide(2, false, 10).tiering_level, HhzsPolicy::kMaxLevels);
+  }
 }
 
 TEST_F(HhzsTest, OptionsLiveInTheRecordedName) {
   std::shared_ptr<AllocationPolicy> p;
   ASSERT_TRUE(NewAllocationPolicy("hhzs:table_bytes=4MiB,wal_budget=16MiB", bus_, &p).ok());
+  std::shared_ptr<AllocationPolicy> q;
+  ASSERT_TRUE(NewAllocationPolicy("hhzs:migration=off,migration_rate=8MiB,slow_read_iops=90,hold_ms=250", bus_, &q).ok());
+  const HhzsConfig& c = static_cast<HhzsPolicy*>(q.get())->config();
+  EXPECT_FALSE(c.migration);
+  EXPECT_EQ(c.migration_rate, 8u << 20);
+  EXPECT_EQ(c.slow_read_iops, 90);
+  EXPECT_EQ(c.hold_ns, 250000000u);
+  EXPECT_FALSE(NewAllocationPolicy("hhzs:migration=maybe", bus_, &q).ok());
+  EXPECT_FALSE(NewAllocationPolicy("hhzs:hold_ms=soon", bus_, &q).ok());
+  EXPECT_FALSE(NewAllocationPolicy("hhzs:slow_read_iops=-1", bus_, &q).ok());
   EXPECT_EQ(p->name(), "hhzs:table_bytes=4MiB,wal_budget=16MiB");
   auto state = nlohmann::json::parse(p->StateJson());
   EXPECT_EQ(state["table_bytes"], 4u << 20);

@@ -1,0 +1,83 @@
+#include "placement/migration_planner.h"
+
+namespace hintfs {
+
+const char* MigrationReasonName(MigrationPlan::Reason reason) {
+  switch (reason) {
+    case MigrationPlan::Reason::kNone: return "none";
+    case MigrationPlan::Reason::kCapacity: return "capacity";
+    case MigrationPlan::Reason::kPopularity: return "popularity";
+    case MigrationPlan::Reason::kSwap: return "swap";
+  }
+  return "?";
+}
+
+bool HigherPriority(const TableView& a, const TableView& b) {
+  if (a.level != b.level) return a.level < b.level;
+  if (a.read_rate != b.read_rate) return a.read_rate > b.read_rate;
+  return a.path < b.path;  // a total order keeps plans deterministic
+}
+
+namespace {
+
+bool Movable(const TableView& t) { return !t.compacting && t.level >= 0; }
+
+// The lowest-priority movable table on the fast tier, or null.
+const TableView* ColdestFast(const std::vector<TableView>& tables) {
+  const TableView* best = nullptr;
+  for (const TableView& t : tables) {
+    if (t.fast && Movable(t) && (best == nullptr || HigherPriority(*best, t))) best = &t;
+  }
+  return best;
+}
+
+}  // namespace
+
+MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringView& tiering,
+                            double slow_read_rate, double slow_read_iops) {
+  MigrationPlan plan;
+  const int t = tiering.tiering_level;
+  // Capacity: the tiering level over its reservation, or deeper levels fast.
+  bool over = t != TieringView::kNone && tiering.fast_at_tiering_level > tiering.reserved;
+  for (const TableView& table : tables) {
+    if (table.fast && table.level > t && t != TieringView::kNone) over = true;
+  }
+  if (over) {
+    const TableView* cold = ColdestFast(tables);
+    // Never below L_t: an excess made only of compaction inputs goes away
+    // by itself when the compaction ends.
+    if (cold != nullptr && cold->level >= t) {
+      plan.reason = MigrationPlan::Reason::kCapacity;
+      plan.path = cold->path;
+      plan.to_fast = false;
+      return plan;
+    }
+  }
+  // Popularity: only when the slow tier is the bottleneck for reads.
+  if (slow_read_iops <= 0 || slow_read_rate <= slow_read_iops / 2) return plan;
+  const TableView* hot = nullptr;
+  for (const TableView& table : tables) {
+    if (table.fast || !Movable(table) || table.read_rate <= 0) continue;
+    if (t != TieringView::kNone && table.level > t) continue;  // capacity would move it back
+    if (hot == nullptr || HigherPriority(table, *hot)) hot = &table;
+  }
+  if (hot == nullptr) return plan;
+  bool room_at_level = hot->level < t || t == TieringView::kNone ||
+                       tiering.fast_at_tiering_level < tiering.reserved;
+  if (tiering.free_slots > tiering.demand_below && room_at_level) {
+    plan.reason = MigrationPlan::Reason::kPopularity;
+    plan.path = hot->path;
+    plan.to_fast = true;
+    return plan;
+  }
+  const TableView* cold = ColdestFast(tables);
+  if (cold != nullptr && HigherPriority(*hot, *cold)) {
+    plan.reason = MigrationPlan::Reason::kSwap;
+    plan.path = hot->path;
+    plan.to_fast = true;
+    plan.swap_out = cold->path;
+  }
+  return plan;
+}
+
+}  // namespace hintfs

@@ -1,0 +1,74 @@
+// HHZS workload-aware migration (HHZS §3.4), as a pure decision: given the
+// tables, where they are and how often they are read, and the tiering state
+// of write-guided placement, which one table to move next, if any. The live
+// Migrator (migrator.h) and trace replay (replay.h) both ask it, so replay
+// models exactly what the filesystem does.
+//
+// Priority: a table at a lower level outranks one at a higher level; at the
+// same level the higher read rate (reads / age) wins. Tables that a running
+// compaction selected are about to be deleted and never move; neither do
+// tables whose level is unknown.
+//   capacity    when the fast tier holds more tables of the tiering level L_t
+//               than the slots reserved for it, or any table deeper than L_t:
+//               move the lowest-priority fast table to the slow tier.
+//   popularity  when reads of slow-tier tables exceed half the slow device's
+//               random-read IOPS: take the highest-priority slow table (at
+//               L_t or above); move it to the fast tier if the free fast slots
+//               exceed the demands of the levels above L_t (and L_t has room
+//               for it), else swap it with the lowest-priority fast table if
+//               it outranks that one.
+#ifndef HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
+#define HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hintfs {
+
+struct TableView {
+  std::string path;
+  int level = -1;          // -1: unknown
+  bool fast = false;       // where its data is now
+  uint64_t bytes = 0;
+  double read_rate = 0;    // reads per second since it was written
+  bool compacting = false; // an input of a running compaction
+};
+
+// What write-guided placement knows (HhzsPolicy::Tiering()).
+struct TieringView {
+  static constexpr int kNone = 1 << 20;  // every level fits: no tiering level
+  int tiering_level = kNone;
+  int64_t reserved = 0;      // fast slots L_t may hold
+  int64_t fast_at_tiering_level = 0;  // L_t's tables on the fast tier
+  int64_t free_slots = 0;    // fast table slots holding no table
+  int64_t demand_below = 0;  // sum of the demands of levels above L_t
+};
+
+class TieringSource {
+ public:
+  virtual ~TieringSource() = default;
+  virtual TieringView Tiering() const = 0;
+};
+
+struct MigrationPlan {
+  enum class Reason { kNone, kCapacity, kPopularity, kSwap };
+  Reason reason = Reason::kNone;
+  std::string path;       // the table to move
+  bool to_fast = false;   // its destination
+  std::string swap_out;   // kSwap: the fast table to move to the slow tier first
+};
+
+const char* MigrationReasonName(MigrationPlan::Reason reason);
+
+// True if a outranks b.
+bool HigherPriority(const TableView& a, const TableView& b);
+
+// slow_read_rate: reads per second served by slow-tier tables lately;
+// slow_read_iops: the slow device's random-read IOPS (0 disables popularity).
+MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringView& tiering,
+                            double slow_read_rate, double slow_read_iops);
+
+}  // namespace hintfs
+
+#endif  // HINTFS_PLACEMENT_MIGRATION_PLANNER_H_

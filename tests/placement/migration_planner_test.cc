@@ -1,0 +1,93 @@
+// HHZS workload-aware migration decisions (HHZS §3.4) on hand-built cases.
+#include <gtest/gtest.h>
+
+#include "placement/migration_planner.h"
+
+namespace hintfs {
+namespace {
+
+TableView T(const std::string& path, int level, bool fast, double read_rate = 0, bool compacting = false) {
+  TableView t;
+  t.path = path;
+  t.level = level;
+  t.fast = fast;
+  t.bytes = 1 << 20;
+  t.read_rate = read_rate;
+  t.compacting = compacting;
+  return t;
+}
+
+TieringView Tiering(int t, int64_t reserved, int64_t fast_at_t, int64_t free_slots, int64_t demand_below) {
+  TieringView v;
+  v.tiering_level = t;
+  v.reserved = reserved;
+  v.fast_at_tiering_level = fast_at_t;
+  v.free_slots = free_slots;
+  v.demand_below = demand_below;
+  return v;
+}
+
+TEST(MigrationPlannerTest, PriorityIsLevelThenReadRate) {
+  EXPECT_TRUE(HigherPriority(T("a", 1, true, 0), T("b", 2, true, 100)));
+  EXPECT_TRUE(HigherPriority(T("a", 2, true, 5), T("b", 2, true, 1)));
+  EXPECT_FALSE(HigherPriority(T("a", 2, true, 1), T("b", 2, true, 5)));
+}
+
+TEST(MigrationPlannerTest, CapacityMovesTheColdestFastTableBelowTheTieringLevel) {
+  // t = 2; a fast L3 table exists: the lowest-priority fast table leaves.
+  std::vector<TableView> tables = {T("l1", 1, true), T("l2", 2, true, 3), T("l3-hot", 3, true, 9),
+                                   T("l3-cold", 3, true, 1), T("l3-busy", 3, true, 0, /*compacting=*/true),
+                                   T("unknown", -1, true)};
+  MigrationPlan p = PlanMigration(tables, Tiering(2, 5, 1, 0, 0), 0, 0);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kCapacity);
+  EXPECT_EQ(p.path, "l3-cold");  // never a compaction input or a table of unknown level
+  EXPECT_FALSE(p.to_fast);
+}
+
+TEST(MigrationPlannerTest, CapacityTrimsTheTieringLevelToItsReservation) {
+  std::vector<TableView> tables = {T("l1", 1, true), T("a", 2, true, 4), T("b", 2, true, 2), T("c", 2, false)};
+  // L2 has 2 fast tables but only 1 reserved slot.
+  MigrationPlan p = PlanMigration(tables, Tiering(2, 1, 2, 0, 0), 0, 0);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kCapacity);
+  EXPECT_EQ(p.path, "b");
+  // Within the reservation nothing moves; nor without a tiering level.
+  EXPECT_EQ(PlanMigration(tables, Tiering(2, 2, 2, 0, 0), 0, 0).reason, MigrationPlan::Reason::kNone);
+  EXPECT_EQ(PlanMigration(tables, TieringView(), 0, 0).reason, MigrationPlan::Reason::kNone);
+}
+
+TEST(MigrationPlannerTest, AnExcessOfCompactionInputsWaitsForTheCompaction) {
+  // The only fast table deeper than t is being compacted; the coldest movable
+  // one is above t, which capacity migration must not touch.
+  std::vector<TableView> tables = {T("l1", 1, true), T("l3", 3, true, 0, /*compacting=*/true)};
+  EXPECT_EQ(PlanMigration(tables, Tiering(2, 3, 0, 0, 0), 0, 0).reason, MigrationPlan::Reason::kNone);
+}
+
+TEST(MigrationPlannerTest, PopularityNeedsASlowTierBottleneck) {
+  std::vector<TableView> tables = {T("fast", 1, true), T("hot", 2, false, 50), T("warm", 2, false, 10),
+                                   T("deep", 3, false, 500)};
+  TieringView v = Tiering(2, 4, 1, 3, 1);
+  // Slow-tier reads at or below half its IOPS: nothing to do.
+  EXPECT_EQ(PlanMigration(tables, v, 50, 100).reason, MigrationPlan::Reason::kNone);
+  EXPECT_EQ(PlanMigration(tables, v, 500, 0).reason, MigrationPlan::Reason::kNone);  // IOPS unknown
+  // Above it: the highest-priority slow table at L_t or above moves fast
+  // (3 free slots > 1 slot of demand above L_t; L2 has room).
+  MigrationPlan p = PlanMigration(tables, v, 51, 100);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kPopularity);
+  EXPECT_EQ(p.path, "hot");
+  EXPECT_TRUE(p.to_fast);
+}
+
+TEST(MigrationPlannerTest, PopularitySwapsWhenTheFastTierIsFull) {
+  std::vector<TableView> tables = {T("l1", 1, true, 1), T("l2-cold", 2, true, 1), T("l2-hot", 2, false, 40)};
+  // Free slots do not exceed the demand above L_t: swap with the coldest fast table.
+  MigrationPlan p = PlanMigration(tables, Tiering(2, 1, 1, 1, 1), 200, 100);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kSwap);
+  EXPECT_EQ(p.path, "l2-hot");
+  EXPECT_EQ(p.swap_out, "l2-cold");
+  // A slow table that does not outrank the coldest fast one stays.
+  tables[2].read_rate = 0.5;
+  EXPECT_EQ(PlanMigration(tables, Tiering(2, 1, 1, 1, 1), 200, 100).reason, MigrationPlan::Reason::kNone);
+}
+
+}  // namespace
+}  // namespace hintfs
