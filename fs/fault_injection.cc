@@ -58,6 +58,7 @@ class FaultInjectingDevice : public ZonedDevice {
   ~FaultInjectingDevice() override { f_->Unregister(device_.get()); }
 
   std::string uri() const override { return device_->uri(); }
+  double random_read_iops() const override { return device_->random_read_iops(); }
   const DeviceGeometry& geometry() const override { return device_->geometry(); }
 
   Status ReportZones(uint32_t first, uint32_t count, std::vector<ZoneInfo>* zones) override {

@@ -123,6 +123,7 @@ struct DeviceUsage {
   uint64_t file_bytes = 0;      // logical file bytes stored here
   uint32_t data_zones = 0;
   uint32_t empty_zones = 0;
+  double random_read_iops = 0;  // known or modelled (timing profile); 0 unknown
 };
 
 struct ZoneReport {

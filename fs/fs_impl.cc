@@ -64,6 +64,9 @@ int64_t NowNs() {
 Status Filesystem::Mkfs(const MkfsOptions& options) {
   if (options.devices.empty()) return Status::InvalidArgument("mkfs needs at least one device");
   if (options.meta_zones < 2) return Status::InvalidArgument("meta_zones must be at least 2");
+  if (options.policy.size() > kMaxPolicyName) {
+    return Status::InvalidArgument(fmt::format("placement policy name longer than {} bytes", kMaxPolicyName));
+  }
   size_t meta_device = options.devices.size();
   for (size_t i = 0; i < options.devices.size(); i++) {
     if (options.devices[i].tier == Tier::kFast) {
@@ -257,6 +260,9 @@ Status FsImpl::Open() {
                                   "'; mount it through a tool that links placement/");
     }
     policy_ = std::make_shared<FastFirstPolicy>();
+  }
+  if (policy_->name().size() > kMaxPolicyName) {
+    return Status::InvalidArgument(fmt::format("placement policy name longer than {} bytes", kMaxPolicyName));
   }
   if (policy_->name() != recorded && !options_.read_only) {
     MetadataOp op;

@@ -170,7 +170,7 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       d.GetFixed64(&op->epoch);
       break;
     case MetadataOp::Type::kSetPolicy:
-      d.GetLengthPrefixed(&op->name, 64);
+      d.GetLengthPrefixed(&op->name, kMaxPolicyName);
       break;
     case MetadataOp::Type::kSetAttribute:
       d.GetLengthPrefixed(&op->name, kMaxAttributeName);

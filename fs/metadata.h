@@ -108,6 +108,9 @@ struct MetadataOp {
   ZoneOwner owner;
 };
 
+// The longest placement policy name (options included) the journal keeps.
+constexpr size_t kMaxPolicyName = 512;
+
 // Limits on a filesystem attribute.
 constexpr size_t kMaxAttributeName = 64;
 constexpr size_t kMaxAttributeValue = 8192;

@@ -89,6 +89,9 @@ class TimedDevice : public ZonedDevice {
 
   std::string uri() const override { return device_->uri(); }
   const DeviceGeometry& geometry() const override { return device_->geometry(); }
+  double random_read_iops() const override {
+    return profile_.read_access_us > 0 ? profile_.parallel_units * 1e6 / profile_.read_access_us * scale_ : 0;
+  }
   Status ReportZones(uint32_t first, uint32_t count, std::vector<ZoneInfo>* zones) override {
     return device_->ReportZones(first, count, zones);
   }

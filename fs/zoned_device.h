@@ -65,6 +65,10 @@ class ZonedDevice {
   // cut may drop any suffix of the writes of each zone.
   virtual Status Flush() = 0;
 
+  // Random 4 KiB reads per second the device is known or modelled to serve
+  // (a timing profile's figure); 0 when unknown.
+  virtual double random_read_iops() const { return 0; }
+
   // Emulated devices only: behave as if power was cut now, dropping writes
   // that were not flushed (seed picks how much of each zone's unflushed tail
   // survives). Other devices return NotSupported.

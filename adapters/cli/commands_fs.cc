@@ -10,6 +10,7 @@
 #include "adapters/cli/progress.h"
 #include "fs/timing_profile.h"
 #include "fs/uri.h"
+#include "placement/migrator.h"
 #include "placement/policy_registry.h"
 
 namespace hintfs {
@@ -152,6 +153,12 @@ int Info(const std::string& uri, bool as_json) {
                        {"zone_capacity", m.zone_capacity}});
   }
   j["members"] = members;
+  // Saved by the migrator of the last mount that ran one (placement/migrator.h).
+  auto attributes = fs->Attributes();
+  auto saved = attributes.find("migration");
+  j["migration"] = json::parse(saved != attributes.end() ? saved->second : MigratorStats().ToJson(), nullptr,
+                               /*allow_exceptions=*/false);
+  if (j["migration"].is_discarded()) j["migration"] = {{"error", "the saved migration record is unreadable"}};
   if (as_json) {
     std::cout << j.dump(2) << "\n";
     return 0;
@@ -167,6 +174,13 @@ int Info(const std::string& uri, bool as_json) {
     std::printf("member %zu: %-4s %s  %u zones of %s (capacity %s)  uuid %s\n", i, TierName(m.tier),
                 m.uri.c_str(), m.zone_count, FormatSize(m.zone_size).c_str(),
                 FormatSize(m.zone_capacity).c_str(), UuidToString(m.uuid).c_str());
+  }
+  const json& mig = j["migration"];
+  if (mig.contains("moves")) {
+    std::printf("migration (last run): %s to fast, %s to slow; moves: %llu capacity, %llu popularity, %llu swap\n",
+                HumanSize(mig.value("to_fast_bytes", 0ull)).c_str(), HumanSize(mig.value("to_slow_bytes", 0ull)).c_str(),
+                mig["moves"].value("capacity", 0ull), mig["moves"].value("popularity", 0ull),
+                mig["moves"].value("swap", 0ull));
   }
   return 0;
 }

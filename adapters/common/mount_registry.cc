@@ -8,6 +8,8 @@
 #include "fs/zoned_device.h"
 #include "hints/manifest_watcher.h"
 #include "hints/trace.h"
+#include "placement/hhzs_policy.h"
+#include "placement/migrator.h"
 #include "placement/policy_registry.h"
 
 namespace hintfs {
@@ -43,6 +45,55 @@ Status CreateMemFilesystemIfMissing(const std::string& spec) {
   return Filesystem::Mkfs(opts);
 }
 
+// Query keys that tune migration for this mount (they override the options
+// recorded with the hhzs policy).
+struct MigrationOverrides {
+  bool set_enabled = false, enabled = true;
+  bool set_rate = false;
+  uint64_t rate = 0;
+};
+
+Status TakeMigrationOverrides(DeviceUri* uri, MigrationOverrides* o) {
+  if (uri->Has("migration")) {
+    std::string v = uri->GetString("migration", "");
+    if (v != "on" && v != "off") return Status::InvalidArgument("migration is on or off, not '" + v + "'");
+    o->set_enabled = true;
+    o->enabled = v == "on";
+    uri->params.erase("migration");
+  }
+  if (uri->Has("migration_rate")) {
+    Status s = ParseSize(uri->GetString("migration_rate", ""), &o->rate);
+    if (!s.ok()) return Status::InvalidArgument("migration_rate: " + s.message());
+    o->set_rate = true;
+    uri->params.erase("migration_rate");
+  }
+  return Status::OK();
+}
+
+// Starts HHZS migration if the mount's policy has it.
+std::shared_ptr<Migrator> StartMigrator(Filesystem* fs, const std::shared_ptr<HintBus>& bus,
+                                        const std::shared_ptr<AllocationPolicy>& policy,
+                                        const MigrationOverrides& o) {
+  auto* hhzs = dynamic_cast<HhzsPolicy*>(policy.get());
+  if (hhzs == nullptr) return nullptr;
+  const HhzsConfig& c = hhzs->config();
+  if (!(o.set_enabled ? o.enabled : c.migration)) return nullptr;
+  MigratorOptions mo;
+  mo.rate_bytes_per_second = o.set_rate ? o.rate : c.migration_rate;
+  mo.slow_read_iops = c.slow_read_iops;
+  if (mo.slow_read_iops == 0) {  // from the slow devices' timing profiles
+    std::vector<DeviceUsage> usage;
+    if (fs->Usage(&usage).ok()) {
+      for (const DeviceUsage& u : usage) {
+        if (u.tier == Tier::kSlow) mo.slow_read_iops += u.random_read_iops;
+      }
+    }
+  }
+  auto migrator = std::make_shared<Migrator>(fs, bus, hhzs, mo);
+  migrator->Start();
+  return migrator;
+}
+
 }  // namespace
 
 Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
@@ -67,9 +118,15 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   }
   auto bus = std::make_shared<HintBus>();
   MountOptions opts;
-  opts.policy_factory = [bus](const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {
-    return NewAllocationPolicy(name, bus, policy);
+  auto made = std::make_shared<std::shared_ptr<AllocationPolicy>>();  // the recorded policy, once made
+  opts.policy_factory = [bus, made](const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {
+    Status s = NewAllocationPolicy(name, bus, policy);
+    if (s.ok()) *made = *policy;
+    return s;
   };
+  MigrationOverrides migration;
+  s = TakeMigrationOverrides(&uri, &migration);
+  if (!s.ok()) return s;
   if (uri.Has("policy")) {
     s = NewAllocationPolicy(uri.GetString("policy", ""), bus, &opts.policy);
     if (!s.ok()) return s;
@@ -96,7 +153,14 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   std::unique_ptr<Filesystem> mounted;
   s = Filesystem::Mount(base, opts, &mounted);
   if (!s.ok()) return s;
-  std::shared_ptr<Filesystem> shared(mounted.release());
+  std::shared_ptr<AllocationPolicy> policy = opts.policy ? opts.policy : *made;
+  std::shared_ptr<Migrator> migrator = StartMigrator(mounted.get(), bus, policy, migration);
+  // The migrator stops before the filesystem goes.
+  std::shared_ptr<Filesystem> shared(mounted.release(), [migrator, policy](Filesystem* f) mutable {
+    if (migrator) migrator->Stop();
+    migrator.reset();
+    delete f;
+  });
   Mounts()[base] = MountEntry{shared, bus, query};
   *fs = shared;
   if (bus_out != nullptr) *bus_out = bus;

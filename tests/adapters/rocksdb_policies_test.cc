@@ -165,9 +165,11 @@ TEST(RocksDbUnderHhzs, WalAndL0StayFastDeepLevelsSpill) {
   EXPECT_GT(slow_tables, 0) << "the fast tier cannot hold everything";
   // The end state depends on how far background compactions got, so only
   // its shape is checked: 32 data zones of 320 KiB less a 1 MiB WAL budget
-  // make (32 * 320 KiB - 1 MiB) / 320 KiB = 28 table slots.
+  // make at most (32 * 320 KiB - 1 MiB) / 320 KiB = 28 table slots, fewer
+  // while zones hold other files (logs, manifests, a WAL beyond its budget).
   auto state = nlohmann::json::parse(mounted->PolicyStateJson());
-  EXPECT_EQ(state["capacity_slots"].get<int>(), 28) << state.dump();
+  EXPECT_LE(state["capacity_slots"].get<int>(), 28) << state.dump();
+  EXPECT_GE(state["capacity_slots"].get<int>(), 14) << state.dump();
   EXPECT_GT(state["fast_decisions"].get<int>(), 0) << state.dump();
   mounted.reset();
   DestroyMemDevice(name);

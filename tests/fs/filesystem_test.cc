@@ -399,6 +399,39 @@ TEST_F(FsTest, AttributesPersistThroughRemountAndJournalRolls) {
   ExpectClean();
 }
 
+TEST_F(FsTest, LongPolicyNamesSurviveJournalRolls) {
+  FsGeometry g;
+  g.fast = "zone_size=64KiB&zones=64";
+  Format(g);
+  // Policies carry their options in their names; placement/ makes long ones.
+  std::string name(300, 'p');
+  Remount();
+  fs_.reset();
+  MountOptions o;
+  o.policy_factory = [&](const std::string& n, std::shared_ptr<AllocationPolicy>* p) {
+    *p = std::make_shared<FastFirstPolicy>();
+    return n == name || n == "fast-first" ? Status::OK() : Status::NotFound(n);
+  };
+  struct Named : FastFirstPolicy {
+    std::string n;
+    std::string name() const override { return n; }
+  };
+  auto named = std::make_shared<Named>();
+  named->n = name;
+  o.policy = named;
+  ASSERT_OK(Filesystem::Mount("mem:" + fast_, o, &fs_));
+  for (int i = 0; i < 200; i++) WriteFile("/churn", std::to_string(i));  // forces rolls
+  EXPECT_GT(fs_->Stats().journal_rolls, 0u);
+  fs_.reset();
+  o.policy = nullptr;
+  ASSERT_OK(Filesystem::Mount("mem:" + fast_, o, &fs_));
+  EXPECT_EQ(ReadFile("/churn"), "199");
+  named->n = std::string(kMaxPolicyName + 1, 'p');
+  o.policy = named;
+  fs_.reset();
+  EXPECT_TRUE(Filesystem::Mount("mem:" + fast_, o, &fs_).IsInvalidArgument());
+}
+
 TEST_F(FsTest, MountThroughAnyMember) {
   Format();
   WriteFile("/x", "member");

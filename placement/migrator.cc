@@ -1,0 +1,218 @@
+#include "placement/migrator.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+namespace hintfs {
+
+namespace {
+
+uint64_t SteadyNs() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+// Saving the counters costs a journal record: every this many moves.
+constexpr uint64_t kSaveEveryMoves = 8;
+
+}  // namespace
+
+std::string MigratorStats::ToJson() const {
+  std::string err;
+  for (char c : last_error) {
+    if (c == '"' || c == '\\') err += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) err += c;
+  }
+  return fmt::format(
+      "{{\"to_fast_bytes\":{},\"to_slow_bytes\":{},\"moves\":{{\"capacity\":{},\"popularity\":{},"
+      "\"swap\":{}}},\"busy\":{},\"no_space\":{},\"errors\":{},\"backlog_tables\":{},\"backlog_bytes\":{},"
+      "\"slow_read_rate\":{:.1f},\"last_error\":\"{}\"}}",
+      to_fast_bytes, to_slow_bytes, capacity, popularity, swap, busy, no_space, errors, backlog_tables,
+      backlog_bytes, slow_read_rate, err);
+}
+
+Migrator::Migrator(Filesystem* fs, std::shared_ptr<HintBus> bus, TieringSource* tiering, MigratorOptions options)
+    : fs_(fs),
+      bus_(bus),
+      tracker_(bus),
+      tiering_(tiering),
+      options_(options),
+      // Sleeps in slices so that Stop is not kept waiting; once stopping, the
+      // move under way finishes at full speed.
+      limiter_(options.rate_bytes_per_second, 0, SteadyNs, [this](uint64_t ns) {
+        while (ns > 0 && !stopping_.load()) {
+          uint64_t slice = std::min<uint64_t>(ns, 20000000);
+          std::this_thread::sleep_for(std::chrono::nanoseconds(slice));
+          ns -= slice;
+        }
+      }) {}
+
+Migrator::~Migrator() { Stop(); }
+
+void Migrator::Start() {
+  std::lock_guard<std::mutex> l(mu_);
+  if (running_ || stopped_) return;
+  running_ = true;
+  stop_ = false;
+  stopping_ = false;
+  thread_ = std::thread([this] { Run(); });
+}
+
+void Migrator::Stop() {
+  bool was_running;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (stopped_) return;
+    stopped_ = true;
+    was_running = running_;
+    stop_ = true;
+    stopping_ = true;
+  }
+  if (was_running) {
+    cv_.notify_all();
+    thread_.join();
+  }
+  SaveStats();
+}
+
+void Migrator::Run() {
+  bool moved = false;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> l(mu_);
+      if (!moved) cv_.wait_for(l, std::chrono::milliseconds(options_.interval_ms), [this] { return stop_; });
+      if (stop_) return;
+    }
+    moved = Step().reason != MigrationPlan::Reason::kNone;
+  }
+}
+
+std::vector<TableView> Migrator::Survey(uint64_t now_ns) {
+  std::vector<TableView> tables;
+  const auto& members = fs_->superblock().members;
+  uint64_t slow_reads = 0;
+  std::map<std::string, Seen> seen;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    seen.swap(seen_);
+  }
+  for (const auto& [path, level] : tracker_.KnownLevels()) {
+    FileStat st;
+    if (!fs_->Stat(path, &st).ok() || st.extents.empty()) continue;
+    TableView t;
+    t.path = path;
+    t.level = level;
+    t.bytes = st.size;
+    t.fast = std::all_of(st.extents.begin(), st.extents.end(), [&](const Extent& e) {
+      return e.device < members.size() && members[e.device].tier == Tier::kFast;
+    });
+    t.compacting = tracker_.InRunningCompaction(path);
+    auto it = seen.find(path);
+    Seen s = it != seen.end() ? it->second : Seen{now_ns, st.reads};
+    // HHZS's read rate: reads over the table's age (here since first seen,
+    // at least a second so a new table's first read is not a stampede).
+    double age_s = std::max(1.0, static_cast<double>(now_ns - s.first_seen_ns) / 1e9);
+    t.read_rate = static_cast<double>(st.reads) / age_s;
+    if (!t.fast && st.reads > s.reads_at_window) slow_reads += st.reads - s.reads_at_window;
+    s.reads_at_window = st.reads;
+    std::lock_guard<std::mutex> l(mu_);
+    seen_[path] = s;  // tables no longer known drop out
+    tables.push_back(std::move(t));
+  }
+  std::lock_guard<std::mutex> l(mu_);
+  slow_reads_in_window_ += slow_reads;
+  if (window_start_ns_ == 0) window_start_ns_ = now_ns;
+  uint64_t elapsed = now_ns - window_start_ns_;
+  if (elapsed >= options_.read_window_ms * 1000000) {
+    stats_.slow_read_rate = static_cast<double>(slow_reads_in_window_) / (static_cast<double>(elapsed) / 1e9);
+    slow_reads_in_window_ = 0;
+    window_start_ns_ = now_ns;
+  }
+  return tables;
+}
+
+MigrationPlan Migrator::Step() {
+  std::vector<TableView> tables = Survey(SteadyNs());
+  TieringView tiering = tiering_->Tiering();
+  double slow_rate;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    slow_rate = stats_.slow_read_rate;
+    // What capacity migration still has to move off the fast tier.
+    stats_.backlog_tables = stats_.backlog_bytes = 0;
+    if (tiering.tiering_level != TieringView::kNone) {
+      int64_t excess = tiering.fast_at_tiering_level - tiering.reserved;
+      for (const TableView& t : tables) {
+        bool out = t.fast && !t.compacting &&
+                   (t.level > tiering.tiering_level || (t.level == tiering.tiering_level && excess > 0));
+        if (!out) continue;
+        if (t.level == tiering.tiering_level) excess--;
+        stats_.backlog_tables++;
+        stats_.backlog_bytes += t.bytes;
+      }
+    }
+  }
+  MigrationPlan plan = PlanMigration(tables, tiering, slow_rate, options_.slow_read_iops);
+  Status s;
+  switch (plan.reason) {
+    case MigrationPlan::Reason::kNone:
+      return plan;
+    case MigrationPlan::Reason::kSwap:
+      s = Move(plan.swap_out, /*to_fast=*/false);
+      if (s.ok()) s = Move(plan.path, /*to_fast=*/true);
+      break;
+    default:
+      s = Move(plan.path, plan.to_fast);
+      break;
+  }
+  bool save = false;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (s.ok()) {
+      if (plan.reason == MigrationPlan::Reason::kCapacity) stats_.capacity++;
+      if (plan.reason == MigrationPlan::Reason::kPopularity) stats_.popularity++;
+      if (plan.reason == MigrationPlan::Reason::kSwap) stats_.swap++;
+      save = ++moves_since_save_ >= kSaveEveryMoves;
+    }
+  }
+  if (save) SaveStats();
+  if (!s.ok()) plan.reason = MigrationPlan::Reason::kNone;  // nothing moved: wait before planning again
+  return plan;
+}
+
+Status Migrator::Move(const std::string& path, bool to_fast) {
+  MigrateResult r;
+  Status s = fs_->MigrateFile(path, to_fast ? Tier::kFast : Tier::kSlow, &limiter_, &r);
+  std::lock_guard<std::mutex> l(mu_);
+  if (s.ok()) {
+    (to_fast ? stats_.to_fast_bytes : stats_.to_slow_bytes) += r.bytes;
+  } else if (s.IsBusy()) {
+    stats_.busy++;
+  } else if (s.IsNoSpace()) {
+    stats_.no_space++;
+  } else if (!s.IsNotFound()) {  // deleted meanwhile: nothing to report
+    stats_.errors++;
+    stats_.last_error = path + ": " + s.ToString();
+  }
+  return s;
+}
+
+void Migrator::SaveStats() {
+  std::string json;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    moves_since_save_ = 0;
+    json = stats_.ToJson();
+  }
+  fs_->SetAttribute("migration", json);  // a read-only mount keeps none
+}
+
+MigratorStats Migrator::stats() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return stats_;
+}
+
+}  // namespace hintfs

@@ -1,0 +1,190 @@
+// The live migrator on a real (memory-backed) filesystem: capacity migration
+// moves a deep table off the fast tier when lower levels claim the room,
+// popularity migration brings a much-read table back, the bytes never change
+// and the counters are saved with the filesystem.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fs/emulated_device.h"
+#include "placement/hhzs_policy.h"
+#include "placement/migrator.h"
+#include "tests/fs/test_util.h"
+
+namespace hintfs {
+namespace {
+
+class MigratorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fast_ = test::UniqueName("mfast");
+    slow_ = test::UniqueName("mslow");
+    MkfsOptions mk;
+    // 12 fast zones of 1 MiB (one for the superblock, three for the journal).
+    mk.devices = {{Tier::kFast, "mem:" + fast_ + "?zone_size=1MiB&zones=12"},
+                  {Tier::kSlow, "mem:" + slow_ + "?zone_size=1MiB&zones=64"}};
+    ASSERT_OK(Filesystem::Mkfs(mk));
+    HhzsConfig c;
+    c.table_bytes = 1 << 20;
+    c.wal_budget_bytes = 1 << 20;
+    policy_ = std::make_shared<HhzsPolicy>("hhzs:table_bytes=1MiB,wal_budget=1MiB", bus_, c);
+    MountOptions mo;
+    mo.policy = policy_;
+    mo.gc_reserve_zones = 0;
+    ASSERT_OK(Filesystem::Mount("mem:" + fast_, mo, &fs_));
+    ASSERT_OK(fs_->Mkdir("/db"));
+  }
+
+  void TearDown() override {
+    fs_.reset();
+    DestroyMemDevice(fast_);
+    DestroyMemDevice(slow_);
+  }
+
+  void Publish(Hint::Kind kind, int64_t job, const std::string& path, int level, uint32_t count = 0) {
+    Hint h;
+    h.kind = kind;
+    h.job = job;
+    h.path = path;
+    h.level = level;
+    h.count = count;
+    h.reason = "compaction";
+    bus_->Publish(h);
+  }
+
+  std::string WriteTable(const std::string& path, int level, size_t bytes) {
+    Publish(Hint::Kind::kTableFileCreation, 100 + level, path, level);
+    std::string data(bytes, '\0');
+    for (size_t i = 0; i < bytes; i++) data[i] = static_cast<char>((i * 131 + level) & 0xff);
+    std::unique_ptr<FileWriter> w;
+    EXPECT_OK(fs_->OpenWriter(path, WriteMode::kExclusive, &w));
+    EXPECT_OK(w->Append(data));
+    EXPECT_OK(w->Close());
+    EXPECT_OK(fs_->SyncMetadata());
+    return data;
+  }
+
+  bool IsFast(const std::string& path) {
+    FileStat st;
+    EXPECT_OK(fs_->Stat(path, &st));
+    for (const Extent& e : st.extents) {
+      if (fs_->superblock().members[e.device].tier != Tier::kFast) return false;
+    }
+    return !st.extents.empty();
+  }
+
+  std::string Read(const std::string& path, uint64_t offset = 0, size_t n = SIZE_MAX) {
+    std::unique_ptr<FileReader> r;
+    EXPECT_OK(fs_->OpenReader(path, &r));
+    n = std::min<uint64_t>(n, r->Size() - offset);
+    std::string out(n, '\0');
+    size_t got = 0;
+    EXPECT_OK(r->Read(offset, n, &out[0], &got));
+    out.resize(got);
+    return out;
+  }
+
+  std::string fast_, slow_;
+  std::shared_ptr<HintBus> bus_ = std::make_shared<HintBus>();
+  std::shared_ptr<HhzsPolicy> policy_;
+  std::unique_ptr<Filesystem> fs_;
+};
+
+TEST_F(MigratorTest, CapacityThenPopularityMigration) {
+  MigratorOptions mo;
+  mo.rate_bytes_per_second = 0;  // unlimited: the test is about decisions
+  mo.slow_read_iops = 10;
+  mo.read_window_ms = 0;  // every step measures the slow tier's read rate
+  Migrator migrator(fs_.get(), bus_, policy_.get(), mo);  // hears of tables from now on
+  std::string deep = WriteTable("/db/000007.sst", 3, 900 << 10);
+  std::string l1 = WriteTable("/db/000008.sst", 1, 900 << 10);
+  ASSERT_TRUE(IsFast("/db/000007.sst")) << "the SSD was empty: every level fits";
+  EXPECT_EQ(migrator.Step().reason, MigrationPlan::Reason::kNone);
+
+  // A compaction into L1 claims every slot: L3 must leave the fast tier.
+  Publish(Hint::Kind::kCompactionBegin, 5, "", 1, 10);
+  ASSERT_LT(policy_->Tiering().tiering_level, 3);
+  MigrationPlan p = migrator.Step();
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kCapacity);
+  EXPECT_EQ(p.path, "/db/000007.sst");
+  EXPECT_FALSE(IsFast("/db/000007.sst"));
+  EXPECT_TRUE(IsFast("/db/000008.sst"));
+  EXPECT_EQ(Read("/db/000007.sst"), deep);
+  EXPECT_EQ(migrator.stats().to_slow_bytes, deep.size());
+  EXPECT_EQ(migrator.stats().capacity, 1u);
+  EXPECT_EQ(policy_->fast(3), 0);
+
+  // The compaction ends; the table on the slow tier is read at random, far
+  // beyond half of the slow tier's 10 IOPS: popularity brings it back.
+  Publish(Hint::Kind::kCompactionEnd, 5, "", 1);
+  for (int i = 0; i < 200; i++) {
+    uint64_t off = (static_cast<uint64_t>(i) * 7919 * 4096) % (deep.size() - 4096);
+    ASSERT_EQ(Read("/db/000007.sst", off, 4096), deep.substr(off, 4096));
+  }
+  p = migrator.Step();  // measures the read rate, then plans
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kPopularity);
+  EXPECT_EQ(p.path, "/db/000007.sst");
+  EXPECT_TRUE(IsFast("/db/000007.sst"));
+  EXPECT_EQ(Read("/db/000007.sst"), deep);
+  EXPECT_EQ(Read("/db/000008.sst"), l1);
+  EXPECT_GT(migrator.stats().slow_read_rate, 5.0);
+
+  // The counters outlive the mount.
+  migrator.Stop();
+  ASSERT_OK(fs_->Unmount());
+  MountOptions mo2;
+  mo2.policy = policy_;
+  ASSERT_OK(Filesystem::Mount("mem:" + fast_, mo2, &fs_));
+  auto saved = nlohmann::json::parse(fs_->Attributes().at("migration"));
+  EXPECT_EQ(saved["to_slow_bytes"], deep.size());
+  EXPECT_EQ(saved["to_fast_bytes"], deep.size());
+  EXPECT_EQ(saved["moves"]["capacity"], 1);
+  EXPECT_EQ(saved["moves"]["popularity"], 1);
+}
+
+TEST_F(MigratorTest, NeverMovesTablesBeingCompactedOrWritten) {
+  MigratorOptions mo;
+  mo.rate_bytes_per_second = 0;
+  Migrator migrator(fs_.get(), bus_, policy_.get(), mo);
+  WriteTable("/db/000009.sst", 3, 500 << 10);
+  Hint begin;
+  begin.kind = Hint::Kind::kCompactionBegin;
+  begin.job = 6;
+  begin.level = 1;
+  begin.count = 10;
+  begin.inputs.push_back({"/db/000009.sst", 3});
+  bus_->Publish(begin);
+  EXPECT_EQ(migrator.Step().reason, MigrationPlan::Reason::kNone);
+  EXPECT_TRUE(IsFast("/db/000009.sst"));
+  // A table still open for writing is refused by the filesystem and retried.
+  Publish(Hint::Kind::kCompactionEnd, 6, "", 1);
+  Publish(Hint::Kind::kCompactionBegin, 7, "", 1, 10);
+  std::unique_ptr<FileWriter> w;
+  ASSERT_OK(fs_->OpenWriter("/db/000009.sst", WriteMode::kAppend, &w));
+  EXPECT_EQ(migrator.Step().reason, MigrationPlan::Reason::kNone);
+  EXPECT_EQ(migrator.stats().busy, 1u);
+  ASSERT_OK(w->Close());
+  EXPECT_EQ(migrator.Step().reason, MigrationPlan::Reason::kCapacity);
+  EXPECT_FALSE(IsFast("/db/000009.sst"));
+}
+
+TEST_F(MigratorTest, RunsInTheBackgroundAndStopsPromptly) {
+  MigratorOptions mo;
+  mo.rate_bytes_per_second = 64 << 10;  // 800 KiB would take 12 s at this rate
+  mo.interval_ms = 10;
+  Migrator migrator(fs_.get(), bus_, policy_.get(), mo);
+  std::string deep = WriteTable("/db/000011.sst", 4, 800 << 10);
+  migrator.Start();
+  Publish(Hint::Kind::kCompactionBegin, 8, "", 1, 10);
+  // Stop while the move is under way: it finishes without the rate limit.
+  for (int i = 0; i < 100 && migrator.stats().backlog_tables == 0; i++) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  migrator.Stop();
+  EXPECT_EQ(Read("/db/000011.sst"), deep);
+  EXPECT_EQ(migrator.stats().errors, 0u);
+}
+
+}  // namespace
+}  // namespace hintfs
