@@ -88,6 +88,9 @@ class Input {
 
 bool VersionEdit::IsFlush() const {
   if (new_files.empty() || !deleted_files.empty()) return false;
+  // A flush retires the log its memtable came from; LevelDB may place the
+  // table below L0 when nothing overlaps it.
+  if (log_number.has_value()) return true;
   for (const auto& f : new_files) {
     if (f.level != 0) return false;
   }

@@ -38,7 +38,8 @@ struct VersionEdit {
   std::vector<ManifestFile> new_files;
   std::vector<std::pair<int, uint64_t>> deleted_files;  // level, number
 
-  // Flush: new files at L0 only and nothing deleted. Compaction: files
+  // Flush: new files and nothing deleted, with a new log number or at L0
+  // only (LevelDB may place a flushed table down to L2). Compaction: files
   // deleted and added at a deeper level.
   bool IsFlush() const;
   bool IsCompaction() const;

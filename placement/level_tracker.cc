@@ -10,8 +10,14 @@ LevelTracker::~LevelTracker() { bus_->Unsubscribe(subscription_); }
 
 void LevelTracker::OnHint(const Hint& h) {
   std::lock_guard<std::mutex> l(mu_);
+  // A guess from the I/O pattern (hints/level_inference.h) is an estimate.
+  if (h.kind == Hint::Kind::kTableFileCreation && h.reason == "inferred") {
+    if (h.level >= 0 && levels_.count(h.path) == 0) inferred_[h.path] = h.level;
+    return;
+  }
   // An exact level for a table whose level had to be guessed scores the guess.
   if ((h.kind == Hint::Kind::kTableFileCreation || h.kind == Hint::Kind::kCompactionOutput) && h.level >= 0) {
+    inferred_.erase(h.path);
     auto guess = estimates_.find(h.path);
     if (guess != estimates_.end()) {
       (guess->second == h.level ? confirmed_ : wrong_)++;
@@ -56,6 +62,7 @@ void LevelTracker::OnHint(const Hint& h) {
     case Hint::Kind::kFileDeleted:
       levels_.erase(h.path);
       estimates_.erase(h.path);
+      inferred_.erase(h.path);
       break;
     default:
       break;
@@ -68,6 +75,13 @@ int LevelTracker::LevelOf(const std::string& path, int lifetime_hint) const {
   if (it != levels_.end()) {
     exact_++;
     return it->second;
+  }
+  auto guess = inferred_.find(path);
+  if (guess != inferred_.end()) {
+    estimated_++;
+    from_io_++;
+    estimates_.emplace(path, guess->second);
+    return guess->second;
   }
   int level = kUnknown;
   switch (lifetime_hint) {
@@ -106,6 +120,7 @@ std::string LevelTracker::StatsJson() const {
   std::lock_guard<std::mutex> l(mu_);
   return "{\"known_levels\":" + std::to_string(levels_.size()) + ",\"exact_answers\":" +
          std::to_string(exact_.load()) + ",\"estimated_answers\":" + std::to_string(estimated_.load()) +
+         ",\"estimated_from_io\":" + std::to_string(from_io_.load()) +
          ",\"estimates_confirmed\":" + std::to_string(confirmed_) +
          ",\"estimates_wrong\":" + std::to_string(wrong_) + "}";
 }

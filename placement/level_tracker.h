@@ -1,9 +1,12 @@
 // LevelTracker: what placement knows about each file's LSM level, learned
 // from hints. A listener's hints give exact levels, even before a table's
 // first byte (table creation is joined with its job's output level); without
-// a listener the writer's lifetime hint gives an estimate, following how
-// RocksDB 7.8 assigns them: short = WAL, medium = L0 or the base level,
-// long = the level below the base, extreme = deeper.
+// a listener the level is estimated: from the I/O pattern when
+// hints/level_inference.h published a guess ("inferred"), else from the
+// writer's lifetime hint, following how RocksDB 7.8 assigns them: short =
+// WAL, medium = L0 or the base level, long = the level below the base,
+// extreme = deeper. Estimates are scored against the level a listener or the
+// MANIFEST records later.
 #ifndef HINTFS_PLACEMENT_LEVEL_TRACKER_H_
 #define HINTFS_PLACEMENT_LEVEL_TRACKER_H_
 
@@ -45,7 +48,7 @@ class LevelTracker {
   uint64_t estimates_confirmed() const;
   uint64_t estimates_wrong() const;
   // {"known_levels":..,"exact_answers":..,"estimated_answers":..,
-  //  "estimates_confirmed":..,"estimates_wrong":..}
+  //  "estimated_from_io":..,"estimates_confirmed":..,"estimates_wrong":..}
   std::string StatsJson() const;
 
  private:
@@ -59,8 +62,9 @@ class LevelTracker {
   std::unordered_map<int64_t, std::vector<std::string>> job_inputs_;  // running compaction -> inputs
   std::unordered_map<std::string, int> compacting_;  // input path -> running compactions using it
   mutable std::unordered_map<std::string, int> estimates_;  // path -> level guessed
+  std::unordered_map<std::string, int> inferred_;           // path -> level the I/O pattern suggests
   uint64_t confirmed_ = 0, wrong_ = 0;
-  mutable std::atomic<uint64_t> exact_{0}, estimated_{0};
+  mutable std::atomic<uint64_t> exact_{0}, estimated_{0}, from_io_{0};
 };
 
 }  // namespace hintfs

@@ -6,6 +6,7 @@
 
 #include "fs/uri.h"
 #include "fs/zoned_device.h"
+#include "hints/level_inference.h"
 #include "hints/manifest_watcher.h"
 #include "hints/trace.h"
 #include "placement/hhzs_policy.h"
@@ -140,8 +141,9 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
     uri.params.erase("trace");
   }
   // MANIFEST edits become hints for every mount: stores that send none
-  // (LevelDB, anything on a FUSE mount) still tell placement their levels.
-  opts.observer = std::make_shared<ManifestWatcher>(bus, opts.observer);
+  // (LevelDB, anything on a FUSE mount) still tell placement their levels,
+  // and a new table's level is guessed from the compactions running.
+  opts.observer = std::make_shared<ManifestWatcher>(bus, std::make_shared<LevelInference>(bus, opts.observer));
   opts.device_params = EnvOr("HINTFS_DEVICE_PARAMS", "");
   for (const auto& [key, value] : uri.params) {
     opts.device_params += (opts.device_params.empty() ? "" : "&") + key + "=" + value;

@@ -123,6 +123,7 @@ TEST_F(LevelDbOnHintfs, ManifestTellsPlacementTheLevels) {
   size_t at = state.find("\"known_levels\":");
   ASSERT_NE(at, std::string::npos) << state;
   EXPECT_GT(std::atoi(state.c_str() + at + 15), 0) << state;
+  std::cout << "leveldb level knowledge: " << state.substr(at) << "\n";
 }
 
 TEST(LevelDbCrash, PowerCutNeverLosesSyncedWrites) {

@@ -1,0 +1,135 @@
+#include "hints/level_inference.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace hintfs {
+
+namespace {
+
+uint64_t SteadyNs() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+// Reads in a row that make a scan: a table being opened reads its footer,
+// index and filter, which can happen to be adjacent once.
+constexpr int kScanRun = 2;
+
+bool EndsWith(const std::string& s, const char* suffix) {
+  size_t n = std::char_traits<char>::length(suffix);
+  return s.size() > n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+}  // namespace
+
+LevelInference::LevelInference(std::shared_ptr<HintBus> bus, std::shared_ptr<IoObserver> next, Clock clock)
+    : bus_(std::move(bus)), next_(std::move(next)), clock_(clock ? std::move(clock) : Clock(SteadyNs)) {
+  subscription_ = bus_->Subscribe([this](const Hint& h) { OnHint(h); });
+}
+
+LevelInference::~LevelInference() { bus_->Unsubscribe(subscription_); }
+
+bool LevelInference::IsTableFile(const std::string& path) {
+  return EndsWith(path, ".sst") || EndsWith(path, ".ldb");
+}
+
+void LevelInference::OnHint(const Hint& h) {
+  std::lock_guard<std::mutex> l(mu_);
+  switch (h.kind) {
+    case Hint::Kind::kTableFileCreation:
+    case Hint::Kind::kCompactionOutput:
+      if (h.level >= 0 && h.reason != "inferred") {
+        levels_[h.path] = h.level;
+        pending_.erase(h.path);  // a store that says it needs no guess
+        if (h.reason == "flush") flush_level_ = h.level;
+      }
+      break;
+    case Hint::Kind::kFileDeleted:
+      levels_.erase(h.path);
+      scans_.erase(h.path);
+      break;
+    default:
+      break;
+  }
+}
+
+void LevelInference::OnCreate(const std::string& path, ZoneRole role) {
+  if (IsTableFile(path)) {
+    std::lock_guard<std::mutex> l(mu_);
+    if (levels_.count(path) == 0) pending_[path] = 0;
+  }
+  if (next_) next_->OnCreate(path, role);
+}
+
+void LevelInference::OnLifetimeHint(const std::string& path, int lifetime) {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = pending_.find(path);
+    if (it != pending_.end()) it->second = lifetime;
+  }
+  if (next_) next_->OnLifetimeHint(path, lifetime);
+}
+
+void LevelInference::OnAppend(const std::string& path, std::string_view data) {
+  if (next_) next_->OnAppend(path, data);
+  Hint h;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = pending_.find(path);
+    if (it == pending_.end()) return;
+    h.level = GuessLocked(it->second, clock_());
+    pending_.erase(it);
+  }
+  h.kind = Hint::Kind::kTableFileCreation;
+  h.path = path;
+  h.reason = "inferred";
+  bus_->Publish(std::move(h));  // outside our lock: subscribers include us
+}
+
+void LevelInference::OnDelete(const std::string& path) {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    pending_.erase(path);
+    scans_.erase(path);
+  }
+  if (next_) next_->OnDelete(path);
+}
+
+void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t bytes) {
+  if (next_) next_->OnRead(path, offset, bytes);
+  if (!IsTableFile(path)) return;
+  uint64_t now = clock_();
+  std::lock_guard<std::mutex> l(mu_);
+  if (levels_.count(path) == 0) return;
+  Scan& s = scans_[path];
+  s.run = offset == s.next_offset ? s.run + 1 : 0;
+  s.next_offset = offset + bytes;
+  if (s.run >= kScanRun) s.last_ns = now;
+}
+
+int LevelInference::Guess(int lifetime) {
+  std::lock_guard<std::mutex> l(mu_);
+  return GuessLocked(lifetime, clock_());
+}
+
+int LevelInference::GuessLocked(int lifetime, uint64_t now) {
+  std::set<int> scanned;  // levels of the tables running compactions read
+  for (const auto& [path, scan] : scans_) {
+    if (scan.last_ns != 0 && now - scan.last_ns <= kScanWindowNs) scanned.insert(levels_.at(path));
+  }
+  int shallowest = scanned.empty() ? -1 : *scanned.begin();
+  switch (lifetime) {
+    case 3:  // medium: L0 (a flush) or the base level (L0 -> L1 compaction)
+      return scanned.count(0) ? 1 : 0;
+    case 4:  // long: the level below the base
+      return 2;
+    case 5:  // extreme: deeper still
+      return std::max(3, shallowest + 1);
+    default:  // no lifetime hint (LevelDB, FUSE): a flush goes where the last one went
+      return scanned.empty() ? flush_level_ : shallowest + 1;
+  }
+}
+
+}  // namespace hintfs
