@@ -3,13 +3,16 @@
 # with the HintfsEventListener from an OPTIONS file) recorded as a hint trace,
 # then replayed under every policy with the SSD limited to about a tenth of
 # the data. The RocksDB shape is HHZS's (§4: memtables of half a table, two
-# merged per flush, at most four; L0 and L1 one table each; x10 per level;
-# tables 93.9% of a zone; SSD of 20 zones, 2 of them for the WAL) scaled from
-# 1 GiB zones to 4 MiB. Prints, per policy, the share of WAL, L0, L1, L2 bytes
-# written to the SSD, the share of each level's data on the SSD at the end,
-# the SSD utilization and the bytes migrated.
+# merged per flush, at most four; L1 one table; x10 per level; tables 93.9%
+# of a zone; SSD of 20 zones, 2 of them for the WAL) scaled from 1 GiB zones
+# to 4 MiB, with compaction of L0 at 2 tables; the load is throttled (as in
+# HHZS Fig. 2(d)-(f)) to 8 MB/s so compactions keep the levels near their
+# targets. Prints, per policy, the share of WAL, L0, L1, L2 bytes written to
+# the SSD, the share of each level's data on the SSD at the end, the SSD
+# utilization and the bytes migrated.
 #   bash tests/bench/placement_table.sh [KEYS] [SSD_ZONES]
-#   KEEP_TRACE=FILE keeps the recorded trace.
+#   KEEP_TRACE=FILE keeps the recorded trace; TRACE=FILE replays it instead
+#   of recording; DB_BENCH_EXTRA adds db_bench flags (default: the throttle).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/rocksdb_options.sh
@@ -26,18 +29,23 @@ mkdir "$WORK/conf"
 write_rocksdb_options "$WORK/conf/options.ini" 2097152 3938451 4194304 kNoCompression \
   max_write_buffer_number=4 min_write_buffer_number_to_merge=2 ${EXTRA_CF:-level0_file_num_compaction_trigger=2}
 "$H" restore "file:$WORK/ssd.img" "$WORK/conf" >/dev/null
-echo "recording: db_bench fillrandom, $KEYS keys of 24+400 bytes" >&2
-LD_PRELOAD=$PLUGIN db_bench --fs_uri="hintfs://file:$WORK/ssd.img?trace=$WORK/load.trace" \
-  --options_file=/options.ini --db=/db --benchmarks=fillrandom --num="$KEYS" --key_size=24 \
-  --value_size=400 ${DB_BENCH_EXTRA:-} >/dev/null 2>&1
+if [ -n "${TRACE:-}" ]; then
+  cp "$TRACE" "$WORK/load.trace"
+else
+  echo "recording: db_bench fillrandom, $KEYS keys of 24+400 bytes" >&2
+  LD_PRELOAD=$PLUGIN db_bench --fs_uri="hintfs://file:$WORK/ssd.img?trace=$WORK/load.trace" \
+    --options_file=/options.ini --db=/db --benchmarks=fillrandom --num="$KEYS" --key_size=24 \
+    --value_size=400 ${DB_BENCH_EXTRA:---benchmark_write_rate_limit=8000000} >/dev/null 2>&1
+fi
 if [ -n "${KEEP_TRACE:-}" ]; then cp "$WORK/load.trace" "$KEEP_TRACE"; fi
 printf "%-10s | %6s %6s %6s %6s | %6s %6s %6s %6s | %7s | %8s %8s\n" policy \
   wal L0 L1 L2 L0 L1 L2 L3 "SSD use" "to SSD" "to HDD"
 printf "%-10s | %-27s | %-27s |\n" "" "written to the SSD" "on the SSD at the end"
-for p in hhzs hhzs-P auto b1 b2 b3 b4 all-fast all-slow; do
+for p in hhzs hhzs-P hhzs-hold auto b1 b2 b3 b4 all-fast all-slow; do
   case $p in
     hhzs) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB" ;;
     hhzs-P) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB,migration=off" ;;
+    hhzs-hold) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB,hold_ms=1000" ;;
     auto) spec="auto:wal_budget=8MiB" ;;
     *) spec=$p ;;
   esac
@@ -57,4 +65,4 @@ print("%-10s | %6s %6s %6s %6s | %6s %6s %6s %6s | %6.1f%% | %5.0f MiB %5.0f MiB
       100 * j["ssd_utilization"], m["to_fast_bytes"] / 1048576.0, m["to_slow_bytes"] / 1048576.0))
 ' "$p"
 done
-python3 -c "import sys; k, z = int(sys.argv[1]), int(sys.argv[2]); print('SSD: %d zones of 4 MiB = %.1f%% of the %d MiB loaded; hhzs-P is hhzs without migration' % (z, 100.0 * z * 4 * 1048576 / (k * 424), k * 424 // 1048576))" "$KEYS" "$SSD_ZONES"
+python3 -c "import sys; k, z = int(sys.argv[1]), int(sys.argv[2]); print('SSD: %d zones of 4 MiB = %.1f%% of the %d MiB loaded; hhzs-P: without migration; hhzs-hold: claims held 1 s' % (z, 100.0 * z * 4 * 1048576 / (k * 424), k * 424 // 1048576))" "$KEYS" "$SSD_ZONES"
