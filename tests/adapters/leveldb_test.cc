@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <map>
 #include <random>
 
 #include <leveldb/db.h>
@@ -125,6 +126,81 @@ TEST_F(LevelDbOnHintfs, ManifestTellsPlacementTheLevels) {
   EXPECT_GT(std::atoi(state.c_str() + at + 15), 0) << state;
   std::cout << "leveldb level knowledge: " << state.substr(at) << "\n";
 }
+
+// LevelDB runs under every placement policy (levels from its MANIFEST and
+// the I/O pattern) and reads back what it wrote.
+class LevelDbUnderPolicy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LevelDbUnderPolicy, WritesCompactsAndReadsBack) {
+  std::string name = test::UniqueName("lpol");
+  setenv("HINTFS_MEM_FAST", "zone_size=256KiB&zones=24", 1);
+  setenv("HINTFS_MEM_SLOW", "zone_size=256KiB&zones=200", 1);
+  std::unique_ptr<leveldb::Env> env;
+  ASSERT_TRUE(NewHintLevelDbEnv("mem:" + name + "?policy=" + GetParam(), &env).ok());
+  leveldb::Options o;
+  o.env = env.get();
+  o.create_if_missing = true;
+  o.write_buffer_size = 128 << 10;
+  o.max_file_size = 128 << 10;
+  {
+    leveldb::DB* raw = nullptr;
+    ASSERT_TRUE(leveldb::DB::Open(o, "/db", &raw).ok());
+    std::unique_ptr<leveldb::DB> db(raw);
+    std::mt19937_64 rng(3);
+    for (long i = 0; i < 30000; i++) {
+      long k = static_cast<long>(rng() % 20000);
+      ASSERT_TRUE(db->Put(leveldb::WriteOptions(), Key(k), Value(k, static_cast<int>(i))).ok());
+    }
+    db->CompactRange(nullptr, nullptr);
+  }
+  std::shared_ptr<Filesystem> fs;
+  ASSERT_TRUE(AcquireMount("mem:" + name, &fs).ok());
+  std::vector<DirEntry> entries;
+  ASSERT_TRUE(fs->ReadDir("/db", &entries).ok());
+  bool any_fast = false, any_slow = false;
+  for (const auto& e : entries) {
+    FileStat st;
+    ASSERT_TRUE(fs->Stat("/db/" + e.name, &st).ok());
+    for (const Extent& x : st.extents) {
+      (fs->superblock().members[x.device].tier == Tier::kFast ? any_fast : any_slow) = true;
+    }
+  }
+  if (GetParam() == "all-slow") {
+    EXPECT_FALSE(any_fast);
+  }
+  if (GetParam() == "all-fast" || GetParam() == "fast-first") {
+    EXPECT_TRUE(any_fast);
+  }
+  EXPECT_TRUE(any_fast || any_slow);
+  fs.reset();
+  {
+    leveldb::DB* raw = nullptr;
+    ASSERT_TRUE(leveldb::DB::Open(o, "/db", &raw).ok());
+    std::unique_ptr<leveldb::DB> db(raw);
+    std::mt19937_64 rng(3);
+    std::map<long, int> last;
+    for (long i = 0; i < 30000; i++) last[static_cast<long>(rng() % 20000)] = static_cast<int>(i);
+    for (const auto& [k, round] : last) {
+      std::string v;
+      ASSERT_TRUE(db->Get(leveldb::ReadOptions(), Key(k), &v).ok()) << Key(k);
+      ASSERT_EQ(v, Value(k, round));
+    }
+  }
+  env.reset();
+  unsetenv("HINTFS_MEM_FAST");
+  unsetenv("HINTFS_MEM_SLOW");
+  DestroyMemDevice(name);
+  DestroyMemDevice(name + ".slow");
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, LevelDbUnderPolicy,
+                         ::testing::Values("fast-first", "hhzs:table_bytes=256KiB,wal_budget=512KiB", "auto",
+                                           "b1", "b2", "b3", "b4", "all-fast", "all-slow"),
+                         [](const auto& info) {
+                           std::string n = info.param.substr(0, info.param.find(':'));
+                           for (char& c : n) if (c == '-') c = '_';
+                           return n;
+                         });
 
 TEST(LevelDbCrash, PowerCutNeverLosesSyncedWrites) {
   int cycles = std::getenv("HINTFS_CRASH_CYCLES") ? std::atoi(std::getenv("HINTFS_CRASH_CYCLES")) : 50;
