@@ -4,6 +4,7 @@
 
 #include "fs/coding.h"
 #include "fs/crc32c.h"
+#include "hints/varint_reader.h"
 
 namespace hintfs {
 
@@ -43,45 +44,16 @@ enum Tag : uint32_t {
 };
 constexpr uint32_t kNewFile4Terminate = 1;
 
-class Input {
+// The MANIFEST's fields, and its levels (bounded so nonsense is refused).
+class Input : public VarintReader {
  public:
-  explicit Input(std::string_view d) : d_(d) {}
-  bool Varint32(uint32_t* v) {
-    uint64_t x;
-    if (!Varint64(&x) || x > UINT32_MAX) return false;
-    *v = static_cast<uint32_t>(x);
-    return true;
-  }
-  bool Varint64(uint64_t* v) {
-    uint64_t result = 0;
-    for (int shift = 0; shift <= 63 && !d_.empty(); shift += 7) {
-      uint8_t byte = static_cast<uint8_t>(d_[0]);
-      d_.remove_prefix(1);
-      result |= static_cast<uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) {
-        *v = result;
-        return true;
-      }
-    }
-    return false;
-  }
-  bool Slice(std::string_view* s) {
-    uint32_t len;
-    if (!Varint32(&len) || len > d_.size()) return false;
-    *s = d_.substr(0, len);
-    d_.remove_prefix(len);
-    return true;
-  }
+  using VarintReader::VarintReader;
   bool Level(int* level) {
     uint32_t v;
     if (!Varint32(&v) || v > 1000) return false;
     *level = static_cast<int>(v);
     return true;
   }
-  bool empty() const { return d_.empty(); }
-
- private:
-  std::string_view d_;
 };
 
 }  // namespace

@@ -1,0 +1,59 @@
+// TableMap: where the data blocks of a LevelDB or RocksDB block-based table
+// file are, read from its footer, metaindex, properties and index block, so
+// that block-granular caching can tell a data block read from a read of the
+// index or filter, and name the block.
+//
+// Supported: LevelDB tables and RocksDB block-based tables of format
+// versions 0-5 (RocksDB 7.x writes 5) with a binary-search index, blocks
+// uncompressed or Snappy-compressed, index values plain or delta-encoded.
+// Anything else (partitioned or hash indexes, other compressions, format 6+)
+// is NotSupported; damaged input is Corruption. Parsing never trusts a length
+// or offset it read: every one is checked against the file and the block.
+#ifndef HINTFS_HINTS_TABLE_MAP_H_
+#define HINTFS_HINTS_TABLE_MAP_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "fs/status.h"
+
+namespace hintfs {
+
+struct TableBlockHandle {
+  uint64_t offset = 0;
+  uint64_t size = 0;  // without the 5-byte trailer (compression type, checksum)
+};
+
+struct TableMap {
+  static constexpr uint64_t kBlockTrailer = 5;
+
+  bool rocksdb = false;         // else LevelDB (legacy magic, no checksum type)
+  uint32_t format_version = 0;  // 0 for LevelDB
+  uint64_t file_size = 0;
+  TableBlockHandle metaindex, index;
+  // Data blocks in file order, and for each the index's separator key (a key
+  // >= the block's last key and < the next block's first, as stored).
+  std::vector<TableBlockHandle> data_blocks;
+  std::vector<std::string> separators;
+  // User keys (internal keys without their 8-byte sequence/type tag).
+  std::string first_key, last_key;
+  uint64_t entries = 0;          // key/value pairs in the data blocks
+  bool compressed = false;       // any data block compressed
+
+  // The data block whose bytes start at offset, or -1.
+  int64_t FindBlock(uint64_t offset) const;
+};
+
+// Reads n bytes at offset of the table file into *out (exactly n, or an error).
+using TableReadFn = std::function<Status(uint64_t offset, size_t n, std::string* out)>;
+
+// Builds the map of the table file of file_size bytes. Reads the footer, the
+// metaindex, properties and index blocks, and the first and last data blocks
+// (for the key range); verifies the CRC32C of every block it reads.
+Status ParseTable(uint64_t file_size, const TableReadFn& read, TableMap* map);
+
+}  // namespace hintfs
+
+#endif  // HINTFS_HINTS_TABLE_MAP_H_
