@@ -17,6 +17,12 @@
 
 namespace hintfs {
 
+// Files under this directory hold the SSD block cache (cache/): the
+// filesystem gives them the cache role and fast devices only, without asking
+// the policy, and they never spill to the slow tier.
+constexpr char kCacheDirectory[] = "/.hintfs-cache";
+bool IsCacheFile(const std::string& path);
+
 // What the filesystem knows about a device when it asks for placement.
 struct DeviceSpace {
   uint32_t index = 0;
@@ -25,7 +31,7 @@ struct DeviceSpace {
   uint32_t total_zones = 0;   // data zones
   uint64_t free_bytes = 0;    // unwritten capacity of data zones
   uint64_t zone_capacity = 0;
-  uint32_t role_zones[7] = {};  // written or held zones per ZoneRole
+  uint32_t role_zones[7] = {};  // zones with live bytes or a writer, per ZoneRole
 };
 
 struct AllocationRequest {

@@ -124,6 +124,7 @@ struct DeviceUsage {
   uint32_t data_zones = 0;
   uint32_t empty_zones = 0;
   double random_read_iops = 0;  // known or modelled (timing profile); 0 unknown
+  uint32_t role_zones[7] = {};   // data zones with live bytes or a writer, per ZoneRole
 };
 
 struct ZoneReport {
@@ -191,12 +192,21 @@ class FileWriter {
   virtual void SetLifetimeHint(int hint) = 0;
 };
 
+// Where a range of a file lives now (for caches above the filesystem).
+struct ReadLocation {
+  bool slow = false;          // some of the bytes are on a slow-tier device
+  uint64_t file_id = 0;       // the inode; unique among files for the mount's life
+  uint64_t data_version = 0;  // changes when bytes already written change (truncate, rewrite)
+};
+
 class FileReader {
  public:
   virtual ~FileReader() = default;
   // Reads up to n bytes at offset into scratch; *got is short only at EOF.
   virtual Status Read(uint64_t offset, size_t n, char* scratch, size_t* got) = 0;
   virtual uint64_t Size() const = 0;
+  // Where [offset, offset + n) is now.
+  virtual ReadLocation Locate(uint64_t offset, size_t n) const = 0;
 };
 
 class FileLock {

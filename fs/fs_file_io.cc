@@ -76,6 +76,7 @@ class FsFileReader : public FileReader {
   Status Read(uint64_t offset, size_t n, char* scratch, size_t* got) override {
     return fs_->ReadInode(ino_.get(), offset, n, scratch, got);
   }
+  ReadLocation Locate(uint64_t offset, size_t n) const override { return fs_->LocateInode(ino_.get(), offset, n); }
   uint64_t Size() const override {
     std::lock_guard<std::mutex> l(ino_->mu);
     return ino_->size;
@@ -120,6 +121,7 @@ Status FsImpl::OpenWriter(const std::string& path, WriteMode mode,
   if (mode == WriteMode::kTruncate && ino->size > 0) {
     ino->pending.clear();
     ino->size = 0;
+    ino->data_version++;
     std::lock_guard<std::mutex> l(mu_);
     for (const Extent& e : ino->extents) AddLiveLocked(e, -1);
     ino->extents.clear();
@@ -327,6 +329,24 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership) {
   return Status::OK();
 }
 
+ReadLocation FsImpl::LocateInode(Inode* ino, uint64_t offset, size_t n) {
+  ReadLocation loc;
+  loc.file_id = ino->id;
+  std::lock_guard<std::mutex> il(ino->mu);
+  loc.data_version = ino->data_version;
+  uint64_t pos = 0;
+  for (const Extent& e : ino->extents) {
+    uint64_t end = pos + e.length;
+    if (end > offset && pos < offset + n && members_[e.device]->info.tier == Tier::kSlow) {
+      loc.slow = true;
+      break;
+    }
+    pos = end;
+    if (pos >= offset + n) break;
+  }
+  return loc;
+}
+
 Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, size_t* got) {
   struct Piece {
     uint32_t device;
@@ -398,6 +418,7 @@ Status FsImpl::Truncate(const std::string& path, uint64_t size) {
       if (ReleaseOwnership(ino.get())) s = journal_->Commit();
       ReleaseWriterZone(ino.get());
     }
+    if (size < ino->size) ino->data_version++;  // bytes past size will be new ones
     if (size >= ino->size) {
       ino->pending.append(size - ino->size, '\0');
     } else if (size >= ino->extent_bytes()) {

@@ -471,7 +471,9 @@ Status FsImpl::CreateLocked(uint64_t parent, const std::string& name, FileType t
   auto ino = std::make_shared<Inode>();
   ino->id = next_inode_++;
   ino->type = type;
-  ino->role = type == FileType::kFile ? policy_->RoleForNewFile(path) : ZoneRole::kFree;
+  ino->role = type != FileType::kFile ? ZoneRole::kFree
+              : IsCacheFile(path)     ? ZoneRole::kCache
+                                      : policy_->RoleForNewFile(path);
   ino->created_as = path;
   ino->mtime_ns = NowNs();
   ino->nlink = 1;

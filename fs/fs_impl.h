@@ -47,6 +47,7 @@ struct Inode {
 
   std::mutex mu;  // guards everything below
   uint64_t size = 0;  // logical: extent bytes + pending
+  uint64_t data_version = 0;  // bumped when written bytes change (truncate)
   int64_t mtime_ns = 0;
   std::vector<Extent> extents;  // see the lock rule above
   size_t first_dirty = SIZE_MAX;  // first extent not yet queued in the journal
@@ -138,6 +139,7 @@ class FsImpl : public Filesystem {
   void ReleaseWriterZone(Inode* ino);                 // ino->mu held
   void CloseHandle(const std::shared_ptr<Inode>& ino);
   Status ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, size_t* got);
+  ReadLocation LocateInode(Inode* ino, uint64_t offset, size_t n);
   void UnlockPath(uint64_t inode);
   const MountOptions& options() const { return options_; }
 

@@ -32,7 +32,8 @@ DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
     if (s.reserved) continue;
     sp.total_zones++;
     if (s.used == 0 && !s.writer) sp.free_zones++;
-    if (s.used > 0 || s.writer) sp.role_zones[static_cast<int>(s.role)]++;
+    // Zones in use by a role (dead ones are free space soon).
+    if (s.live > 0 || s.writer) sp.role_zones[static_cast<int>(s.role)]++;
     sp.free_bytes += s.capacity - s.used;
   }
   return sp;
@@ -109,7 +110,13 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   {
     std::lock_guard<std::mutex> l(mu_);
     for (uint32_t d = 0; d < members_.size(); d++) spaces.push_back(DeviceSpaceLocked(d));
-    policy_->ChooseDevices(req, spaces, &order);
+    if (ino->role == ZoneRole::kCache) {
+      for (const DeviceSpace& sp : spaces) {
+        if (sp.tier == Tier::kFast) order.push_back(sp.index);
+      }
+    } else {
+      policy_->ChooseDevices(req, spaces, &order);
+    }
   }
   // A device the policy prefers is reclaimed before the data spills to the
   // next one: first zones already dead, then garbage collection.
@@ -423,6 +430,7 @@ Status FsImpl::Usage(std::vector<DeviceUsage>* usage) {
       }
       u.data_zones++;
       if (s.used == 0) u.empty_zones++;
+      if (s.live > 0 || s.writer) u.role_zones[static_cast<int>(s.role)]++;
       u.unusable_bytes += u.zone_size - s.capacity;
       u.live_bytes += s.live;
       u.garbage_bytes += s.used - s.live;

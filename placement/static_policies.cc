@@ -9,9 +9,13 @@ bool IsWalFileName(const std::string& path) {
 ZoneRole LsmRoleFor(const std::string& path) { return IsWalFileName(path) ? ZoneRole::kWal : ZoneRole::kData; }
 
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes) {
-  if (device.tier != Tier::kFast || role == ZoneRole::kWal || device.zone_capacity == 0) return 0;
+  if (device.tier != Tier::kFast || role == ZoneRole::kWal || role == ZoneRole::kCache ||
+      device.zone_capacity == 0) {
+    return 0;  // the budget is theirs (the cache keeps itself within it)
+  }
   uint64_t budget_zones = (budget_bytes + device.zone_capacity - 1) / device.zone_capacity;
-  uint32_t in_use = device.role_zones[static_cast<int>(ZoneRole::kWal)];
+  uint64_t in_use = uint64_t{device.role_zones[static_cast<int>(ZoneRole::kWal)]} +
+                    device.role_zones[static_cast<int>(ZoneRole::kCache)];
   return budget_zones > in_use ? static_cast<uint32_t>(budget_zones - in_use) : 0;
 }
 

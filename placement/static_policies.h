@@ -44,8 +44,10 @@ bool IsWalFileName(const std::string& path);
 // for the rest.
 ZoneRole LsmRoleFor(const std::string& path);
 
-// Empty zones a request of role must leave on device so that a WAL budget of
-// budget_bytes stays available on the fast tier (HHZS's reserved WAL zones).
+// Empty zones a request of role must leave on device so that a budget of
+// budget_bytes stays available on the fast tier for the WAL and the block
+// cache (HHZS's WAL and cache zones); the WAL and the cache themselves may
+// use it.
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes);
 
 }  // namespace hintfs

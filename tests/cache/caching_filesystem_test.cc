@@ -1,0 +1,173 @@
+// File-level caching: every read through the cache equals the table's bytes,
+// through hits, misses, rewrites, deletions, migrations and cache zone reuse.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <leveldb/env.h>
+#include <leveldb/options.h>
+#include <leveldb/table_builder.h>
+
+#include "cache/caching_filesystem.h"
+#include "tests/fs/fs_fixture.h"
+
+namespace hintfs {
+namespace {
+
+using test::FsGeometry;
+using test::FsTest;
+
+// A LevelDB table of n keys whose values depend on seed.
+std::string MakeTable(const std::string& host_path, int seed, int n) {
+  leveldb::Options o;
+  o.block_size = 2048;
+  o.compression = leveldb::kNoCompression;
+  leveldb::WritableFile* f = nullptr;
+  EXPECT_TRUE(leveldb::Env::Default()->NewWritableFile(host_path, &f).ok());
+  leveldb::TableBuilder b(o, f);
+  std::mt19937_64 rng(static_cast<uint64_t>(seed));
+  for (int i = 0; i < n; i++) {
+    char key[32];
+    std::snprintf(key, sizeof(key), "key%08d", i);
+    std::string k = std::string(key) + std::string("\x01\x00\x00\x00\x00\x00\x00\x00", 8);
+    std::string v(100, '\0');
+    for (char& c : v) c = static_cast<char>(rng());
+    b.Add(k, v);
+  }
+  EXPECT_TRUE(b.Finish().ok());
+  EXPECT_TRUE(f->Close().ok());
+  delete f;
+  std::ifstream in(host_path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class CachingFsTest : public FsTest {
+ protected:
+  void SetUp() override {
+    FsTest::SetUp();
+    FsGeometry g;
+    g.fast = "zone_size=256KiB&zones=24";
+    g.slow = "zone_size=256KiB&zones=64";
+    Format(g);
+    std::shared_ptr<Filesystem> base(fs_.get(), [](Filesystem*) {});  // the fixture owns it
+    BlockCacheOptions o;
+    o.budget_bytes = 5 * (256 << 10);  // 4 zones for the cache: it must evict and reuse
+    std::unique_ptr<BlockCache> cache;
+    ASSERT_OK(BlockCache::Open(base.get(), o, &cache));
+    caching_ = std::make_shared<CachingFilesystem>(base, std::shared_ptr<BlockCache>(cache.release()));
+  }
+  void TearDown() override {
+    caching_->cache()->Close();
+    caching_.reset();
+    FsTest::TearDown();
+  }
+
+  // Writes table bytes to path and moves them to the slow tier.
+  void Put(const std::string& path, const std::string& bytes) {
+    WriteFile(path, bytes);
+    MigrateResult r;
+    ASSERT_OK(fs_->MigrateFile(path, Tier::kSlow, nullptr, &r));
+  }
+
+  std::string ReadVia(const std::string& path, uint64_t offset, size_t n) {
+    std::unique_ptr<FileReader> r;
+    EXPECT_OK(caching_->OpenReader(path, &r));
+    std::string out(n, '\0');
+    size_t got = 0;
+    EXPECT_OK(r->Read(offset, n, &out[0], &got));
+    out.resize(got);
+    return out;
+  }
+
+  test::ScratchDir host_;
+  std::shared_ptr<CachingFilesystem> caching_;
+};
+
+TEST_F(CachingFsTest, EveryReadEqualsTheTableBytes) {
+  const int kTables = 6;
+  std::map<std::string, std::string> tables;  // path -> expected bytes
+  std::map<std::string, TableMap> maps;
+  int version = 0;
+  auto make = [&](const std::string& path) {
+    std::string bytes = MakeTable(host_.File("t" + std::to_string(version)), version, 600);
+    version++;
+    Put(path, bytes);
+    tables[path] = bytes;
+    TableMap m;
+    ASSERT_OK(ParseTable(bytes.size(), [&](uint64_t off, size_t n, std::string* out) {
+      *out = bytes.substr(off, n);
+      return Status::OK();
+    }, &m));
+    maps[path] = m;
+  };
+  for (int i = 0; i < kTables; i++) make("/t" + std::to_string(i) + ".ldb");
+  std::mt19937_64 rng(9);
+  std::set<std::string> on_fast;
+  for (int op = 0; op < 4000; op++) {
+    std::string path = "/t" + std::to_string(rng() % kTables) + ".ldb";
+    int what = static_cast<int>(rng() % 100);
+    if (what < 3) {  // rewrite in place: new bytes under the same name
+      std::unique_ptr<FileWriter> w;
+      make(path);
+      on_fast.erase(path);
+    } else if (what < 5) {  // delete, then a new table at the same path
+      ASSERT_OK(fs_->Unlink(path));
+      make(path);
+      on_fast.erase(path);
+    } else if (what < 7) {  // migrate: the cache must stop serving it while fast
+      MigrateResult r;
+      Tier to = on_fast.count(path) ? Tier::kSlow : Tier::kFast;
+      ASSERT_OK(fs_->MigrateFile(path, to, nullptr, &r));
+      if (to == Tier::kFast) on_fast.insert(path); else on_fast.erase(path);
+    } else if (what < 10) {  // a read that is no data block (the footer)
+      const std::string& t = tables[path];
+      ASSERT_EQ(ReadVia(path, t.size() - 48, 48), t.substr(t.size() - 48)) << op;
+    } else {  // a data block, skewed towards a few
+      const TableMap& m = maps[path];
+      size_t b = rng() % 4 == 0 ? rng() % m.data_blocks.size() : rng() % 4;
+      const TableBlockHandle& h = m.data_blocks[b];
+      size_t n = static_cast<size_t>(h.size + TableMap::kBlockTrailer);
+      ASSERT_EQ(ReadVia(path, h.offset, n), tables[path].substr(h.offset, n)) << "op " << op << " " << path;
+    }
+  }
+  BlockCacheStats s = caching_->cache()->stats();
+  std::cout << "cache: " << s.hits << " hits, " << s.misses << " misses, " << s.admitted << " admitted, "
+            << s.evicted_zones << " zones evicted\n";
+  EXPECT_GT(s.hits, 500u);
+  EXPECT_GT(s.evicted_zones, 0u) << "the test must reuse cache zones";
+  EXPECT_EQ(s.bad_blocks, 0u);
+}
+
+TEST_F(CachingFsTest, FastTierFilesAndOtherFilesAreNotCached) {
+  std::string bytes = MakeTable(host_.File("x"), 1, 300);
+  WriteFile("/fast.ldb", bytes);  // stays on the fast tier
+  Put("/slow.ldb", bytes);
+  WriteFile("/notes.txt", bytes);
+  MigrateResult r;
+  ASSERT_OK(fs_->MigrateFile("/notes.txt", Tier::kSlow, nullptr, &r));
+  TableMap m;
+  ASSERT_OK(ParseTable(bytes.size(), [&](uint64_t off, size_t n, std::string* out) {
+    *out = bytes.substr(off, n);
+    return Status::OK();
+  }, &m));
+  size_t n = static_cast<size_t>(m.data_blocks[0].size + 5);
+  for (int i = 0; i < 3; i++) {
+    EXPECT_EQ(ReadVia("/fast.ldb", 0, n), bytes.substr(0, n));
+    EXPECT_EQ(ReadVia("/notes.txt", 0, n), bytes.substr(0, n));
+  }
+  EXPECT_EQ(caching_->cache()->stats().lookups, 0u);
+  EXPECT_EQ(ReadVia("/slow.ldb", 0, n), bytes.substr(0, n));
+  EXPECT_EQ(ReadVia("/slow.ldb", 0, n), bytes.substr(0, n));
+  EXPECT_EQ(caching_->cache()->stats().hits, 1u);
+  // With the store hinting for itself, file-level admission stops.
+  caching_->set_file_admission(false);
+  EXPECT_EQ(ReadVia("/slow.ldb", 0, n), bytes.substr(0, n));
+  EXPECT_EQ(caching_->cache()->stats().lookups, 2u);
+}
+
+}  // namespace
+}  // namespace hintfs
