@@ -128,17 +128,19 @@ int64_t HhzsPolicy::demand(int level) const {
 
 void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                                std::vector<uint32_t>* order) {
-  // C: the fast capacity left for tables once the WAL budget (or the WAL's
-  // zones, if it outgrew it) and zones of other files (logs, manifests) are
-  // set aside.
-  uint64_t fast_bytes = 0, wal_bytes = 0, held_bytes = 0;
+  // C: the fast capacity left for tables once the WAL and cache budget (or
+  // the WAL's and cache's zones, if the WAL outgrew it) and zones of other
+  // files (logs, manifests) are set aside.
+  uint64_t fast_bytes = 0, wal_bytes = 0, budget_used = 0, held_bytes = 0;
   for (const DeviceSpace& d : devices) {
     if (d.tier != Tier::kFast) continue;
     fast_bytes += d.zone_capacity * d.total_zones;
     uint64_t wal_zones = d.role_zones[static_cast<int>(ZoneRole::kWal)];
+    uint64_t budget_zones = wal_zones + d.role_zones[static_cast<int>(ZoneRole::kCache)];
     uint64_t used_zones = d.total_zones - d.free_zones;
     wal_bytes += d.zone_capacity * wal_zones;
-    held_bytes += d.zone_capacity * (used_zones - std::min(wal_zones, used_zones));
+    budget_used += d.zone_capacity * budget_zones;
+    held_bytes += d.zone_capacity * (used_zones - std::min(budget_zones, used_zones));
   }
   int64_t fast_tables = 0;
   {
@@ -149,7 +151,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   }
   uint64_t table_held = static_cast<uint64_t>(fast_tables) * config_.table_bytes;
   uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
-  uint64_t set_aside = std::max(config_.wal_budget_bytes, wal_bytes) + others;
+  uint64_t set_aside = std::max(config_.budget_bytes(), budget_used) + others;
   int64_t capacity =
       fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / config_.table_bytes) : 0;
   int level = request.role == ZoneRole::kWal ? LevelTracker::kWal
@@ -182,7 +184,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
 }
 
 uint32_t HhzsPolicy::ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) {
-  return WalBudgetReserve(device, role, config_.wal_budget_bytes);
+  return WalBudgetReserve(device, role, config_.budget_bytes());
 }
 
 void HhzsPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {
@@ -233,11 +235,13 @@ std::string HhzsPolicy::StateJson() const {
                           allocated_[i], fast_[i], demand);
   }
   return fmt::format(
-      "{{\"policy\":\"hhzs\",\"table_bytes\":{},\"wal_budget_bytes\":{},\"hold_ms\":{},\"capacity_slots\":{},"
+      "{{\"policy\":\"hhzs\",\"table_bytes\":{},\"wal_budget_bytes\":{},\"cache_budget_bytes\":{},"
+      "\"cache\":\"{}\",\"hold_ms\":{},\"capacity_slots\":{},"
       "\"tiering_level\":{},\"reserved_for_tiering_level\":{},\"live_wals\":{},"
       "\"running_compactions\":{},\"fast_decisions\":{},\"slow_decisions\":{},\"levels\":[{}],"
       "\"level_knowledge\":{}}}",
-      config_.table_bytes, config_.wal_budget_bytes, config_.hold_ns / 1000000, last_capacity_slots_, d.tiering_level, d.reserved,
+      config_.table_bytes, config_.wal_budget_bytes, config_.cache_budget_bytes, config_.cache,
+      config_.hold_ns / 1000000, last_capacity_slots_, d.tiering_level, d.reserved,
       live_wals_.size(), jobs_.size(), fast_decisions_, slow_decisions_, levels, tracker_.StatsJson());
 }
 

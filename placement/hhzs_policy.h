@@ -33,7 +33,12 @@ namespace hintfs {
 
 struct HhzsConfig {
   uint64_t table_bytes = 64ull << 20;       // the store's target table size
-  uint64_t wal_budget_bytes = 256ull << 20;  // fast capacity held back for WAL (and cache)
+  // Fast capacity held back from tables for the WAL and the block cache: the
+  // cache uses what the WAL does not (HHZS §3.2), plus cache_budget_bytes.
+  uint64_t wal_budget_bytes = 256ull << 20;
+  uint64_t cache_budget_bytes = 0;
+  // The SSD block cache's admission policy (cache/admission.h), or "off".
+  std::string cache = "all";
   // Workload-aware migration (HHZS §3.4), run by whoever mounts with this
   // policy (placement/migrator.h) and modelled by replay.
   bool migration = true;
@@ -46,6 +51,8 @@ struct HhzsConfig {
   // needed a moment ago is not handed to deeper levels between bursts: lower
   // levels stay on the fast tier at the cost of a less full fast tier.
   uint64_t hold_ns = 0;
+
+  uint64_t budget_bytes() const { return wal_budget_bytes + cache_budget_bytes; }
 };
 
 class HhzsPolicy : public AllocationPolicy, public TieringSource {

@@ -75,11 +75,19 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;
   Status s = ParseOptions(
-      options, {"table_bytes", "wal_budget", "migration", "migration_rate", "slow_read_iops", "hold_ms"}, &opts);
+      options, {"table_bytes", "wal_budget", "cache", "cache_budget", "migration", "migration_rate",
+                "slow_read_iops", "hold_ms"}, &opts);
   HhzsConfig config;
   if (s.ok()) s = SizeOption(opts, "table_bytes", &config.table_bytes);
   if (s.ok()) s = SizeOption(opts, "wal_budget", &config.wal_budget_bytes);
   if (s.ok()) s = SizeOption(opts, "migration_rate", &config.migration_rate);
+  if (s.ok()) s = SizeOption(opts, "cache_budget", &config.cache_budget_bytes);
+  if (s.ok() && opts.count("cache")) {
+    config.cache = opts["cache"];
+    if (config.cache != "off" && config.cache != "all" && config.cache != "cbf" && config.cache != "expsmooth") {
+      s = Status::InvalidArgument("hhzs: cache is off, all, cbf or expsmooth, not '" + config.cache + "'");
+    }
+  }
   if (s.ok() && config.table_bytes == 0) s = Status::InvalidArgument("hhzs: table_bytes must be positive");
   if (s.ok() && opts.count("migration")) {
     const std::string& m = opts["migration"];

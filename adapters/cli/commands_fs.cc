@@ -159,6 +159,13 @@ int Info(const std::string& uri, bool as_json) {
   j["migration"] = json::parse(saved != attributes.end() ? saved->second : MigratorStats().ToJson(), nullptr,
                                /*allow_exceptions=*/false);
   if (j["migration"].is_discarded()) j["migration"] = {{"error", "the saved migration record is unreadable"}};
+  // Saved by the SSD block cache when it closed (cache/block_cache.h).
+  saved = attributes.find("cache");
+  j["cache"] = saved != attributes.end()
+                   ? json::parse(saved->second, nullptr, /*allow_exceptions=*/false)
+                   : json{{"admission", "off"}, {"lookups", 0}, {"hits", 0}, {"misses", 0}, {"hit_ratio", 0.0},
+                          {"admitted", 0}, {"evicted", 0}, {"bytes", 0}};
+  if (j["cache"].is_discarded()) j["cache"] = {{"error", "the saved cache record is unreadable"}};
   if (as_json) {
     std::cout << j.dump(2) << "\n";
     return 0;
@@ -174,6 +181,13 @@ int Info(const std::string& uri, bool as_json) {
     std::printf("member %zu: %-4s %s  %u zones of %s (capacity %s)  uuid %s\n", i, TierName(m.tier),
                 m.uri.c_str(), m.zone_count, FormatSize(m.zone_size).c_str(),
                 FormatSize(m.zone_capacity).c_str(), UuidToString(m.uuid).c_str());
+  }
+  const json& cache = j["cache"];
+  if (cache.contains("lookups") && cache.value("lookups", 0ull) > 0) {
+    std::printf("cache (last run, %s): %llu hits of %llu lookups (%.1f%%), %llu blocks admitted, %llu evicted\n",
+                cache.value("admission", std::string("?")).c_str(), cache.value("hits", 0ull),
+                cache.value("lookups", 0ull), 100.0 * cache.value("hit_ratio", 0.0), cache.value("admitted", 0ull),
+                cache.value("evicted", 0ull));
   }
   const json& mig = j["migration"];
   if (mig.contains("moves")) {

@@ -9,8 +9,7 @@
 #include "hints/level_inference.h"
 #include "hints/manifest_watcher.h"
 #include "hints/trace.h"
-#include "placement/hhzs_policy.h"
-#include "placement/migrator.h"
+#include "adapters/common/mount_services.h"
 #include "placement/policy_registry.h"
 
 namespace hintfs {
@@ -46,55 +45,6 @@ Status CreateMemFilesystemIfMissing(const std::string& spec) {
   return Filesystem::Mkfs(opts);
 }
 
-// Query keys that tune migration for this mount (they override the options
-// recorded with the hhzs policy).
-struct MigrationOverrides {
-  bool set_enabled = false, enabled = true;
-  bool set_rate = false;
-  uint64_t rate = 0;
-};
-
-Status TakeMigrationOverrides(DeviceUri* uri, MigrationOverrides* o) {
-  if (uri->Has("migration")) {
-    std::string v = uri->GetString("migration", "");
-    if (v != "on" && v != "off") return Status::InvalidArgument("migration is on or off, not '" + v + "'");
-    o->set_enabled = true;
-    o->enabled = v == "on";
-    uri->params.erase("migration");
-  }
-  if (uri->Has("migration_rate")) {
-    Status s = ParseSize(uri->GetString("migration_rate", ""), &o->rate);
-    if (!s.ok()) return Status::InvalidArgument("migration_rate: " + s.message());
-    o->set_rate = true;
-    uri->params.erase("migration_rate");
-  }
-  return Status::OK();
-}
-
-// Starts HHZS migration if the mount's policy has it.
-std::shared_ptr<Migrator> StartMigrator(Filesystem* fs, const std::shared_ptr<HintBus>& bus,
-                                        const std::shared_ptr<AllocationPolicy>& policy,
-                                        const MigrationOverrides& o) {
-  auto* hhzs = dynamic_cast<HhzsPolicy*>(policy.get());
-  if (hhzs == nullptr) return nullptr;
-  const HhzsConfig& c = hhzs->config();
-  if (!(o.set_enabled ? o.enabled : c.migration)) return nullptr;
-  MigratorOptions mo;
-  mo.rate_bytes_per_second = o.set_rate ? o.rate : c.migration_rate;
-  mo.slow_read_iops = c.slow_read_iops;
-  if (mo.slow_read_iops == 0) {  // from the slow devices' timing profiles
-    std::vector<DeviceUsage> usage;
-    if (fs->Usage(&usage).ok()) {
-      for (const DeviceUsage& u : usage) {
-        if (u.tier == Tier::kSlow) mo.slow_read_iops += u.random_read_iops;
-      }
-    }
-  }
-  auto migrator = std::make_shared<Migrator>(fs, bus, hhzs, mo);
-  migrator->Start();
-  return migrator;
-}
-
 }  // namespace
 
 Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
@@ -125,8 +75,8 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
     if (s.ok()) *made = *policy;
     return s;
   };
-  MigrationOverrides migration;
-  s = TakeMigrationOverrides(&uri, &migration);
+  ServiceOverrides services_wanted;
+  s = TakeServiceOverrides(&uri, &services_wanted);
   if (!s.ok()) return s;
   if (uri.Has("policy")) {
     s = NewAllocationPolicy(uri.GetString("policy", ""), bus, &opts.policy);
@@ -156,12 +106,19 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   s = Filesystem::Mount(base, opts, &mounted);
   if (!s.ok()) return s;
   std::shared_ptr<AllocationPolicy> policy = opts.policy ? opts.policy : *made;
-  std::shared_ptr<Migrator> migrator = StartMigrator(mounted.get(), bus, policy, migration);
-  // The migrator stops before the filesystem goes.
-  std::shared_ptr<Filesystem> shared(mounted.release(), [migrator, policy](Filesystem* f) mutable {
-    if (migrator) migrator->Stop();
-    migrator.reset();
-    delete f;
+  std::shared_ptr<Filesystem> mounted_fs(mounted.release());
+  std::unique_ptr<MountServices> started;
+  s = MountServices::Start(mounted_fs, bus, policy, services_wanted, &started);
+  if (!s.ok()) return s;
+  // Users get the caching wrapper when the cache runs; the services stop
+  // (migration finishes, statistics are saved) before the filesystem goes.
+  std::shared_ptr<MountServices> services(started.release());
+  std::shared_ptr<Filesystem> target = services->filesystem();
+  mounted_fs.reset();
+  std::shared_ptr<Filesystem> shared(target.get(), [services, target](Filesystem*) mutable {
+    services->Stop();
+    services.reset();
+    target.reset();  // the last reference: unmounts
   });
   Mounts()[base] = MountEntry{shared, bus, query};
   *fs = shared;

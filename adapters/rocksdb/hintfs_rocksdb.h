@@ -6,6 +6,8 @@
 //   FileSystem::CreateFromString(config, "hintfs://file:/var/lib/db/ssd.img", &fs)
 //   LD_PRELOAD=libhintfs_rocksdb.so db_bench --fs_uri=hintfs://file:/tmp/x/ssd.img
 //   listeners={HintfsEventListener} in an OPTIONS file
+//   SecondaryCache::CreateFromString(config, "hintfs://file:/var/lib/db/ssd.img", &sc)
+//   db_bench --secondary_cache_uri=hintfs://file:/tmp/x/ssd.img
 //
 // The part after "hintfs://" is a mount spec (adapters/common/mount_registry.h).
 // Paths RocksDB uses are paths inside hintfs.
@@ -17,6 +19,7 @@
 
 #include <rocksdb/file_system.h>
 #include <rocksdb/listener.h>
+#include <rocksdb/secondary_cache.h>
 
 namespace hintfs {
 
@@ -33,7 +36,15 @@ rocksdb::IOStatus NewHintRocksFileSystem(const std::string& spec,
 std::shared_ptr<rocksdb::EventListener> NewHintRocksListener();
 std::unique_ptr<rocksdb::EventListener> MakeHintRocksListener();
 
-// Registers the "hintfs://" FileSystem and the listener with
+// A secondary cache for RocksDB's block cache over the SSD block cache of
+// the mount of spec (cache/block_cache.h): blocks RocksDB evicts from its
+// block cache are offered to it (the mount's admission policy decides) and
+// blocks it misses are looked up there. These are HHZS's cache hints: while
+// one exists, the mount stops caching at the file level so blocks are not
+// held twice. The mount must run the cache (hhzs, or ?cache=NAME).
+rocksdb::Status NewHintSecondaryCache(const std::string& spec, std::shared_ptr<rocksdb::SecondaryCache>* cache);
+
+// Registers the "hintfs://" FileSystem, SecondaryCache and the listener with
 // ObjectLibrary::Default(). Runs when the library loads; idempotent. A program
 // that links the library but uses none of its symbols may not load it (the
 // linker drops unused libraries): such a program calls this first.

@@ -30,6 +30,38 @@ void RegisterHintfsWithRocksDb() {
           guard->reset(new Holder(fs));
           return guard->get();
         });
+    library->AddFactory<rocksdb::SecondaryCache>(
+        rocksdb::ObjectLibrary::PatternEntry("hintfs", false).AddSeparator("://", true),
+        [](const std::string& uri, std::unique_ptr<rocksdb::SecondaryCache>* guard,
+           std::string* errmsg) -> rocksdb::SecondaryCache* {
+          std::shared_ptr<rocksdb::SecondaryCache> cache;
+          rocksdb::Status s = NewHintSecondaryCache(uri.substr(std::strlen(kRocksDbScheme)), &cache);
+          if (!s.ok()) {
+            *errmsg = s.ToString();
+            return nullptr;
+          }
+          // The registry wants sole ownership; the cache itself is shared.
+          struct Holder : rocksdb::SecondaryCache {
+            explicit Holder(std::shared_ptr<rocksdb::SecondaryCache> t) : t_(std::move(t)) {}
+            const char* Name() const override { return t_->Name(); }
+            rocksdb::Status Insert(const rocksdb::Slice& k, void* v, const rocksdb::Cache::CacheItemHelper* h) override {
+              return t_->Insert(k, v, h);
+            }
+            std::unique_ptr<rocksdb::SecondaryCacheResultHandle> Lookup(const rocksdb::Slice& k,
+                                                                         const rocksdb::Cache::CreateCallback& cb,
+                                                                         bool wait, bool advise_erase,
+                                                                         bool& in_sec) override {
+              return t_->Lookup(k, cb, wait, advise_erase, in_sec);
+            }
+            bool SupportForceErase() const override { return t_->SupportForceErase(); }
+            void Erase(const rocksdb::Slice& k) override { t_->Erase(k); }
+            void WaitAll(std::vector<rocksdb::SecondaryCacheResultHandle*> hs) override { t_->WaitAll(hs); }
+            std::string GetPrintableOptions() const override { return t_->GetPrintableOptions(); }
+            std::shared_ptr<rocksdb::SecondaryCache> t_;
+          };
+          guard->reset(new Holder(cache));
+          return guard->get();
+        });
     library->AddFactory<rocksdb::EventListener>(
         kRocksDbListenerName,
         [](const std::string&, std::unique_ptr<rocksdb::EventListener>* guard, std::string*) {

@@ -51,6 +51,12 @@ grep -q "^file" "$WORK/ls.txt" || fail "ls -l"
   || fail "dump --json"
 "$HINTFS" info --json "file:$WORK/hdd.img" | python3 -c 'import json,sys; assert len(json.load(sys.stdin)["members"]) == 2' \
   || fail "info --json"
+# Migration and cache counters are always there (zeros before any run).
+"$HINTFS" info --json "file:$WORK/hdd.img" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+assert j["migration"]["to_fast_bytes"] == 0 and "capacity" in j["migration"]["moves"], j["migration"]
+assert j["cache"]["hits"] == 0 and "hit_ratio" in j["cache"], j["cache"]' || fail "info --json migration/cache"
 
 # Bad usage: one line on stderr, exit status 2.
 expect_usage_error() {

@@ -1,0 +1,63 @@
+// What runs alongside a mounted filesystem, as its placement policy and its
+// spec ask: HHZS migration (placement/migrator.h) and the SSD block cache
+// (cache/block_cache.h) with the file-level caching wrapper
+// (cache/caching_filesystem.h). The mount registry starts them for every
+// mount and stops them before the filesystem goes.
+//
+// Spec query keys (they override the hhzs policy's recorded options for
+// this mount):
+//   migration=on|off        migration_rate=SIZE (per second)
+//   cache=off|all|cbf|expsmooth
+//   cache_budget=SIZE       fast bytes for the cache beyond the WAL budget
+//                           (for policies other than hhzs: the whole budget)
+#ifndef HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_
+#define HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cache/caching_filesystem.h"
+#include "fs/filesystem.h"
+#include "fs/uri.h"
+#include "hints/hint_bus.h"
+#include "placement/migrator.h"
+
+namespace hintfs {
+
+struct ServiceOverrides {
+  std::optional<bool> migration;
+  std::optional<uint64_t> migration_rate;
+  std::optional<std::string> cache;
+  std::optional<uint64_t> cache_budget;
+};
+
+// Takes the service keys out of uri's query (the rest are device options).
+Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* overrides);
+
+class MountServices {
+ public:
+  // Starts what policy and overrides ask for on the mounted base.
+  static Status Start(std::shared_ptr<Filesystem> base, std::shared_ptr<HintBus> bus,
+                      std::shared_ptr<AllocationPolicy> policy, const ServiceOverrides& overrides,
+                      std::unique_ptr<MountServices>* services);
+  ~MountServices();  // Stop()
+
+  // The filesystem users get: the caching wrapper when the cache runs, else base.
+  std::shared_ptr<Filesystem> filesystem() const;
+  CachingFilesystem* caching() const { return caching_.get(); }
+  Migrator* migrator() const { return migrator_.get(); }
+
+  // Stops migration, saves statistics, closes the cache. Idempotent.
+  void Stop();
+
+ private:
+  std::shared_ptr<Filesystem> base_;
+  std::shared_ptr<AllocationPolicy> policy_;  // the migrator plans against it
+  std::shared_ptr<Migrator> migrator_;
+  std::shared_ptr<CachingFilesystem> caching_;
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_

@@ -1,0 +1,117 @@
+// RocksDB with the hintfs secondary cache: blocks evicted from a small block
+// cache land in the SSD block cache and are served from it; every value read
+// back is the one written.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+
+#include <nlohmann/json.hpp>
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/secondary_cache.h>
+#include <rocksdb/table.h>
+
+#include "adapters/common/mount_registry.h"
+#include "adapters/rocksdb/hintfs_rocksdb.h"
+#include "cache/caching_filesystem.h"
+#include "fs/emulated_device.h"
+#include "tests/fs/test_util.h"
+
+namespace hintfs {
+namespace {
+
+std::string Key(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "k%08d", i);
+  return buf;
+}
+std::string Value(int i) { return std::string(150, static_cast<char>('a' + i % 26)) + std::to_string(i); }
+
+TEST(RocksDbSecondaryCache, EvictedBlocksAreServedFromTheSsdCache) {
+  std::string name = test::UniqueName("rsc");
+  setenv("HINTFS_MEM_FAST", "zone_size=512KiB&zones=24", 1);
+  setenv("HINTFS_MEM_SLOW", "zone_size=512KiB&zones=200", 1);
+  // Tables on the slow tier; the cache gets 4 MiB of the fast one.
+  std::string spec = "mem:" + name + "?policy=all-slow&cache=all&cache_budget=4MiB";
+  rocksdb::ConfigOptions cfg;
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, std::string("hintfs://") + spec, &fs).ok());
+  std::shared_ptr<rocksdb::SecondaryCache> secondary;
+  rocksdb::Status rs = rocksdb::SecondaryCache::CreateFromString(cfg, "hintfs://mem:" + name, &secondary);
+  ASSERT_TRUE(rs.ok()) << rs.ToString();
+  std::shared_ptr<Filesystem> mounted;
+  ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
+  auto* caching = dynamic_cast<CachingFilesystem*>(mounted.get());
+  ASSERT_NE(caching, nullptr);
+  EXPECT_FALSE(caching->file_admission()) << "RocksDB hints for itself";
+
+  auto env = rocksdb::NewCompositeEnv(fs);
+  rocksdb::Options o;
+  o.env = env.get();
+  o.create_if_missing = true;
+  o.compression = rocksdb::kNoCompression;
+  rocksdb::LRUCacheOptions lru(256 << 10, 0, false, 0.5);  // far smaller than the data
+  lru.secondary_cache = secondary;
+  rocksdb::BlockBasedTableOptions t;
+  t.block_cache = rocksdb::NewLRUCache(lru);
+  t.block_size = 4096;
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  const int n = 20000;
+  for (int i = 0; i < n; i++) ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), Value(i)).ok());
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  ASSERT_TRUE(db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
+  std::mt19937 rng(3);
+  for (int round = 0; round < 40000; round++) {
+    int k = static_cast<int>(rng() % 10 < 8 ? rng() % 2000 : rng() % n);  // skewed
+    std::string v;
+    ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), Key(k), &v).ok()) << Key(k);
+    ASSERT_EQ(v, Value(k));
+  }
+  BlockCacheStats s = caching->cache()->stats();
+  std::cout << "secondary cache: " << s.admitted << " admitted, " << s.hits << " hits of " << s.lookups
+            << " lookups, " << s.evicted_zones << " zones evicted\n";
+  EXPECT_GT(s.admitted, 0u);
+  EXPECT_GT(s.hits, 0u);
+  EXPECT_EQ(s.bad_blocks, 0u);
+  ASSERT_TRUE(db->Close().ok());
+  db.reset();
+  o.table_factory.reset();
+  t.block_cache.reset();
+  lru.secondary_cache.reset();
+  secondary.reset();
+  EXPECT_TRUE(caching->file_admission());
+  caching = nullptr;
+  env.reset();
+  fs.reset();
+  mounted.reset();
+  // The statistics outlive the mount.
+  ASSERT_TRUE(AcquireMount("mem:" + name + "?policy=all-slow", &mounted).ok());
+  auto saved = nlohmann::json::parse(mounted->Attributes().at("cache"));
+  EXPECT_GT(saved["hits"].get<int>(), 0);
+  mounted.reset();
+  unsetenv("HINTFS_MEM_FAST");
+  unsetenv("HINTFS_MEM_SLOW");
+  DestroyMemDevice(name);
+  DestroyMemDevice(name + ".slow");
+}
+
+TEST(RocksDbSecondaryCache, RefusedWithoutACache) {
+  std::string name = test::UniqueName("rsc");
+  std::shared_ptr<Filesystem> mounted;
+  ASSERT_TRUE(AcquireMount("mem:" + name + "?policy=b2", &mounted).ok());
+  rocksdb::ConfigOptions cfg;
+  std::shared_ptr<rocksdb::SecondaryCache> secondary;
+  EXPECT_FALSE(rocksdb::SecondaryCache::CreateFromString(cfg, "hintfs://mem:" + name, &secondary).ok());
+  mounted.reset();
+  DestroyMemDevice(name);
+  DestroyMemDevice(name + ".slow");
+}
+
+}  // namespace
+}  // namespace hintfs
