@@ -119,20 +119,25 @@ void BlockCache::EvictOldestLocked() {
 
 bool BlockCache::OpenZoneLocked() {
   if (!zones_.empty() && zones_.back().writer) {
-    zones_.back().writer->Close();
-    zones_.back().writer.reset();
+    // Fill the zone to its end, so that the next cache file starts on a
+    // zone of its own and every file is exactly one zone.
+    Zone& last = zones_.back();
+    if (last.size < zone_bytes_ && last.writer->Append(std::string(zone_bytes_ - last.size, '\0')).ok()) {
+      last.size = zone_bytes_;
+    }
+    last.writer->Close();
+    last.writer.reset();
   }
   uint64_t allowed = AllowedZonesLocked();
-  // A cache file may straddle two zones: count one spare.
   bool evicted = false;
-  while (!zones_.empty() && zones_.size() + 1 >= allowed) {
+  while (!zones_.empty() && zones_.size() >= allowed) {
     EvictOldestLocked();
     evicted = true;
   }
   // Evicted zones are reset once their deletion is durable: commit now, so
   // the space is there for the WAL and the next cache zone.
   if (evicted) fs_->SyncMetadata();
-  if (allowed < 2) return false;
+  if (allowed < 1) return false;
   Zone z;
   z.seq = next_seq_++;
   z.path = fmt::format("{}/{:016}", kCacheDirectory, z.seq);
@@ -158,7 +163,7 @@ bool BlockCache::Offer(const std::string& key, std::string_view value) {
     offers_since_check_ = 0;
     uint64_t allowed = AllowedZonesLocked();
     bool evicted = false;
-    while (!zones_.empty() && zones_.size() + 1 > allowed) {
+    while (!zones_.empty() && zones_.size() > allowed) {
       EvictOldestLocked();
       evicted = true;
     }

@@ -4,11 +4,12 @@
 //
 // Space: the fast tier keeps a budget shared by the WAL and the cache (the
 // hhzs policy holds it back from tables); the cache may use what the WAL does
-// not, less `headroom_zones` left empty so the WAL can grow, and the WAL
-// always wins: before opening a new cache zone, and whenever the WAL has
-// grown into the cache's share, the oldest cache zones are evicted.
+// not (less `headroom_zones`, if set, left empty for the WAL to grow into),
+// and the WAL always wins: before opening a new cache zone, and every few
+// hundred admissions, the cache gives back zones the WAL has grown into,
+// oldest first.
 //
-// Layout: a cache zone is a file of at most one fast zone under
+// Layout: a cache zone is a file of exactly one fast zone under
 // kCacheDirectory (fs/allocation.h), which the filesystem keeps on the fast
 // tier with the cache role. Blocks are appended to the newest; a mapping
 // table (key -> zone, offset, length, CRC32C) and a FIFO of zones find them;
@@ -40,7 +41,7 @@ namespace hintfs {
 struct BlockCacheOptions {
   std::string admission = "all";  // see admission.h
   uint64_t budget_bytes = 0;      // fast bytes shared by the WAL and the cache
-  uint32_t headroom_zones = 1;    // budget zones always left empty for the WAL
+  uint32_t headroom_zones = 0;    // budget zones always left empty for the WAL
   uint64_t block_bytes = 4096;    // the typical block (sizes the admission policy)
 };
 

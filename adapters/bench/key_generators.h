@@ -1,0 +1,50 @@
+// Key choosers of a YCSB-style workload, as YCSB's core workloads define them:
+//   uniform      every record equally likely
+//   zipfian      record ranks drawn with P(rank i) ~ 1 / i^theta, ranks
+//                scattered over the key space by a hash ("scrambled", as
+//                YCSB does), so hot keys are not adjacent
+//   latest       zipfian over recency: the newest records are the hottest
+// Each generator is used by one thread.
+#ifndef HINTFS_ADAPTERS_BENCH_KEY_GENERATORS_H_
+#define HINTFS_ADAPTERS_BENCH_KEY_GENERATORS_H_
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace hintfs {
+
+// Draws ranks in [0, n) with P(i) proportional to 1 / (i + 1)^theta, for
+// any theta > 0 (HHZS sweeps 0.8 to 1.2), by inverting the exact CDF (a
+// table of n doubles, searched).
+class ZipfianRanks {
+ public:
+  ZipfianRanks(uint64_t n, double theta);
+  uint64_t Next(std::mt19937_64* rng);
+  uint64_t n() const { return cdf_.size(); }
+
+ private:
+  std::vector<double> cdf_;  // cdf_[i] = P(rank <= i)
+};
+
+class KeyChooser {
+ public:
+  virtual ~KeyChooser() = default;
+  // A record number in [0, records) where records is how many exist now.
+  virtual uint64_t Next(std::mt19937_64* rng, uint64_t records) = 0;
+};
+
+// name: uniform, zipfian, latest. records_hint sizes the zipfian tables.
+std::unique_ptr<KeyChooser> NewKeyChooser(const std::string& name, uint64_t records_hint, double theta);
+
+// The key of record i: "user" and a hash of i, zero-padded to key_bytes.
+std::string RecordKey(uint64_t i, size_t key_bytes);
+
+// 64-bit FNV-1a of i's bytes (YCSB scrambles ranks with it).
+uint64_t Fnv64(uint64_t i);
+
+}  // namespace hintfs
+
+#endif  // HINTFS_ADAPTERS_BENCH_KEY_GENERATORS_H_

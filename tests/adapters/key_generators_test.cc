@@ -1,0 +1,76 @@
+// The YCSB driver's key distributions, checked statistically.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "adapters/bench/key_generators.h"
+
+namespace hintfs {
+namespace {
+
+TEST(KeyGenerators, ZipfianRanksFollowThePowerLaw) {
+  for (double theta : {0.9, 1.2}) {
+    const uint64_t n = 1000;
+    ZipfianRanks z(n, theta);
+    std::mt19937_64 rng(1);
+    std::vector<uint64_t> counts(n);
+    const int draws = 400000;
+    for (int i = 0; i < draws; i++) counts[z.Next(&rng)]++;
+    double zeta = 0;
+    for (uint64_t i = 1; i <= n; i++) zeta += 1.0 / std::pow(static_cast<double>(i), theta);
+    for (uint64_t rank : {0, 1, 9, 99}) {
+      double expected = draws / std::pow(static_cast<double>(rank + 1), theta) / zeta;
+      EXPECT_NEAR(counts[rank], expected, 5 * std::sqrt(expected) + 0.02 * expected)
+          << "theta " << theta << " rank " << rank;
+    }
+  }
+}
+
+TEST(KeyGenerators, ScrambledZipfianSpreadsHotKeys) {
+  auto c = NewKeyChooser("zipfian", 10000, 0.9);
+  std::mt19937_64 rng(2);
+  std::map<uint64_t, int> counts;
+  for (int i = 0; i < 100000; i++) counts[c->Next(&rng, 10000)]++;
+  // The hottest records are not the first ones.
+  std::vector<std::pair<int, uint64_t>> by_count;
+  for (const auto& [k, n] : counts) by_count.emplace_back(n, k);
+  std::sort(by_count.rbegin(), by_count.rend());
+  std::set<uint64_t> top;
+  for (int i = 0; i < 10; i++) top.insert(by_count[i].second);
+  int adjacent = 0;
+  for (uint64_t k = 0; k < 10; k++) adjacent += top.count(k);
+  EXPECT_LT(adjacent, 3);
+  EXPECT_GT(by_count[0].first, 100000 / 100) << "skewed";
+}
+
+TEST(KeyGenerators, UniformAndLatest) {
+  auto u = NewKeyChooser("uniform", 100, 0);
+  std::mt19937_64 rng(3);
+  std::vector<int> counts(100);
+  for (int i = 0; i < 100000; i++) counts[u->Next(&rng, 100)]++;
+  for (int c : counts) EXPECT_NEAR(c, 1000, 150);
+  auto l = NewKeyChooser("latest", 1000, 0.9);
+  std::vector<int> recent(1000);
+  for (int i = 0; i < 100000; i++) recent[l->Next(&rng, 1000)]++;
+  EXPECT_GT(recent[999], recent[500] * 20) << "the newest record is the hottest";
+  // Records added since the chooser was made are reachable.
+  std::set<uint64_t> seen;
+  for (int i = 0; i < 1000; i++) seen.insert(l->Next(&rng, 2000));
+  EXPECT_TRUE(seen.count(1999));
+  EXPECT_EQ(NewKeyChooser("gaussian", 10, 0.9), nullptr);
+}
+
+TEST(KeyGenerators, RecordKeysAreDistinctAndSized) {
+  std::set<std::string> keys;
+  for (uint64_t i = 0; i < 100000; i++) {
+    std::string k = RecordKey(i, 24);
+    EXPECT_EQ(k.size(), 24u);
+    keys.insert(k);
+  }
+  EXPECT_EQ(keys.size(), 100000u);
+}
+
+}  // namespace
+}  // namespace hintfs
