@@ -4,22 +4,18 @@
 #include <chrono>
 #include <thread>
 
+#include "fs/clock.h"
+
 namespace hintfs {
 
 namespace {
-
-uint64_t SteadyNowNs() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
 
 uint64_t DefaultBurst(uint64_t rate) { return std::max<uint64_t>(rate / 10, 64 << 10); }
 
 }  // namespace
 
 RateLimiter::RateLimiter(uint64_t bytes_per_second, uint64_t burst_bytes)
-    : RateLimiter(bytes_per_second, burst_bytes, SteadyNowNs,
+    : RateLimiter(bytes_per_second, burst_bytes, MonotonicNs,
                   [](uint64_t ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); }) {}
 
 RateLimiter::RateLimiter(uint64_t bytes_per_second, uint64_t burst_bytes, Clock clock, Sleeper sleeper)

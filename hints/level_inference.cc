@@ -1,17 +1,12 @@
 #include "hints/level_inference.h"
 
 #include <algorithm>
-#include <chrono>
+
+#include "fs/clock.h"
 
 namespace hintfs {
 
 namespace {
-
-uint64_t SteadyNs() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
 
 // Reads in a row that make a scan: a table being opened reads its footer,
 // index and filter, which can happen to be adjacent once.
@@ -25,7 +20,7 @@ bool EndsWith(const std::string& s, const char* suffix) {
 }  // namespace
 
 LevelInference::LevelInference(std::shared_ptr<HintBus> bus, std::shared_ptr<IoObserver> next, Clock clock)
-    : bus_(std::move(bus)), next_(std::move(next)), clock_(clock ? std::move(clock) : Clock(SteadyNs)) {
+    : bus_(std::move(bus)), next_(std::move(next)), clock_(clock ? std::move(clock) : Clock(MonotonicNs)) {
   subscription_ = bus_->Subscribe([this](const Hint& h) { OnHint(h); });
 }
 

@@ -5,15 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "fs/clock.h"
+
 namespace hintfs {
 
 namespace {
-
-uint64_t SteadyNs() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
 
 // Saving the counters costs a journal record: every this many moves.
 constexpr uint64_t kSaveEveryMoves = 8;
@@ -42,7 +38,7 @@ Migrator::Migrator(Filesystem* fs, std::shared_ptr<HintBus> bus, TieringSource* 
       options_(options),
       // Sleeps in slices so that Stop is not kept waiting; once stopping, the
       // move under way finishes at full speed.
-      limiter_(options.rate_bytes_per_second, 0, SteadyNs, [this](uint64_t ns) {
+      limiter_(options.rate_bytes_per_second, 0, MonotonicNs, [this](uint64_t ns) {
         while (ns > 0 && !stopping_.load()) {
           uint64_t slice = std::min<uint64_t>(ns, 20000000);
           std::this_thread::sleep_for(std::chrono::nanoseconds(slice));
@@ -135,7 +131,7 @@ std::vector<TableView> Migrator::Survey(uint64_t now_ns) {
 }
 
 MigrationPlan Migrator::Step() {
-  std::vector<TableView> tables = Survey(SteadyNs());
+  std::vector<TableView> tables = Survey(MonotonicNs());
   TieringView tiering = tiering_->Tiering();
   double slow_rate;
   {

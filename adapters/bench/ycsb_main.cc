@@ -81,13 +81,16 @@ std::string ValueFor(uint64_t record, uint64_t version, size_t size) {
 
 struct Totals {
   uint64_t read_bytes[2] = {0, 0};
+  uint64_t migrated[2] = {0, 0};  // bytes migration wrote to each tier (and read from the other)
 };
 
 Totals Snapshot(Filesystem* fs) {
   FsStats st = fs->Stats();
   Totals t;
-  t.read_bytes[0] = st.bytes_read[0];
-  t.read_bytes[1] = st.bytes_read[1];
+  for (int i = 0; i < 2; i++) {
+    t.read_bytes[i] = st.bytes_read[i];
+    t.migrated[i] = st.migrated_bytes[i];
+  }
   return t;
 }
 
@@ -231,8 +234,15 @@ int Run(const Args& a) {
     }
     j["latency"] = latency;
     uint64_t fast = after.read_bytes[0] - before.read_bytes[0], slow = after.read_bytes[1] - before.read_bytes[1];
+    uint64_t to_fast = after.migrated[0] - before.migrated[0], to_slow = after.migrated[1] - before.migrated[1];
     j["read_bytes"] = {{"fast", fast}, {"slow", slow}};
     j["hdd_read_share"] = fast + slow == 0 ? 0.0 : static_cast<double>(slow) / static_cast<double>(fast + slow);
+    // The same without migration's own reads (it reads what it moves from
+    // the tier it leaves): what the store's reads and compactions cost.
+    uint64_t fg_fast = fast - std::min(fast, to_slow), fg_slow = slow - std::min(slow, to_fast);
+    j["hdd_read_share_store"] =
+        fg_fast + fg_slow == 0 ? 0.0 : static_cast<double>(fg_slow) / static_cast<double>(fg_fast + fg_slow);
+    j["migrated"] = {{"to_fast_bytes", to_fast}, {"to_slow_bytes", to_slow}};
     if (caching) {
       BlockCacheStats c = caching->cache()->stats();
       uint64_t lookups = c.lookups - cache_before.lookups, hits = c.hits - cache_before.hits;
@@ -240,8 +250,6 @@ int Run(const Args& a) {
                     {"hit_ratio", lookups == 0 ? 0.0 : static_cast<double>(hits) / static_cast<double>(lookups)},
                     {"admitted", c.admitted - cache_before.admitted}};
     }
-    FsStats st = fs->Stats();
-    j["migrated_bytes"] = {{"to_fast", st.migrated_bytes[0]}, {"to_slow", st.migrated_bytes[1]}};
     std::printf("%-6s %10.0f ops/s  %8.1f s  hdd reads %5.1f%%%s\n", name.c_str(), j["ops_per_s"].get<double>(),
                 seconds, 100 * j["hdd_read_share"].get<double>(),
                 caching ? fmt::format("  cache hits {:.1f}%", 100 * j["cache"]["hit_ratio"].get<double>()).c_str()
