@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "adapters/cli/commands.h"
+#include "adapters/fuse/fuse_mount.h"
 
 using namespace hintfs;
 
@@ -78,6 +79,14 @@ int main(int argc, char** argv) {
   replay->add_option("--slow-profile", replay_args.slow_profile, "timing profile of the slow tier");
   replay->add_flag("--json", replay_args.json, "one JSON object");
 
+  FuseMountOptions mount_opts;
+  auto* mount = app.add_subcommand("mount", "serve the filesystem as a directory through FUSE");
+  mount->add_option("URI", mount_opts.spec, "member device, with mount options in its query")->required();
+  mount->add_option("MOUNTPOINT", mount_opts.mountpoint, "an existing directory")->required()->check(CLI::ExistingDirectory);
+  mount->add_flag("-f,--foreground", mount_opts.foreground, "stay in the foreground");
+  mount->add_flag("-d,--debug", mount_opts.debug, "FUSE debug output (implies -f)");
+  mount->add_option("-o", mount_opts.fuse_options, "FUSE mount options (allow_other, ...)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -105,5 +114,9 @@ int main(int argc, char** argv) {
   if (profiles->parsed()) return cli::Profiles();
   if (trace_dump->parsed()) return cli::TraceDump(trace_path, json);
   if (replay->parsed()) return cli::Replay(trace_path, replay_args);
+  if (mount->parsed()) {
+    if (mount_opts.debug) mount_opts.foreground = true;
+    return RunFuseMount(mount_opts);
+  }
   return 2;
 }

@@ -1,8 +1,72 @@
 #include "adapters/common/mount_services.h"
 
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
 #include "placement/hhzs_policy.h"
 
 namespace hintfs {
+
+class LevelRecorder {
+ public:
+  LevelRecorder(Filesystem* fs, std::shared_ptr<HintBus> bus) : fs_(fs), bus_(std::move(bus)) {
+    subscription_ = bus_->Subscribe([this](const Hint& h) { OnHint(h); });
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~LevelRecorder() { Stop(); }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      if (stopped_) return;
+      stopped_ = true;
+    }
+    bus_->Unsubscribe(subscription_);
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  void OnHint(const Hint& h) {
+    bool table = h.kind == Hint::Kind::kTableFileCreation || h.kind == Hint::Kind::kCompactionOutput;
+    if (!table || h.level < 0 || h.reason == "inferred") return;
+    std::lock_guard<std::mutex> l(mu_);
+    if (queue_.size() < 100000) queue_.push_back(h);
+    cv_.notify_one();
+  }
+
+  void Run() {
+    std::unique_lock<std::mutex> l(mu_);
+    for (;;) {
+      cv_.wait(l, [this] { return stopped_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopped, all recorded
+      Hint h = std::move(queue_.front());
+      queue_.pop_front();
+      l.unlock();
+      FileStat st;
+      // The level a table was written at, as the listener records it: a
+      // later move to another level (a trivial move) does not change it.
+      if (fs_->Stat(h.path, &st).ok() && st.hints.level < 0) {
+        FileHints fh = st.hints;
+        fh.level = h.level;
+        if (fh.reason.empty()) fh.reason = h.reason;
+        fs_->SetHints(h.path, fh);
+      }
+      l.lock();
+    }
+  }
+
+  Filesystem* fs_;
+  std::shared_ptr<HintBus> bus_;
+  uint64_t subscription_ = 0;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Hint> queue_;
+  bool stopped_ = false;
+  std::thread thread_;
+};
 
 Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
   auto size = [&](const char* key, std::optional<uint64_t>* out) {
@@ -71,6 +135,7 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
     if (!s.ok()) return s;
     services->caching_ = std::make_shared<CachingFilesystem>(base, std::shared_ptr<BlockCache>(cache.release()));
   }
+  services->recorder_ = std::make_shared<LevelRecorder>(base.get(), bus);
   *out = std::move(services);
   return Status::OK();
 }
@@ -83,6 +148,7 @@ std::shared_ptr<Filesystem> MountServices::filesystem() const {
 }
 
 void MountServices::Stop() {
+  if (recorder_) recorder_->Stop();
   if (migrator_) migrator_->Stop();
   if (caching_) caching_->cache()->Close();
 }

@@ -1,7 +1,8 @@
 // What runs alongside a mounted filesystem, as its placement policy and its
-// spec ask: HHZS migration (placement/migrator.h) and the SSD block cache
+// spec ask: HHZS migration (placement/migrator.h), the SSD block cache
 // (cache/block_cache.h) with the file-level caching wrapper
-// (cache/caching_filesystem.h). The mount registry starts them for every
+// (cache/caching_filesystem.h), and the recording of table levels in file
+// hints. The mount registry starts them for every
 // mount and stops them before the filesystem goes.
 //
 // Spec query keys (they override the hhzs policy's recorded options for
@@ -35,6 +36,12 @@ struct ServiceOverrides {
 // Takes the service keys out of uri's query (the rest are device options).
 Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* overrides);
 
+// Records the level a table was written at, from the hints (the MANIFEST's
+// for stores that send none), in the file's hints unless a listener already
+// did, so `hintfs ls -l` shows levels for any store; a background thread
+// does it, since hints may arrive inside filesystem calls.
+class LevelRecorder;
+
 class MountServices {
  public:
   // Starts what policy and overrides ask for on the mounted base.
@@ -56,6 +63,7 @@ class MountServices {
   std::shared_ptr<AllocationPolicy> policy_;  // the migrator plans against it
   std::shared_ptr<Migrator> migrator_;
   std::shared_ptr<CachingFilesystem> caching_;
+  std::shared_ptr<LevelRecorder> recorder_;
 };
 
 }  // namespace hintfs

@@ -1,0 +1,236 @@
+// Random operations on a directory (a hintfs FUSE mount) checked against a
+// model of what every file must hold.
+//   fuse_checker ops DIR SEED COUNT     random create/append/read/rename/unlink/
+//                                       fsync/truncate/overwrite, every result checked
+//   fuse_checker crash DIR LOG SEED     appends and fsyncs until killed; after each
+//                                       fsync records (file, length) in the host file LOG
+//   fuse_checker verify DIR LOG SEED    every file holds at least what LOG says was
+//                                       synced, and only the bytes that were written
+// Exits 1 with the seed and operation on the first mismatch.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+
+namespace {
+
+std::string dir;
+unsigned long seed = 0;
+long op_no = 0;
+
+[[noreturn]] void Fail(const std::string& what) {
+  std::fprintf(stderr, "fuse_checker: seed %lu op %ld: %s (errno %d %s)\n", seed, op_no, what.c_str(), errno,
+               std::strerror(errno));
+  std::exit(1);
+}
+
+std::string Bytes(std::mt19937_64* rng, size_t n) {
+  std::string s(n, '\0');
+  for (char& c : s) c = static_cast<char>((*rng)());
+  return s;
+}
+
+bool WriteAll(int fd, const std::string& data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = write(fd, data.data() + done, data.size() - done);
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+std::string ReadAll(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) Fail("open for read " + path);
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0) Fail("read " + path);
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return out;
+}
+
+int RunOps(long count) {
+  std::mt19937_64 rng(seed);
+  std::map<std::string, std::string> model;  // name -> content
+  int next = 0;
+  for (op_no = 0; op_no < count; op_no++) {
+    int kind = static_cast<int>(rng() % 100);
+    if (model.empty() || kind < 15) kind = 0;
+    auto pick = [&] {
+      auto it = model.begin();
+      std::advance(it, static_cast<long>(rng() % model.size()));
+      return it->first;
+    };
+    if (kind < 15) {  // create
+      std::string name = "f" + std::to_string(next++);
+      std::string data = Bytes(&rng, rng() % 70000);
+      int fd = open((dir + "/" + name).c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+      if (fd < 0 || !WriteAll(fd, data) || close(fd) != 0) Fail("create " + name);
+      model[name] = data;
+    } else if (kind < 35) {  // append (sometimes with fsync)
+      std::string name = pick();
+      std::string data = Bytes(&rng, 1 + rng() % 20000);
+      int fd = open((dir + "/" + name).c_str(), O_WRONLY | O_APPEND);
+      if (fd < 0 || !WriteAll(fd, data)) Fail("append " + name);
+      if (rng() % 3 == 0 && fsync(fd) != 0) Fail("fsync " + name);
+      if (close(fd) != 0) Fail("close " + name);
+      model[name] += data;
+    } else if (kind < 60) {  // read a range
+      std::string name = pick();
+      const std::string& want = model[name];
+      int fd = open((dir + "/" + name).c_str(), O_RDONLY);
+      if (fd < 0) Fail("open " + name);
+      size_t off = want.empty() ? 0 : rng() % (want.size() + 1);
+      std::string buf(1 + rng() % 30000, '\0');
+      ssize_t n = pread(fd, &buf[0], buf.size(), static_cast<off_t>(off));
+      close(fd);
+      size_t expect = off >= want.size() ? 0 : std::min(buf.size(), want.size() - off);
+      if (n != static_cast<ssize_t>(expect) || buf.compare(0, expect, want, off, expect) != 0) {
+        Fail("read " + name + " at " + std::to_string(off) + " got " + std::to_string(n) + " bytes, wanted " +
+             std::to_string(expect));
+      }
+    } else if (kind < 68) {  // rename, replacing sometimes
+      std::string from = pick();
+      std::string to = rng() % 2 ? pick() : "r" + std::to_string(next++);
+      if (rename((dir + "/" + from).c_str(), (dir + "/" + to).c_str()) != 0) Fail("rename " + from + " " + to);
+      if (from != to) {
+        model[to] = model[from];
+        model.erase(from);
+      }
+    } else if (kind < 75) {  // unlink
+      std::string name = pick();
+      if (unlink((dir + "/" + name).c_str()) != 0) Fail("unlink " + name);
+      model.erase(name);
+    } else if (kind < 82) {  // truncate
+      std::string name = pick();
+      size_t to = rng() % 2 ? 0 : (model[name].empty() ? 0 : rng() % model[name].size());
+      if (truncate((dir + "/" + name).c_str(), static_cast<off_t>(to)) != 0) Fail("truncate " + name);
+      model[name].resize(to);
+    } else if (kind < 86) {  // overwrite the middle: must be refused, nothing changed
+      std::string name = pick();
+      if (model[name].size() < 2) continue;
+      int fd = open((dir + "/" + name).c_str(), O_WRONLY);
+      if (fd < 0) Fail("open " + name);
+      errno = 0;
+      ssize_t n = pwrite(fd, "zz", 2, 0);
+      int err = errno;
+      close(fd);
+      if (n >= 0 || (err != EINVAL && err != ENOTSUP)) Fail("an overwrite of " + name + " was not refused");
+    } else if (kind < 92) {  // stat sizes
+      std::string name = pick();
+      struct stat st;
+      if (stat((dir + "/" + name).c_str(), &st) != 0) Fail("stat " + name);
+      if (static_cast<size_t>(st.st_size) != model[name].size()) Fail("size of " + name);
+    } else if (kind < 96) {  // the directory lists exactly the model
+      std::set<std::string> seen;
+      DIR* d = opendir(dir.c_str());
+      if (d == nullptr) Fail("opendir");
+      while (dirent* e = readdir(d)) {
+        std::string n = e->d_name;
+        if (n != "." && n != "..") seen.insert(n);
+      }
+      closedir(d);
+      std::set<std::string> want;
+      for (const auto& [n, c] : model) want.insert(n);
+      if (seen != want) Fail("directory listing differs from the model");
+    } else {  // whole-file read
+      std::string name = pick();
+      if (ReadAll(dir + "/" + name) != model[name]) Fail("content of " + name);
+    }
+  }
+  for (const auto& [name, content] : model) {
+    if (ReadAll(dir + "/" + name) != content) Fail("final content of " + name);
+  }
+  std::printf("fuse_checker: %ld operations on %zu files, seed %lu: ok\n", count, model.size(), seed);
+  return 0;
+}
+
+// The bytes of file f at [offset, offset + n): a pure function, so a
+// verifier knows them without the writer's state.
+std::string CrashBytes(int f, uint64_t offset, size_t n) {
+  std::string s(n, '\0');
+  for (size_t i = 0; i < n; i++) {
+    uint64_t x = (offset + i) * 0x9E3779B97F4A7C15ull ^ (static_cast<uint64_t>(f) << 32) ^ seed;
+    x ^= x >> 29;
+    s[i] = static_cast<char>(x * 0xBF58476D1CE4E5B9ull >> 56);
+  }
+  return s;
+}
+
+int RunCrash(const std::string& log_path) {
+  std::mt19937_64 rng(seed);
+  FILE* log = std::fopen(log_path.c_str(), "a");
+  if (log == nullptr) Fail("open log");
+  std::map<int, uint64_t> sizes;
+  int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  for (op_no = 0;; op_no++) {
+    int f = static_cast<int>(rng() % 8);
+    std::string path = dir + "/c" + std::to_string(f);
+    bool fresh = sizes.count(f) == 0;
+    int fd = open(path.c_str(), O_CREAT | O_WRONLY | O_APPEND, 0644);
+    if (fd < 0) return 0;  // the daemon is gone: done
+    size_t n = 1 + rng() % 50000;
+    if (!WriteAll(fd, CrashBytes(f, sizes[f], n)) || fsync(fd) != 0) return 0;
+    close(fd);
+    if (fresh && fsync(dfd) != 0) return 0;  // the name is durable too
+    sizes[f] += n;
+    std::fprintf(log, "%d %llu\n", f, static_cast<unsigned long long>(sizes[f]));
+    std::fflush(log);
+    fsync(fileno(log));
+  }
+}
+
+int RunVerify(const std::string& log_path) {
+  FILE* log = std::fopen(log_path.c_str(), "r");
+  if (log == nullptr) Fail("open log");
+  std::map<int, uint64_t> synced;
+  int f;
+  unsigned long long len;
+  while (std::fscanf(log, "%d %llu", &f, &len) == 2) synced[f] = len;
+  std::fclose(log);
+  for (const auto& [file, want] : synced) {
+    std::string got = ReadAll(dir + "/c" + std::to_string(file));
+    if (got.size() < want) Fail("c" + std::to_string(file) + " lost synced bytes: " + std::to_string(got.size()) +
+                                " < " + std::to_string(want));
+    if (got != CrashBytes(file, 0, got.size())) Fail("c" + std::to_string(file) + " holds bytes never written");
+  }
+  std::printf("fuse_checker: %zu files hold all %s bytes synced before the kill\n", synced.size(),
+              synced.empty() ? "(no)" : "the");
+  return synced.empty() ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: fuse_checker ops|crash|verify DIR ...\n");
+    return 2;
+  }
+  std::string mode = argv[1];
+  dir = argv[2];
+  if (mode == "ops" && argc == 5) {
+    seed = std::strtoul(argv[3], nullptr, 10);
+    return RunOps(std::strtol(argv[4], nullptr, 10));
+  }
+  if ((mode == "crash" || mode == "verify") && argc == 5) {
+    seed = std::strtoul(argv[4], nullptr, 10);
+    return mode == "crash" ? RunCrash(argv[3]) : RunVerify(argv[3]);
+  }
+  std::fprintf(stderr, "fuse_checker: bad arguments\n");
+  return 2;
+}
