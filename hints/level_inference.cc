@@ -10,7 +10,11 @@ namespace {
 
 // Reads in a row that make a scan: a table being opened reads its footer,
 // index and filter, which can happen to be adjacent once.
-constexpr int kScanRun = 2;
+constexpr int kScanRun = 3;
+// How far a read may start from where the previous one ended and still
+// continue it: readahead through the kernel (a FUSE mount) arrives out of
+// order by a request or two.
+constexpr uint64_t kScanSlack = 128 << 10;
 
 bool EndsWith(const std::string& s, const char* suffix) {
   size_t n = std::char_traits<char>::length(suffix);
@@ -54,6 +58,10 @@ void LevelInference::OnCreate(const std::string& path, ZoneRole role) {
   if (IsTableFile(path)) {
     std::lock_guard<std::mutex> l(mu_);
     if (levels_.count(path) == 0) pending_[path] = 0;
+  } else if (EndsWith(path, ".log")) {
+    // A new write-ahead log: the memtable of the old one is about to be flushed.
+    std::lock_guard<std::mutex> l(mu_);
+    flush_pending_ = true;
   }
   if (next_) next_->OnCreate(path, role);
 }
@@ -99,14 +107,11 @@ void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t b
   std::lock_guard<std::mutex> l(mu_);
   if (levels_.count(path) == 0) return;
   Scan& s = scans_[path];
-  s.run = offset == s.next_offset ? s.run + 1 : 0;
-  s.next_offset = offset + bytes;
+  bool near = s.next_offset != UINT64_MAX && offset + kScanSlack >= s.next_offset &&
+              offset <= s.next_offset + kScanSlack;
+  s.run = near ? s.run + 1 : 0;
+  s.next_offset = near ? std::max(s.next_offset, offset + bytes) : offset + bytes;
   if (s.run >= kScanRun) s.last_ns = now;
-}
-
-int LevelInference::Guess(int lifetime) {
-  std::lock_guard<std::mutex> l(mu_);
-  return GuessLocked(lifetime, clock_());
 }
 
 int LevelInference::GuessLocked(int lifetime, uint64_t now) {
@@ -115,6 +120,12 @@ int LevelInference::GuessLocked(int lifetime, uint64_t now) {
     if (scan.last_ns != 0 && now - scan.last_ns <= kScanWindowNs) scanned.insert(levels_.at(path));
   }
   int shallowest = scanned.empty() ? -1 : *scanned.begin();
+  // The first table after a log switch is the flush, even while a
+  // compaction runs (it gets L0's "medium" hint, or none).
+  if (flush_pending_ && (lifetime == 0 || lifetime == 1 || lifetime == 3)) {
+    flush_pending_ = false;
+    return lifetime == 3 ? 0 : flush_level_;
+  }
   switch (lifetime) {
     case 3:  // medium: L0 (a flush) or the base level (L0 -> L1 compaction)
       return scanned.count(0) ? 1 : 0;

@@ -2,15 +2,17 @@
 // stores that send no hints about it (RocksDB without the listener, LevelDB,
 // anything on the FUSE mount), from what the filesystem sees:
 //   - which tables are being scanned right now (a run of reads that each
-//     start where the previous one ended): the inputs of a running
+//     start near where the previous one ended): the inputs of a running
 //     compaction, whose levels the MANIFEST already told (hints on the bus);
 //   - the writer's lifetime hint (RocksDB: short = WAL, medium = L0 or the
 //     base level, long = the level below the base, extreme = deeper).
-// No scan under way means a flush: level 0, or for a store that sends no
-// lifetime hint the level its last flush was recorded at (LevelDB pushes a
-// flushed table down to L2 when nothing overlaps). A compaction whose shallowest
-// input is level L writes level L + 1; a "medium" table is L1 only while an
-// L0 table is being scanned, else a flush. The guess is published at the
+// The first table created after a new write-ahead log is the flush of the
+// old one's memtable, whatever else runs. Otherwise no scan under way means a
+// flush too: level 0, or for a store that sends no lifetime hint the level
+// its last flush was recorded at (LevelDB pushes a flushed table down to L2
+// when nothing overlaps). A compaction whose shallowest input is level L
+// writes level L + 1; a "medium" table is L1 only while an L0 table is being
+// scanned, else a flush. The guess is published at the
 // table's first append as a table-creation hint with reason "inferred";
 // LevelTracker uses it as an estimate and scores it against the level the
 // MANIFEST records later.
@@ -45,9 +47,6 @@ class LevelInference : public IoObserver {
   void OnDelete(const std::string& path) override;
   void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) override;
 
-  // The level a table created now with this lifetime hint would get.
-  int Guess(int lifetime);
-
   static bool IsTableFile(const std::string& path);
 
   // A table scanned within this long counts as an input of a running compaction.
@@ -71,6 +70,7 @@ class LevelInference : public IoObserver {
   std::map<std::string, Scan> scans_;    // reads of those tables
   std::map<std::string, int> pending_;   // new tables before their first append -> lifetime hint
   int flush_level_ = 0;                  // where the last flush output was recorded
+  bool flush_pending_ = false;           // a log switched since the last flush output
 };
 
 }  // namespace hintfs

@@ -88,7 +88,7 @@ TEST_F(LevelInferenceTest, DeeperCompactionsAndFlushesDuringThem) {
 
 TEST_F(LevelInferenceTest, RandomReadsAndDeletedTablesAreNoScan) {
   // A table opened and read at random (index, filter, point lookups).
-  for (uint64_t off : {90000ull, 4096ull, 81920ull, 12288ull, 0ull, 65536ull}) {
+  for (uint64_t off : {9000000ull, 4096ull, 8192000ull, 1228800ull, 0ull, 6553600ull}) {
     inference_->OnRead("/db/000010.sst", off, 4096);
   }
   EXPECT_EQ(NewTable("/db/000060.sst", 3), 0);
@@ -111,6 +111,16 @@ TEST_F(LevelInferenceTest, WithoutLifetimeHintsAFlushGoesWhereTheLastOneWent) {
   EXPECT_EQ(NewTable("/db/000082.sst", 3), 0) << "RocksDB flushes always write L0";
   Scan("/db/000011.sst");
   EXPECT_EQ(NewTable("/db/000083.ldb", 0), 2);
+}
+
+TEST_F(LevelInferenceTest, TheFirstTableAfterALogSwitchIsTheFlush) {
+  Scan("/db/000010.sst");  // an L0 -> L1 compaction runs
+  inference_->OnCreate("/db/000090.log", ZoneRole::kWal);
+  EXPECT_EQ(NewTable("/db/000091.sst", 3), 0) << "the flush of the old log's memtable";
+  EXPECT_EQ(NewTable("/db/000092.sst", 3), 1) << "the compaction's output";
+  inference_->OnCreate("/db/000093.log", ZoneRole::kWal);
+  EXPECT_EQ(NewTable("/db/000094.sst", 4), 2) << "a long-lived table is no flush";
+  EXPECT_EQ(NewTable("/db/000095.ldb", 0), 0) << "the flush, still pending";
 }
 
 TEST_F(LevelInferenceTest, NoGuessForATableTheStoreAnnounced) {
