@@ -30,6 +30,7 @@ struct DeviceSpace {
   uint32_t free_zones = 0;    // empty data zones available to writers
   uint32_t total_zones = 0;   // data zones
   uint64_t free_bytes = 0;    // unwritten capacity of data zones
+  uint64_t live_bytes = 0;    // bytes files reference (the rest of what is written is garbage)
   uint64_t zone_capacity = 0;
   uint32_t role_zones[7] = {};  // zones with live bytes or a writer, per ZoneRole
 };

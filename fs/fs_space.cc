@@ -35,6 +35,7 @@ DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
     // Zones in use by a role (dead ones are free space soon).
     if (s.live > 0 || s.writer) sp.role_zones[static_cast<int>(s.role)]++;
     sp.free_bytes += s.capacity - s.used;
+    sp.live_bytes += s.live;
   }
   return sp;
 }

@@ -129,18 +129,19 @@ int64_t HhzsPolicy::demand(int level) const {
 void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                                std::vector<uint32_t>* order) {
   // C: the fast capacity left for tables once the WAL and cache budget (or
-  // the WAL's and cache's zones, if the WAL outgrew it) and zones of other
-  // files (logs, manifests) are set aside.
+  // the WAL's and cache's zones, if the WAL outgrew it) and the live bytes
+  // of other files (logs, manifests) are set aside. Garbage does not count:
+  // the filesystem reclaims it before it lets anything spill.
   uint64_t fast_bytes = 0, wal_bytes = 0, budget_used = 0, held_bytes = 0;
   for (const DeviceSpace& d : devices) {
     if (d.tier != Tier::kFast) continue;
     fast_bytes += d.zone_capacity * d.total_zones;
     uint64_t wal_zones = d.role_zones[static_cast<int>(ZoneRole::kWal)];
     uint64_t budget_zones = wal_zones + d.role_zones[static_cast<int>(ZoneRole::kCache)];
-    uint64_t used_zones = d.total_zones - d.free_zones;
     wal_bytes += d.zone_capacity * wal_zones;
     budget_used += d.zone_capacity * budget_zones;
-    held_bytes += d.zone_capacity * (used_zones - std::min(budget_zones, used_zones));
+    uint64_t budget_live = std::min(d.live_bytes, d.zone_capacity * budget_zones);
+    held_bytes += d.live_bytes - budget_live;
   }
   int64_t fast_tables = 0;
   {

@@ -169,9 +169,14 @@ class Simulation {
   }
 
   bool NewZone(const std::string& path, SimFile* f, uint64_t bytes, ReplayResult* r) {
+    uint64_t live[2] = {0, 0};
+    for (const SimZone& z : zones_) {
+      if (z.room != o_.zone_capacity + 1) live[z.tier] += z.live;
+    }
     for (int t = 0; t < 2; t++) {
       devices_[t].free_zones = devices_[t].total_zones - used_[t];
       devices_[t].free_bytes = uint64_t{devices_[t].free_zones} * o_.zone_capacity;
+      devices_[t].live_bytes = live[t];
       std::fill(std::begin(devices_[t].role_zones), std::end(devices_[t].role_zones), 0u);
       devices_[t].role_zones[static_cast<int>(ZoneRole::kWal)] = wal_zones_[t];
     }

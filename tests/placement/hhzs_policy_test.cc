@@ -58,6 +58,7 @@ class HhzsTest : public ::testing::Test {
     policy_->OnAllocated(r, d);
     d.free_zones--;
     d.role_zones[static_cast<int>(r.role)]++;
+    d.live_bytes += kTable;
     where_[path] = order[0];
     return order[0] == 0;
   }
@@ -66,6 +67,7 @@ class HhzsTest : public ::testing::Test {
     Publish(Hint::Kind::kFileDeleted, 0, path, -1);
     devices_[where_[path]].free_zones++;
     devices_[where_[path]].role_zones[static_cast<int>(ZoneRole::kData)]--;
+    devices_[where_[path]].live_bytes -= kTable;
   }
 
   std::shared_ptr<HintBus> bus_ = std::make_shared<HintBus>();
