@@ -153,6 +153,7 @@ class Simulation {
       uint64_t n = std::min(bytes, z.room);
       z.room -= n;
       z.live += n;
+      live_[z.tier] += n;
       if (!f.parts.empty() && f.parts.back().first == static_cast<size_t>(f.zone)) {
         f.parts.back().second += n;
       } else {
@@ -169,14 +170,10 @@ class Simulation {
   }
 
   bool NewZone(const std::string& path, SimFile* f, uint64_t bytes, ReplayResult* r) {
-    uint64_t live[2] = {0, 0};
-    for (const SimZone& z : zones_) {
-      if (z.room != o_.zone_capacity + 1) live[z.tier] += z.live;
-    }
     for (int t = 0; t < 2; t++) {
       devices_[t].free_zones = devices_[t].total_zones - used_[t];
       devices_[t].free_bytes = uint64_t{devices_[t].free_zones} * o_.zone_capacity;
-      devices_[t].live_bytes = live[t];
+      devices_[t].live_bytes = live_[t];
       std::fill(std::begin(devices_[t].role_zones), std::end(devices_[t].role_zones), 0u);
       devices_[t].role_zones[static_cast<int>(ZoneRole::kWal)] = wal_zones_[t];
     }
@@ -230,7 +227,9 @@ class Simulation {
   void ReleaseParts(const std::vector<std::pair<size_t, uint64_t>>& parts, ZoneRole role) {
     for (const auto& [zone, bytes] : parts) {
       SimZone& z = zones_[zone];
-      z.live -= std::min(z.live, bytes);
+      uint64_t gone = std::min(z.live, bytes);
+      z.live -= gone;
+      live_[z.tier] -= gone;
       bool open = z.shared && z.room > 0;
       if (z.live == 0 && !open && z.room != o_.zone_capacity + 1) {
         used_[z.tier]--;
@@ -300,6 +299,7 @@ class Simulation {
       z.tier = to;
       uint64_t n = std::min(left, o_.zone_capacity);
       z.live = n;
+      live_[to] += n;
       z.room = 0;
       zones_.push_back(z);
       used_[to]++;
@@ -371,6 +371,7 @@ class Simulation {
   std::vector<SimZone> zones_;
   std::map<std::pair<int, int>, size_t> open_shared_;  // (tier, role) -> zone
   uint32_t used_[2] = {0, 0};
+  uint64_t live_[2] = {0, 0};  // bytes of live files per tier
   uint32_t wal_zones_[2] = {0, 0};
   double busy_[2] = {0, 0};
   bool started_ = false;
