@@ -117,6 +117,14 @@ void BlockCache::EvictOldestLocked() {
   stats_.evicted_zones++;
 }
 
+void BlockCache::KeepAtMostLocked(uint64_t zones) {
+  if (zones_.size() <= zones) return;
+  while (zones_.size() > zones) EvictOldestLocked();
+  // Evicted zones are reset once their deletion is durable: commit now, so
+  // the space is there for the WAL and the next cache zone.
+  fs_->SyncMetadata();
+}
+
 bool BlockCache::OpenZoneLocked() {
   if (!zones_.empty() && zones_.back().writer) {
     // Fill the zone to its end, so that the next cache file starts on a
@@ -129,14 +137,7 @@ bool BlockCache::OpenZoneLocked() {
     last.writer.reset();
   }
   uint64_t allowed = AllowedZonesLocked();
-  bool evicted = false;
-  while (!zones_.empty() && zones_.size() >= allowed) {
-    EvictOldestLocked();
-    evicted = true;
-  }
-  // Evicted zones are reset once their deletion is durable: commit now, so
-  // the space is there for the WAL and the next cache zone.
-  if (evicted) fs_->SyncMetadata();
+  KeepAtMostLocked(allowed == 0 ? 0 : allowed - 1);  // room for the new one
   if (allowed < 1) return false;
   Zone z;
   z.seq = next_seq_++;
@@ -161,13 +162,7 @@ bool BlockCache::Offer(const std::string& key, std::string_view value) {
   // The WAL wins: if it has grown into the cache's share, give zones back.
   if (++offers_since_check_ >= kBudgetCheckEvery) {
     offers_since_check_ = 0;
-    uint64_t allowed = AllowedZonesLocked();
-    bool evicted = false;
-    while (!zones_.empty() && zones_.size() > allowed) {
-      EvictOldestLocked();
-      evicted = true;
-    }
-    if (evicted) fs_->SyncMetadata();
+    KeepAtMostLocked(AllowedZonesLocked());
   }
   if (zones_.empty() || !zones_.back().writer || zones_.back().size + value.size() > zone_bytes_) {
     if (!OpenZoneLocked()) {

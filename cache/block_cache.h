@@ -98,6 +98,8 @@ class BlockCache {
   // The cache's share of the budget now, in zones (from the WAL's zones).
   uint64_t AllowedZonesLocked();
   void EvictOldestLocked();
+  // Evicts the oldest zones until at most zones are left.
+  void KeepAtMostLocked(uint64_t zones);
   bool OpenZoneLocked();
 
   Filesystem* fs_;

@@ -4,20 +4,14 @@
 
 #include <fmt/format.h>
 
+#include "hints/level_inference.h"
+
 namespace hintfs {
 
 namespace {
 
 // Block maps kept; the oldest files' go first.
 constexpr size_t kMaxTableMaps = 4096;
-
-bool IsTablePath(const std::string& path) {
-  auto ends = [&](const char* s) {
-    size_t n = std::strlen(s);
-    return path.size() > n && path.compare(path.size() - n, n, s) == 0;
-  };
-  return ends(".sst") || ends(".ldb");
-}
 
 class CachingReader : public FileReader {
  public:
@@ -86,7 +80,7 @@ Status CachingFilesystem::OpenReader(const std::string& path, std::unique_ptr<Fi
   std::unique_ptr<FileReader> base;
   Status s = base_->OpenReader(path, &base);
   if (!s.ok()) return s;
-  if (IsTablePath(path)) {
+  if (LevelInference::IsTableFile(path)) {
     reader->reset(new CachingReader(this, std::move(base)));
   } else {
     *reader = std::move(base);
