@@ -2,6 +2,7 @@
 
 #include "fs/emulated_device.h"
 #include "fs/fault_injection.h"
+#include "fs/kernel_zoned_device.h"
 #include "fs/timing_profile.h"
 #include "fs/uri.h"
 
@@ -22,12 +23,19 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
   DeviceUri uri;
   Status s = DeviceUri::Parse(text, &uri);
   if (!s.ok()) return s;
-  if (uri.scheme != "file" && uri.scheme != "mem") {
-    return Status::NotSupported("device scheme '" + uri.scheme + "' (this build has file: and mem:)");
+  const bool emulated = uri.scheme == "file" || uri.scheme == "mem";
+  const bool kernel = uri.scheme == "zbd" || uri.scheme == "nvme";
+  if (!emulated && !kernel) {
+    return Status::NotSupported("device scheme '" + uri.scheme + "' (known: file, mem, zbd, nvme)");
   }
-  s = uri.CheckKeys({"zone_size", "zone_capacity", "zones", "conv_zones", "block_size", "max_open",
-                     "max_active", "sync", "profile", "profile_scale", "fail_read", "fail_write",
-                     "fail_reset", "power_cut_after", "kill_after", "power_domain"});
+  std::set<std::string> keys = {"profile", "profile_scale", "fail_read", "fail_write", "fail_reset",
+                                "power_cut_after", "kill_after", "power_domain"};
+  // A real drive's geometry is its own; only emulated devices take one.
+  if (emulated) {
+    keys.insert({"zone_size", "zone_capacity", "zones", "conv_zones", "block_size", "max_open",
+                 "max_active", "sync"});
+  }
+  s = uri.CheckKeys(keys);
   if (!s.ok()) return s;
 
   // Validate the decorator options before touching (or creating) the device.
@@ -46,7 +54,13 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
 
   StoredProfile stored;
   std::unique_ptr<ZonedDevice> dev;
-  s = OpenEmulatedDevice(uri, create, &dev, &stored);
+  if (emulated) {
+    s = OpenEmulatedDevice(uri, create, &dev, &stored);
+  } else {
+    std::unique_ptr<ZoneCommands> commands;
+    s = uri.scheme == "zbd" ? OpenZbdCommands(uri.path, &commands) : OpenNvmeCommands(uri.path, &commands);
+    if (s.ok()) s = NewKernelZonedDevice(uri.scheme + ":" + uri.path, std::move(commands), &dev);
+  }
   if (!s.ok()) return s;
 
   // The URI's profile wins over the one stored with the device; "none" turns timing off.

@@ -80,7 +80,8 @@ class ZonedDevice {
 };
 
 // Opens (or, when create is set and the device does not exist, creates) the
-// device a URI names. Schemes: "file" and "mem" (see emulated_device.h).
+// device a URI names. Schemes: "file" and "mem" (emulated_device.h), "zbd"
+// and "nvme" (real drives, kernel_zoned_device.h; create is ignored).
 // Options understood by every scheme: profile=NAME, profile_scale=X
 // (timing_profile.h) and fail_read=N, fail_write=N, fail_reset=N,
 // power_cut_after=N, kill_after=N, power_domain=NAME (fault_injection.h).

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The real-zoned-device tests, run inside the QEMU guest (run_guest.sh),
+# chrooted into the host's root, on the host-built binaries:
+#   bash guest_tests.sh BUILD_DIR REPO_DIR
+# Devices: /dev/nvme0n1 = /dev/ng0n1 (ZNS, 1 MiB zones, 768 KiB capacity, at
+# most 2 open / 3 active), /dev/nvme0n2 = /dev/ng0n2 (ZNS, 64 MiB zones,
+# 62 MiB capacity, 32 zones), /dev/nullb0 (zoned null_blk, 4 MiB zones, 3 MiB
+# capacity, 1 conventional, 2 open / 3 active), /dev/nullb1 (zoned null_blk,
+# 64 MiB zones, 4 conventional, 4 GiB: the SMR-like slow tier).
+set -euo pipefail
+BUILD=${1:?} REPO=${2:?}
+export TMPDIR=/run/hintfs-tmp PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mkdir -p "$TMPDIR"
+H=$BUILD/adapters/cli/hintfs
+step() { echo "== $*"; }
+fail() { echo "guest_tests: FAIL: $*"; exit 1; }
+
+step "devices"
+for d in nvme0n1 nvme0n2 nullb0 nullb1; do
+  [ -b /dev/$d ] || fail "no /dev/$d"
+  printf '%-8s zoned=%s scheduler=%s zones=%s\n' $d "$(cat /sys/block/$d/queue/zoned)" \
+    "$(cat /sys/block/$d/queue/scheduler)" "$(cat /sys/block/$d/queue/nr_zones)"
+  [ "$(cat /sys/block/$d/queue/zoned)" = host-managed ] || fail "/dev/$d is not host-managed"
+done
+[ -c /dev/ng0n1 ] && [ -c /dev/ng0n2 ] || fail "no NVMe generic character devices"
+
+step "device conformance suite on libzbd (ZNS, null_blk) and libnvme (ZNS)"
+out=$TMPDIR/conformance.txt
+HINTFS_CONFORMANCE_DEVICES="zbd:/dev/nvme0n1 nvme:/dev/ng0n1 zbd:/dev/nullb0" \
+  "$BUILD/tests/fs/fs_tests" --gtest_filter='Backends/ZonedDeviceConformance.*/zbd_*:Backends/ZonedDeviceConformance.*/nvme_*' \
+  > "$out" 2>&1 || { cat "$out"; fail "conformance suite"; }
+grep -E '^\[  (PASSED|SKIPPED) ' "$out"
+# Expected skips: power cuts (emulated only), conventional zones on ZNS (it has none).
+grep '^\[  SKIPPED \] Backends' "$out" | grep -v -e PowerLoss \
+  -e 'ConventionalZoneTakesRandomWrites/\(zbd__dev_nvme0n1\|nvme__dev_ng0n1\)' && fail "unexpected skips"
+ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests.*ran.*/\1/p' "$out")
+[ "$ran" -ge 45 ] || fail "only $ran conformance tests ran"
+
+step "hintfs mkfs and fsck: ZNS (libnvme) fast, null_blk (libzbd) slow"
+"$H" mkfs --policy b1 --fast nvme:/dev/ng0n2 --slow zbd:/dev/nullb1
+"$H" fsck nvme:/dev/ng0n2
+"$H" info nvme:/dev/ng0n2
+
+step "RocksDB on hintfs on the real zoned devices, verified after reopening"
+"$BUILD/tests/adapters/store_check" --hintfs nvme:/dev/ng0n2 /db 30000
+"$H" fsck nvme:/dev/ng0n2
+"$H" ls -l nvme:/dev/ng0n2 /db > "$TMPDIR/ls.txt"
+head -5 "$TMPDIR/ls.txt"
+grep -q ' L[1-9] *slow ' "$TMPDIR/ls.txt" || fail "no table reached the null_blk slow tier"
+grep -q ' fast ' "$TMPDIR/ls.txt" || fail "nothing on the ZNS fast tier"
+
+step "fio --zonemode=zbd on both drives (destroys the filesystem)"
+for dev in /dev/nvme0n2 /dev/nullb1; do
+  echo "$dev:"
+  DEV=$dev SIZE=512M RUNTIME=2 bash "$REPO/fio-jobs/run.sh" "$REPO/fio-jobs/zoned-device.fio" || fail "fio on $dev"
+done
+echo "guest_tests: all passed"
