@@ -1,11 +1,15 @@
-// hintfs-ycsb: a YCSB-style driver for RocksDB on hintfs. Loads records and
-// runs a workload (YCSB core workloads A-F, or given proportions) with a
-// uniform, zipfian or latest key distribution, then prints throughput,
-// latency percentiles per operation, the device reads per tier, and what the
-// SSD block cache and migration did. One JSON object per phase with --json.
+// hintfs-ycsb: a YCSB-style driver for RocksDB or LevelDB, on hintfs or on a
+// host directory. Loads records and runs a workload (YCSB core workloads
+// A-F, or given proportions) with a uniform, zipfian or latest key
+// distribution, from any number of client threads, optionally paced to a
+// target rate; prints throughput, latency percentiles per operation and, on
+// hintfs, the device reads per tier and what the SSD block cache and
+// migration did. One JSON object per phase with --json, one CSV row per
+// phase with --csv.
 //
-//   hintfs-ycsb --uri 'file:/x/ssd.img?policy=hhzs' --records 100000 --load
+//   hintfs-ycsb --uri 'file:/x/ssd.img' --records 100000 --load
 //   hintfs-ycsb --uri 'file:/x/ssd.img' --records 100000 --workload A --ops 50000 --zipf 0.9
+//   hintfs-ycsb --engine leveldb --dir /var/tmp/db --records 100000 --load --workload C --ops 50000
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -19,18 +23,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <rocksdb/cache.h>
-#include <rocksdb/convenience.h>
-#include <rocksdb/db.h>
-#include <rocksdb/env.h>
-#include <rocksdb/secondary_cache.h>
-#include <rocksdb/table.h>
 
 #include "adapters/bench/key_generators.h"
-#include "adapters/common/mount_registry.h"
-#include "adapters/rocksdb/hintfs_rocksdb.h"
+#include "adapters/bench/kv_store.h"
 #include "cache/caching_filesystem.h"
-#include "fs/uri.h"
 
 namespace hintfs {
 namespace {
@@ -59,13 +55,14 @@ enum Op { kRead, kUpdate, kInsert, kScan, kRmw, kOps };
 const char* kOpNames[kOps] = {"read", "update", "insert", "scan", "rmw"};
 
 struct Args {
-  std::string uri, db = "/db", db_options, workload, distribution;
-  uint64_t records = 100000, ops = 0, block_cache = 8 << 20;
+  KvStoreOptions store;
+  std::string workload, distribution, label;
+  uint64_t records = 100000, ops = 0;
   size_t value_size = 1000, key_size = 24;
   int threads = 1;
-  double zipf = 0.9, read = -1, update = -1, insert = -1, scan = -1, rmw = -1;
-  bool load = false, secondary_cache = false, no_listener = false;
-  std::string json_path;
+  double zipf = 0.9, read = -1, update = -1, insert = -1, scan = -1, rmw = -1, target = 0;
+  bool load = false, no_listener = false;
+  std::string json_path, csv_path;
 };
 
 std::string ValueFor(uint64_t record, uint64_t version, size_t size) {
@@ -105,65 +102,60 @@ json Percentiles(std::vector<uint64_t>* ns) {
               {"p9999_us", at(0.9999)}};
 }
 
-int Run(const Args& a) {
-  RegisterHintfsWithRocksDb();
-  rocksdb::ConfigOptions cfg;
-  std::shared_ptr<rocksdb::FileSystem> rfs;
-  rocksdb::Status rs = rocksdb::FileSystem::CreateFromString(cfg, std::string(kRocksDbScheme) + a.uri, &rfs);
-  if (!rs.ok()) {
-    std::fprintf(stderr, "hintfs-ycsb: %s\n", rs.ToString().c_str());
-    return 1;
+// One CSV row per phase: the figures a plot needs, flat.
+void AppendCsv(const std::string& path, const std::string& label, const json& j) {
+  FILE* probe = std::fopen(path.c_str(), "r");
+  bool fresh = probe == nullptr || std::fgetc(probe) == EOF;
+  if (probe) std::fclose(probe);
+  FILE* f = std::fopen(path.c_str(), "a");
+  if (f == nullptr) {
+    std::fprintf(stderr, "hintfs-ycsb: cannot write %s\n", path.c_str());
+    return;
   }
-  DeviceUri parsed;
-  DeviceUri::Parse(a.uri, &parsed);
-  std::string device = parsed.scheme + ":" + parsed.path;
-  std::shared_ptr<Filesystem> fs;
-  Status s = AcquireMount(device, &fs);
-  if (!s.ok()) {
-    std::fprintf(stderr, "hintfs-ycsb: %s\n", s.ToString().c_str());
-    return 1;
+  if (fresh) {
+    std::fprintf(f, "label,phase,ops,seconds,ops_per_s,errors");
+    for (const char* op : kOpNames) std::fprintf(f, ",%s_p50_us,%s_p99_us,%s_p999_us,%s_p9999_us", op, op, op, op);
+    std::fprintf(f, ",fast_read_bytes,slow_read_bytes,hdd_read_share,cache_hit_ratio,migrated_to_fast,migrated_to_slow\n");
   }
-  auto env = rocksdb::NewCompositeEnv(rfs);
-  rocksdb::Options o;
-  o.create_if_missing = true;
-  o.compression = rocksdb::kNoCompression;
-  if (!a.db_options.empty()) {
-    rs = rocksdb::GetOptionsFromString(cfg, o, a.db_options, &o);
-    if (!rs.ok()) {
-      std::fprintf(stderr, "hintfs-ycsb: --db-options: %s\n", rs.ToString().c_str());
-      return 2;
+  std::fprintf(f, "%s,%s,%llu,%.3f,%.1f,%llu", label.c_str(), j["phase"].get<std::string>().c_str(),
+               static_cast<unsigned long long>(j["ops"].get<uint64_t>()), j["seconds"].get<double>(),
+               j["ops_per_s"].get<double>(), static_cast<unsigned long long>(j["errors"].get<uint64_t>()));
+  for (const char* op : kOpNames) {
+    const json& l = j["latency"].contains(op) ? j["latency"][op] : json::object();
+    for (const char* q : {"p50_us", "p99_us", "p999_us", "p9999_us"}) {
+      if (l.contains(q)) std::fprintf(f, ",%.1f", l[q].get<double>());
+      else std::fprintf(f, ",");
     }
   }
-  o.env = env.get();
-  if (!a.no_listener) o.listeners.push_back(NewHintRocksListener());
-  rocksdb::LRUCacheOptions lru(a.block_cache, -1, false, 0.5);
-  std::shared_ptr<rocksdb::SecondaryCache> secondary;
-  if (a.secondary_cache) {
-    rs = NewHintSecondaryCache(device, &secondary);
-    if (!rs.ok()) {
-      std::fprintf(stderr, "hintfs-ycsb: %s\n", rs.ToString().c_str());
-      return 1;
-    }
-    lru.secondary_cache = secondary;
+  auto number = [&](const char* a, const char* b) -> std::string {
+    if (!j.contains(a)) return "";
+    const json& v = b ? j[a][b] : j[a];
+    return v.is_number_float() ? fmt::format("{:.4f}", v.get<double>()) : v.dump();
+  };
+  std::fprintf(f, ",%s,%s,%s,%s,%s,%s\n", number("read_bytes", "fast").c_str(), number("read_bytes", "slow").c_str(),
+               number("hdd_read_share", nullptr).c_str(), j.contains("cache") ? number("cache", "hit_ratio").c_str() : "",
+               number("migrated", "to_fast_bytes").c_str(), number("migrated", "to_slow_bytes").c_str());
+  std::fclose(f);
+}
+
+int Run(Args a) {
+  a.store.listener = !a.no_listener;
+  std::unique_ptr<KvStore> db;
+  std::string error;
+  bool usage = false;
+  if (!OpenKvStore(a.store, &db, &error, &usage)) {
+    std::fprintf(stderr, "hintfs-ycsb: %s\n", error.c_str());
+    return usage ? 2 : 1;
   }
-  rocksdb::BlockBasedTableOptions t;
-  t.block_cache = rocksdb::NewLRUCache(lru);
-  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-  rocksdb::DB* raw = nullptr;
-  rs = rocksdb::DB::Open(o, a.db, &raw);
-  if (!rs.ok()) {
-    std::fprintf(stderr, "hintfs-ycsb: open %s: %s\n", a.db.c_str(), rs.ToString().c_str());
-    return 1;
-  }
-  std::unique_ptr<rocksdb::DB> db(raw);
+  Filesystem* fs = db->hintfs();
   std::atomic<uint64_t> records{a.records};
   std::vector<json> phases;
-  auto* caching = dynamic_cast<CachingFilesystem*>(fs.get());
+  auto* caching = dynamic_cast<CachingFilesystem*>(fs);
 
   auto phase = [&](const std::string& name, uint64_t ops, const Mix& mix) -> bool {
     std::atomic<uint64_t> next{0}, errors{0};
     std::vector<std::vector<uint64_t>> lat(static_cast<size_t>(a.threads) * kOps);
-    Totals before = Snapshot(fs.get());
+    Totals before = fs ? Snapshot(fs) : Totals();
     BlockCacheStats cache_before;
     if (caching) cache_before = caching->cache()->stats();
     auto start = Clock::now();
@@ -174,6 +166,11 @@ int Run(const Args& a) {
         auto chooser = NewKeyChooser(mix.distribution, a.records, a.zipf);
         std::string value;
         for (uint64_t i; (i = next.fetch_add(1)) < ops;) {
+          if (a.target > 0) {
+            // Paced: operation i is due i / target seconds after the start.
+            auto due = start + std::chrono::nanoseconds(static_cast<int64_t>(1e9 * static_cast<double>(i) / a.target));
+            std::this_thread::sleep_until(due);
+          }
           Op op;
           if (name == "load") {
             op = kInsert;
@@ -188,24 +185,13 @@ int Run(const Args& a) {
           bool ok = true;
           if (op == kInsert) {
             uint64_t r = name == "load" ? i : records.fetch_add(1);
-            ok = db->Put(rocksdb::WriteOptions(), RecordKey(r, a.key_size), ValueFor(r, 0, a.value_size)).ok();
+            ok = db->Put(RecordKey(r, a.key_size), ValueFor(r, 0, a.value_size));
           } else {
             uint64_t r = chooser->Next(&rng, records.load());
             std::string key = RecordKey(r, a.key_size);
-            if (op == kRead || op == kRmw) {
-              rocksdb::Status g = db->Get(rocksdb::ReadOptions(), key, &value);
-              ok = g.ok() || g.IsNotFound();
-            }
-            if (op == kUpdate || op == kRmw) {
-              ok = ok && db->Put(rocksdb::WriteOptions(), key, ValueFor(r, i + 1, a.value_size)).ok();
-            }
-            if (op == kScan) {
-              std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
-              uint64_t len = 1 + rng() % 100;
-              it->Seek(key);
-              for (uint64_t k = 0; k < len && it->Valid(); k++) it->Next();
-              ok = it->status().ok();
-            }
+            if (op == kRead || op == kRmw) ok = db->Get(key, &value);
+            if (op == kUpdate || op == kRmw) ok = ok && db->Put(key, ValueFor(r, i + 1, a.value_size));
+            if (op == kScan) ok = db->Scan(key, 1 + rng() % 100);  // YCSB: scan length uniform in [1, 100]
           }
           if (!ok) errors++;
           lat[static_cast<size_t>(w) * kOps + op].push_back(
@@ -220,7 +206,7 @@ int Run(const Args& a) {
     for (auto& t : workers) t.join();
     double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (isatty(2)) std::fprintf(stderr, "\r%*s\r", 40, "");
-    Totals after = Snapshot(fs.get());
+    Totals after = fs ? Snapshot(fs) : Totals();
     json j{{"phase", name}, {"ops", ops}, {"seconds", seconds}, {"ops_per_s", static_cast<double>(ops) / seconds},
            {"errors", errors.load()}};
     json latency;
@@ -233,6 +219,13 @@ int Run(const Args& a) {
       if (!all.empty()) latency[kOpNames[op]] = Percentiles(&all);
     }
     j["latency"] = latency;
+    if (!a.label.empty()) j["label"] = a.label;
+    if (!fs) {
+      std::printf("%-6s %10.0f ops/s  %8.1f s\n", name.c_str(), j["ops_per_s"].get<double>(), seconds);
+      if (!a.csv_path.empty()) AppendCsv(a.csv_path, a.label, j);
+      phases.push_back(j);
+      return errors.load() == 0;
+    }
     uint64_t fast = after.read_bytes[0] - before.read_bytes[0], slow = after.read_bytes[1] - before.read_bytes[1];
     uint64_t to_fast = after.migrated[0] - before.migrated[0], to_slow = after.migrated[1] - before.migrated[1];
     j["read_bytes"] = {{"fast", fast}, {"slow", slow}};
@@ -254,6 +247,7 @@ int Run(const Args& a) {
                 seconds, 100 * j["hdd_read_share"].get<double>(),
                 caching ? fmt::format("  cache hits {:.1f}%", 100 * j["cache"]["hit_ratio"].get<double>()).c_str()
                         : "");
+    if (!a.csv_path.empty()) AppendCsv(a.csv_path, a.label, j);
     phases.push_back(j);
     return errors.load() == 0;
   };
@@ -271,7 +265,10 @@ int Run(const Args& a) {
     if (!a.distribution.empty()) mix.distribution = a.distribution;
     ok = phase("run", a.ops, mix) && ok;
   }
-  db->Close();
+  if (!db->Close()) {
+    std::fprintf(stderr, "hintfs-ycsb: closing the store failed\n");
+    ok = false;
+  }
   db.reset();
   if (!a.json_path.empty()) {
     FILE* f = std::fopen(a.json_path.c_str(), "w");
@@ -290,10 +287,13 @@ int Run(const Args& a) {
 
 int main(int argc, char** argv) {
   hintfs::Args a;
-  CLI::App app{"YCSB-style workloads for RocksDB on hintfs"};
-  app.add_option("--uri", a.uri, "mount spec of a hintfs member (options in its query)")->required();
-  app.add_option("--db", a.db, "database path inside hintfs");
-  app.add_option("--db-options", a.db_options, "RocksDB options, \"name=value;...\"");
+  CLI::App app{"YCSB-style workloads for RocksDB or LevelDB, on hintfs or the host filesystem"};
+  app.add_option("--uri", a.store.hintfs_spec, "target: mount spec of a hintfs member (options in its query)");
+  app.add_option("--dir", a.store.host_dir, "target: a database directory on the host filesystem");
+  app.add_option("--engine", a.store.engine, "key-value store")->check(CLI::IsMember({"rocksdb", "leveldb"}));
+  app.add_option("--db", a.store.db_path, "database path inside hintfs");
+  app.add_option("--db-options", a.store.db_options,
+                 "RocksDB options \"name=value;...\"; LevelDB: write_buffer_size, max_file_size, block_size, max_open_files");
   app.add_option("--records", a.records, "records loaded (and the key space)");
   app.add_flag("--load", a.load, "insert the records first");
   app.add_option("--ops", a.ops, "operations of the run phase (0: none)");
@@ -309,15 +309,23 @@ int main(int argc, char** argv) {
   app.add_option("--value-size", a.value_size, "value bytes")->check(CLI::Range(1, 1 << 20));
   app.add_option("--key-size", a.key_size, "key bytes")->check(CLI::Range(8, 1024));
   app.add_option("--threads", a.threads, "client threads")->check(CLI::Range(1, 256));
-  app.add_option("--block-cache", a.block_cache, "RocksDB block cache bytes");
-  app.add_flag("--secondary-cache", a.secondary_cache, "attach the hintfs SSD cache as RocksDB's secondary cache");
+  app.add_option("--target", a.target, "operations per second over all threads (0: as fast as possible)")
+      ->check(CLI::Range(0.0, 1e9));
+  app.add_option("--block-cache", a.store.block_cache_bytes, "block cache bytes");
+  app.add_flag("--secondary-cache", a.store.secondary_cache, "attach the hintfs SSD cache as RocksDB's secondary cache");
   app.add_flag("--no-listener", a.no_listener, "run without HintfsEventListener");
   app.add_option("--json", a.json_path, "write one JSON object per phase to this host file");
+  app.add_option("--csv", a.csv_path, "append one row per phase to this host CSV file (header if new)");
+  app.add_option("--label", a.label, "a label for this run's JSON and CSV rows (e.g. scheme/workload)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     std::fprintf(stderr, "hintfs-ycsb: %s\n", e.what());
+    return 2;
+  }
+  if (a.label.find_first_of(",\n\"") != std::string::npos) {
+    std::fprintf(stderr, "hintfs-ycsb: --label may not contain commas, quotes or newlines\n");
     return 2;
   }
   return hintfs::Run(a);

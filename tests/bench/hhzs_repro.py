@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+"""A scaled reproduction of the HHZS experiments (HHZS paper, section 4).
+
+    bash tests/bench/hhzs_repro.sh [--quick] [--out DIR] [--exp 1,2,3]
+
+Every size of the paper's setting is divided by SCALE (512): 2 MiB zones for
+its 1 GiB-class ZN540 zones, tables just under a zone, 1 MiB memtables (two
+merged per flush, at most four), L0 and L1 targets of one zone and x10 per
+level, a WAL+cache budget of two zones, an SSD of 20 zones, 400 MiB of
+1,000-byte values for its 200 GiB. Devices take the zn540 and st14000 timing
+profiles, both sped up PROFILE_SCALE (20) times, which keeps their ratios;
+migration's 4 MiB/s is scaled by both (4 MiB/s x 20 / 512 = 160 KiB/s).
+
+Each scheme loads once; every workload then starts from a copy of the
+freshly loaded devices (the same state a fresh load gives, without paying
+for it again), in a new process, as the paper clears and reloads.
+
+  Exp#1  load + YCSB A-F, schemes B1-B4, AUTO, HHZS (P+M+C), ALL-FAST
+  Exp#2  load + W1-W4 (10/50/50/100% reads, zipf 0.9/0.9/1.2/1.2),
+         schemes B3, P, P+M, P+M+C
+  Exp#3  50% reads, zipf 0.8-1.2, schemes B3, AUTO, HHZS
+
+Writes results.csv (one row per phase, from hintfs-ycsb --csv), levels.csv
+(bytes per level and tier at the end of workload A), tables.md and PNG plots
+(fig5a.png, fig5b.png, fig6.png, fig7.png) to --out. --quick shrinks
+everything (about 4 minutes on 2 cores; a smoke test, not a measurement).
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCALE = 512
+PROFILE_SCALE = 20
+ZONE = 2 << 20
+
+DB_OPTIONS = ";".join([
+    "write_buffer_size=1048576", "max_write_buffer_number=4", "min_write_buffer_number_to_merge=2",
+    "target_file_size_base=1969225", "max_bytes_for_level_base=2097152",
+    "level0_file_num_compaction_trigger=2", "compression=kNoCompression", "max_background_jobs=4",
+])
+
+HHZS = "hhzs:table_bytes=1969225,wal_budget=4MiB,migration_rate=160KiB"
+SCHEMES = {
+    "B1": "b1", "B2": "b2", "B3": "b3", "B4": "b4",
+    "AUTO": "auto:wal_budget=4MiB",
+    "P": HHZS + ",migration=off,cache=off",
+    "P+M": HHZS + ",cache=off",
+    "P+M+C": HHZS + ",cache=all",
+    "ALL-FAST": "all-fast",
+}
+SCHEMES["HHZS"] = SCHEMES["P+M+C"]
+YCSB = ["A", "B", "C", "D", "E", "F"]
+BREAKDOWN = {"W1": (0.1, 0.9), "W2": (0.5, 0.9), "W3": (0.5, 1.2), "W4": (1.0, 1.2)}
+SKEWS = [0.8, 0.9, 1.0, 1.1, 1.2]
+
+
+def plan(exps):
+    """(scheme -> [(workload label, hintfs-ycsb arguments)]) for the experiments asked."""
+    runs = {}
+
+    def add(scheme, label, args):
+        if label not in [l for l, _ in runs.setdefault(scheme, [])]:
+            runs[scheme].append((label, args))
+
+    if 1 in exps:
+        for s in ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"]:
+            for w in YCSB:
+                add(s, w, ["--workload", w, "--zipf", "0.9"])
+    if 2 in exps:
+        for s in ["B3", "P", "P+M", "P+M+C"]:
+            for w, (reads, zipf) in BREAKDOWN.items():
+                add(s, w, ["--read", str(reads), "--update", str(round(1 - reads, 2)), "--zipf", str(zipf)])
+    if 3 in exps:
+        for s in ["B3", "AUTO", "HHZS"]:
+            for z in SKEWS:
+                add(s, "zipf%.1f" % z, ["--read", "0.5", "--update", "0.5", "--zipf", str(z)])
+    return runs
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+class Repro:
+    def __init__(self, args):
+        self.args = args
+        self.build = os.path.join(ROOT, "build")
+        self.hintfs = os.path.join(self.build, "adapters/cli/hintfs")
+        self.ycsb = os.path.join(self.build, "adapters/bench/hintfs-ycsb")
+        self.out = args.out
+        self.csv = os.path.join(self.out, "results.csv")
+        shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+        self.work = tempfile.mkdtemp(prefix="hintfs-repro.", dir=shm)
+        if args.quick:
+            self.records, self.ops, self.ssd_zones = 40000, 3000, 20
+        else:
+            self.records, self.ops, self.ssd_zones = 400000, 40000, 20
+        self.started = time.time()
+
+    def devices(self, scheme, where):
+        fast_zones = 1024 if scheme == "ALL-FAST" else self.ssd_zones
+        return (f"file:{where}/ssd.img?zone_size=2MiB&zones={fast_zones}&profile=zn540&profile_scale={PROFILE_SCALE}",
+                f"file:{where}/hdd.img?zone_size=2MiB&zones=2048&profile=st14000&profile_scale={PROFILE_SCALE}")
+
+    def ycsb_cmd(self, where, label, extra):
+        cmd = [self.ycsb, "--uri", f"file:{where}/ssd.img", "--db-options", DB_OPTIONS,
+               "--records", str(self.records), "--csv", self.csv, "--label", label]
+        return cmd + extra
+
+    def progress(self, text):
+        print("[%5.0f s] %s" % (time.time() - self.started, text), flush=True)
+
+    def run_scheme(self, scheme, workloads):
+        # Members find each other by the URIs in their superblocks, so the
+        # devices always live in dev/; saved/ keeps the freshly loaded state.
+        dev, saved = os.path.join(self.work, "dev"), os.path.join(self.work, "saved")
+        for d in (dev, saved):
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+        fast, slow = self.devices(scheme, dev)
+        sh([self.hintfs, "mkfs", "--policy", SCHEMES[scheme], "--fast", fast, "--slow", slow],
+           stdout=subprocess.DEVNULL)
+        self.progress(f"{scheme}: load {self.records} records")
+        sh(self.ycsb_cmd(dev, f"{scheme}/load", ["--load"]), stdout=subprocess.DEVNULL)
+        for img in ("ssd.img", "hdd.img"):
+            sh(["cp", "--sparse=always", os.path.join(dev, img), os.path.join(saved, img)])
+        secondary = ["--secondary-cache"] if SCHEMES[scheme].endswith("cache=all") else []
+        for i, (label, extra) in enumerate(workloads):
+            if i > 0:
+                for img in ("ssd.img", "hdd.img"):
+                    sh(["cp", "--sparse=always", os.path.join(saved, img), os.path.join(dev, img)])
+            self.progress(f"{scheme}: {label}")
+            sh(self.ycsb_cmd(dev, f"{scheme}/{label}", ["--ops", str(self.ops)] + extra + secondary),
+               stdout=subprocess.DEVNULL)
+            if label == "A":
+                self.record_levels(scheme, dev)
+        for d in (dev, saved):
+            shutil.rmtree(d, ignore_errors=True)
+
+    def record_levels(self, scheme, where):
+        """Bytes of tables per level and tier, from hintfs ls -l."""
+        out = subprocess.run([self.hintfs, "ls", "-l", f"file:{where}/ssd.img", "/db"], check=True,
+                             capture_output=True, text=True).stdout
+        sizes = {}
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) < 7 or not f[6].endswith(".sst") or not f[4].startswith("L"):
+                continue
+            key = (f[4], f[5])
+            sizes[key] = sizes.get(key, 0) + int(f[1])
+        path = os.path.join(self.out, "levels.csv")
+        fresh = not os.path.exists(path)
+        with open(path, "a", newline="") as fh:
+            w = csv.writer(fh)
+            if fresh:
+                w.writerow(["scheme", "level", "tier", "bytes"])
+            for (level, tier), b in sorted(sizes.items()):
+                w.writerow([scheme, level, tier, b])
+
+    def main(self):
+        os.makedirs(self.out, exist_ok=True)
+        for f in ("results.csv", "levels.csv"):
+            if os.path.exists(os.path.join(self.out, f)):
+                os.remove(os.path.join(self.out, f))
+        with open(os.path.join(self.out, "meta.json"), "w") as fh:
+            json.dump({"records": self.records, "ops": self.ops, "quick": self.args.quick}, fh)
+        runs = plan(self.args.exp)
+        if self.args.quick:
+            # Fewer schemes: enough to exercise every table and plot.
+            keep = {"B3", "AUTO", "HHZS", "P", "P+M", "P+M+C"}
+            runs = {s: w for s, w in runs.items() if s in keep}
+        # HHZS and P+M+C are the same scheme: load it once.
+        if "HHZS" in runs and "P+M+C" in runs:
+            runs["HHZS"] += [w for w in runs.pop("P+M+C") if w[0] not in [l for l, _ in runs["HHZS"]]]
+        try:
+            for scheme, workloads in runs.items():
+                self.run_scheme(scheme, workloads)
+        finally:
+            shutil.rmtree(self.work, ignore_errors=True)
+        report(self.out, self.args)
+        self.progress("done: " + os.path.join(self.out, "tables.md"))
+
+
+def load_results(out):
+    ops = {}
+    with open(os.path.join(out, "results.csv")) as fh:
+        for row in csv.DictReader(fh):
+            scheme, label = row["label"].split("/", 1)
+            phase = "load" if row["phase"] == "load" else label
+            ops[(scheme, phase)] = float(row["ops_per_s"])
+            if row["phase"] == "run":
+                ops[(scheme, phase, "hdd")] = float(row["hdd_read_share"] or 0)
+                if row["cache_hit_ratio"]:
+                    ops[(scheme, phase, "hits")] = float(row["cache_hit_ratio"])
+    return ops
+
+
+def alias(scheme, have):
+    """HHZS and P+M+C name one run."""
+    if (scheme, "load") in have:
+        return scheme
+    return {"P+M+C": "HHZS", "HHZS": "P+M+C"}.get(scheme, scheme)
+
+
+def table(ops, schemes, workloads, title):
+    lines = [f"### {title}", "",
+             "| workload | B3 ops/s | " + " | ".join(schemes) + " |",
+             "|---|---:|" + "---:|" * len(schemes)]
+    for w in workloads:
+        base = ops.get(("B3", w))
+        cells = []
+        for s in schemes:
+            v = ops.get((alias(s, ops), w))
+            cells.append("-" if v is None or not base else "%.2f" % (v / base))
+        lines.append(f"| {w} | {base:,.0f} | " if base else f"| {w} | - | ")
+        lines[-1] += " | ".join(cells) + " |"
+    return lines
+
+
+def report(out, args):
+    with open(os.path.join(out, "meta.json")) as fh:
+        meta = json.load(fh)
+    records, n_ops = meta["records"], meta["ops"]
+    ops = load_results(out)
+    md = [f"Records: {records:,} of 24+1000 bytes; {n_ops:,} operations per workload; scale 1/{SCALE}, "
+          f"devices sped up {PROFILE_SCALE}x; throughput normalized to B3 (B3's ops/s shown).", ""]
+    present = {k[0] for k in ops}
+    if 1 in args.exp:
+        schemes = [s for s in ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"] if alias(s, ops) in present]
+        md += table(ops, schemes, ["load"] + YCSB, "Exp#1: YCSB (HHZS Fig. 5(a))") + [""]
+        md += levels_table(out) + [""]
+    if 2 in args.exp:
+        schemes = [s for s in ["B3", "P", "P+M", "P+M+C"] if alias(s, ops) in present]
+        md += table(ops, schemes, ["load"] + list(BREAKDOWN), "Exp#2: breakdown (HHZS Fig. 6)") + [""]
+        hits = [f"{w}: {100 * ops[(alias('P+M+C', ops), w, 'hits')]:.1f}%" for w in BREAKDOWN
+                if (alias("P+M+C", ops), w, "hits") in ops]
+        if hits:
+            md += ["SSD cache hit ratio of P+M+C: " + ", ".join(hits), ""]
+    if 3 in args.exp:
+        schemes = [s for s in ["B3", "AUTO", "HHZS"] if alias(s, ops) in present]
+        md += table(ops, schemes, ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew, 50% reads (HHZS Fig. 7)") + [""]
+    hdd = [f"{s} {100 * ops[(s, 'A', 'hdd')]:.0f}%" for s in sorted(present) if (s, "A", "hdd") in ops]
+    if hdd:
+        md += ["Share of device reads served by the HDD in workload A: " + ", ".join(hdd), ""]
+    with open(os.path.join(out, "tables.md"), "w") as fh:
+        fh.write("\n".join(md) + "\n")
+    print("\n".join(md))
+    plots(out, ops, args)
+
+
+def levels_table(out):
+    path = os.path.join(out, "levels.csv")
+    if not os.path.exists(path):
+        return []
+    share = {}
+    with open(path) as fh:
+        for row in csv.DictReader(fh):
+            k = (row["scheme"], row["level"])
+            fast, total = share.get(k, (0, 0))
+            b = int(row["bytes"])
+            share[k] = (fast + (b if row["tier"] == "fast" else 0), total + b)
+    levels = sorted({l for _, l in share})
+    schemes = [s for s in ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"] if any(k[0] == s for k in share)]
+    lines = ["### Exp#1: share of each level's bytes on the SSD at the end of workload A (HHZS Fig. 5(b))", "",
+             "| scheme | " + " | ".join(levels) + " |", "|---|" + "---:|" * len(levels)]
+    for s in schemes:
+        cells = []
+        for l in levels:
+            fast, total = share.get((s, l), (0, 0))
+            cells.append("-" if total == 0 else "%.0f%% of %.0f MiB" % (100.0 * fast / total, total / 1048576.0))
+        lines.append(f"| {s} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def plots(out, ops, args):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("hhzs_repro: python3-matplotlib is missing; no plots", file=sys.stderr)
+        return
+
+    def bars(fname, schemes, workloads, title, xlabels=None):
+        schemes = [s for s in schemes if any((alias(s, ops), w) in ops for w in workloads)]
+        if not schemes:
+            return
+        fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(workloads) + 2), 3.4))
+        width = 0.8 / len(schemes)
+        for i, s in enumerate(schemes):
+            ys = []
+            for w in workloads:
+                base, v = ops.get(("B3", w)), ops.get((alias(s, ops), w))
+                ys.append(v / base if v and base else 0)
+            ax.bar([x + i * width for x in range(len(workloads))], ys, width, label=s)
+        for x, w in enumerate(workloads):
+            base = ops.get(("B3", w))
+            if base:
+                ax.text(x, 1.03, f"{base:,.0f}", rotation=90, fontsize=7, va="bottom", ha="center")
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(workloads))])
+        ax.set_xticklabels(xlabels or workloads)
+        ax.set_ylabel("throughput / B3")
+        ax.axhline(1.0, color="gray", linewidth=0.5)
+        ax.set_title(title, fontsize=10)
+        ax.legend(fontsize=7, ncol=min(len(schemes), 4))
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, fname), dpi=110)
+        plt.close(fig)
+
+    if 1 in args.exp:
+        bars("fig5a.png", ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"], ["load"] + YCSB,
+             "Exp#1: YCSB (B3's ops/s at the bar base)")
+        levels_plot(out, plt)
+    if 2 in args.exp:
+        bars("fig6.png", ["B3", "P", "P+M", "P+M+C"], ["load"] + list(BREAKDOWN), "Exp#2: breakdown",
+             ["load", "W1 10%/0.9", "W2 50%/0.9", "W3 50%/1.2", "W4 100%/1.2"])
+    if 3 in args.exp:
+        bars("fig7.png", ["B3", "AUTO", "HHZS"], ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew (50% reads)",
+             ["%.1f" % z for z in SKEWS])
+
+
+def levels_plot(out, plt):
+    path = os.path.join(out, "levels.csv")
+    if not os.path.exists(path):
+        return
+    share = {}
+    with open(path) as fh:
+        for row in csv.DictReader(fh):
+            k = (row["scheme"], row["level"])
+            fast, total = share.get(k, (0, 0))
+            b = int(row["bytes"])
+            share[k] = (fast + (b if row["tier"] == "fast" else 0), total + b)
+    levels = sorted({l for _, l in share})
+    schemes = [s for s in ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"] if any(k[0] == s for k in share)]
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    width = 0.8 / max(1, len(schemes))
+    for i, s in enumerate(schemes):
+        ys = []
+        for l in levels:
+            fast, total = share.get((s, l), (0, 0))
+            ys.append(100.0 * fast / total if total else 0)
+        ax.bar([x + i * width for x in range(len(levels))], ys, width, label=s)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(levels))])
+    ax.set_xticklabels(levels)
+    ax.set_ylabel("% of level on SSD")
+    ax.set_title("Exp#1: data on the SSD at the end of workload A", fontsize=10)
+    ax.legend(fontsize=7, ncol=4)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "fig5b.png"), dpi=110)
+    plt.close(fig)
+
+
+def validate(out, args):
+    """Problems with the output: a missing table row or figure, a missing B3 base."""
+    problems = []
+    text = open(os.path.join(out, "tables.md")).read()
+    expected = {1: ["load"] + YCSB, 2: ["load"] + list(BREAKDOWN), 3: ["zipf%.1f" % z for z in SKEWS]}
+    figures = {1: ["fig5a.png", "fig5b.png"], 2: ["fig6.png"], 3: ["fig7.png"]}
+    for e in args.exp:
+        section = text.split(f"### Exp#{e}:", 1)
+        if len(section) < 2:
+            problems.append(f"no Exp#{e} table")
+            continue
+        rows = {line.split("|")[1].strip(): line for line in section[1].splitlines() if line.startswith("| ")}
+        for w in expected[e]:
+            cells = [c.strip() for c in rows.get(w, "").split("|")[2:-1]]
+            if not cells or not cells[0].replace(",", "").isdigit() or any(c == "-" for c in cells):
+                problems.append(f"Exp#{e}: row {w} is missing or incomplete")
+        for f in figures[e]:
+            if not os.path.getsize(os.path.join(out, f)) if os.path.exists(os.path.join(out, f)) else True:
+                problems.append(f"no plot {f}")
+    return problems
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description="Scaled reproduction of the HHZS experiments")
+    p.add_argument("--quick", action="store_true", help="tiny sizes, fewer schemes: a smoke test")
+    p.add_argument("--out", default=os.path.join(ROOT, "build", "hhzs-repro"), help="output directory")
+    p.add_argument("--exp", default="1,2,3", help="experiments to run, e.g. 1,3")
+    p.add_argument("--no-build", action="store_true", help="use the existing build")
+    p.add_argument("--report-only", action="store_true", help="redo tables and plots from --out's CSV files")
+    try:
+        args = p.parse_args()
+        args.exp = sorted({int(x) for x in args.exp.split(",")})
+        if not set(args.exp) <= {1, 2, 3}:
+            raise ValueError
+    except ValueError:
+        print("hhzs_repro: --exp takes experiment numbers 1, 2, 3 separated by commas", file=sys.stderr)
+        sys.exit(2)
+    return args
+
+
+if __name__ == "__main__":
+    a = parse_args()
+    if a.report_only:
+        report(a.out, a)
+    else:
+        if not a.no_build:
+            sh(["bash", os.path.join(ROOT, "scripts/run.sh"), "build"], stdout=subprocess.DEVNULL)
+        Repro(a).main()
+    bad = validate(a.out, a)
+    for p in bad:
+        print("hhzs_repro: " + p, file=sys.stderr)
+    sys.exit(1 if bad else 0)
