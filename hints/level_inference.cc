@@ -48,6 +48,7 @@ void LevelInference::OnHint(const Hint& h) {
     case Hint::Kind::kFileDeleted:
       levels_.erase(h.path);
       scans_.erase(h.path);
+      sizes_.erase(h.path);
       break;
     default:
       break;
@@ -77,9 +78,11 @@ void LevelInference::OnLifetimeHint(const std::string& path, int lifetime) {
 
 void LevelInference::OnAppend(const std::string& path, std::string_view data) {
   if (next_) next_->OnAppend(path, data);
+  if (!IsTableFile(path)) return;
   Hint h;
   {
     std::lock_guard<std::mutex> l(mu_);
+    sizes_[path] += data.size();
     auto it = pending_.find(path);
     if (it == pending_.end()) return;
     h.level = GuessLocked(it->second, clock_());
@@ -96,6 +99,7 @@ void LevelInference::OnDelete(const std::string& path) {
     std::lock_guard<std::mutex> l(mu_);
     pending_.erase(path);
     scans_.erase(path);
+    sizes_.erase(path);
   }
   if (next_) next_->OnDelete(path);
 }
@@ -111,7 +115,17 @@ void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t b
               offset <= s.next_offset + kScanSlack;
   s.run = near ? s.run + 1 : 0;
   s.next_offset = near ? std::max(s.next_offset, offset + bytes) : offset + bytes;
-  if (s.run >= kScanRun) s.last_ns = now;
+  if (offset == 0) {
+    s.from_start = std::max(s.from_start, bytes);
+  } else if (offset <= s.from_start) {
+    s.from_start = std::max(s.from_start, offset + bytes);
+  }
+  // A table opened for lookups reads its tail and single blocks; only a
+  // scan reads it front to back (nine tenths: the index and footer may
+  // already be cached).
+  auto size = sizes_.find(path);
+  bool covered = size != sizes_.end() && size->second > 0 && s.from_start * 10 >= size->second * 9;
+  if (s.run >= kScanRun || covered) s.last_ns = now;
 }
 
 int LevelInference::GuessLocked(int lifetime, uint64_t now) {

@@ -2,8 +2,11 @@
 // stores that send no hints about it (RocksDB without the listener, LevelDB,
 // anything on the FUSE mount), from what the filesystem sees:
 //   - which tables are being scanned right now (a run of reads that each
-//     start near where the previous one ended): the inputs of a running
-//     compaction, whose levels the MANIFEST already told (hints on the bus);
+//     start near where the previous one ended, or reads from the start that
+//     covered nearly all of a table this mount saw written: through the
+//     kernel a small table arrives in one or two reads): the inputs of a
+//     running compaction, whose levels the MANIFEST already told (hints on
+//     the bus);
 //   - the writer's lifetime hint (RocksDB: short = WAL, medium = L0 or the
 //     base level, long = the level below the base, extreme = deeper).
 // The first table created after a new write-ahead log is the flush of the
@@ -56,6 +59,7 @@ class LevelInference : public IoObserver {
   struct Scan {
     uint64_t next_offset = UINT64_MAX;
     int run = 0;           // reads in a row that continued the previous one
+    uint64_t from_start = 0;  // bytes read without a gap from offset 0
     uint64_t last_ns = 0;  // when the run was last extended (0: not scanning)
   };
   void OnHint(const Hint& hint);
@@ -69,6 +73,7 @@ class LevelInference : public IoObserver {
   std::map<std::string, int> levels_;    // tables whose level a hint named
   std::map<std::string, Scan> scans_;    // reads of those tables
   std::map<std::string, int> pending_;   // new tables before their first append -> lifetime hint
+  std::map<std::string, uint64_t> sizes_;  // bytes appended to tables since the mount
   int flush_level_ = 0;                  // where the last flush output was recorded
   bool flush_pending_ = false;           // a log switched since the last flush output
 };

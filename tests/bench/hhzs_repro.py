@@ -91,7 +91,7 @@ def sh(cmd, **kw):
 class Repro:
     def __init__(self, args):
         self.args = args
-        self.build = os.path.join(ROOT, "build")
+        self.build = args.build_dir
         self.hintfs = os.path.join(self.build, "adapters/cli/hintfs")
         self.ycsb = os.path.join(self.build, "adapters/bench/hintfs-ycsb")
         self.out = args.out
@@ -101,7 +101,7 @@ class Repro:
         if args.quick:
             self.records, self.ops, self.ssd_zones = 40000, 3000, 20
         else:
-            self.records, self.ops, self.ssd_zones = 400000, 40000, 20
+            self.records, self.ops, self.ssd_zones = 400000, 20000, 20
         self.started = time.time()
 
     def devices(self, scheme, where):
@@ -385,6 +385,8 @@ def parse_args():
     p.add_argument("--out", default=os.path.join(ROOT, "build", "hhzs-repro"), help="output directory")
     p.add_argument("--exp", default="1,2,3", help="experiments to run, e.g. 1,3")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
+    p.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
+                   help="binaries to run (a copy keeps a long run independent of rebuilds)")
     p.add_argument("--report-only", action="store_true", help="redo tables and plots from --out's CSV files")
     try:
         args = p.parse_args()

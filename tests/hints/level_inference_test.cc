@@ -100,6 +100,27 @@ TEST_F(LevelInferenceTest, RandomReadsAndDeletedTablesAreNoScan) {
   EXPECT_EQ(NewTable("/db/000061.sst", 3), 0);
 }
 
+TEST_F(LevelInferenceTest, ASmallTableReadWholeInTwoRequestsIsAScan) {
+  // Through the kernel a small table arrives in one or two large reads: too
+  // few for a run, but front to back over (nearly) the bytes written to it.
+  inference_->OnCreate("/db/000030.ldb", ZoneRole::kData);
+  inference_->OnAppend("/db/000030.ldb", std::string(200000, 't'));
+  Known("/db/000030.ldb", 0);
+  now_ += 1000;
+  inference_->OnRead("/db/000030.ldb", 0, 131072);
+  EXPECT_EQ(NewTable("/db/000031.ldb", 0), 0);  // half read: not yet a scan, a flush
+  inference_->OnRead("/db/000030.ldb", 131072, 68928);
+  EXPECT_EQ(NewTable("/db/000032.ldb", 0), 1);  // L0 input: the output is L1
+  // A lookup that reads one block at the front of a table is no scan.
+  now_ += 2 * LevelInference::kScanWindowNs;
+  inference_->OnCreate("/db/000033.ldb", ZoneRole::kData);
+  inference_->OnAppend("/db/000033.ldb", std::string(200000, 't'));
+  Known("/db/000033.ldb", 0);
+  inference_->OnRead("/db/000033.ldb", 0, 4096);
+  inference_->OnRead("/db/000033.ldb", 190000, 10000);
+  EXPECT_EQ(NewTable("/db/000034.ldb", 0), 0);
+}
+
 TEST_F(LevelInferenceTest, WithoutLifetimeHintsAFlushGoesWhereTheLastOneWent) {
   Hint h;  // LevelDB put its last flushed table straight into L2
   h.kind = Hint::Kind::kTableFileCreation;
