@@ -78,6 +78,7 @@ std::string ValueFor(uint64_t record, uint64_t version, size_t size) {
 
 struct Totals {
   uint64_t read_bytes[2] = {0, 0};
+  uint64_t written_bytes[2] = {0, 0};
   uint64_t migrated[2] = {0, 0};  // bytes migration wrote to each tier (and read from the other)
 };
 
@@ -86,6 +87,7 @@ Totals Snapshot(Filesystem* fs) {
   Totals t;
   for (int i = 0; i < 2; i++) {
     t.read_bytes[i] = st.bytes_read[i];
+    t.written_bytes[i] = st.bytes_written[i];
     t.migrated[i] = st.migrated_bytes[i];
   }
   return t;
@@ -115,7 +117,8 @@ void AppendCsv(const std::string& path, const std::string& label, const json& j)
   if (fresh) {
     std::fprintf(f, "label,phase,ops,seconds,ops_per_s,errors");
     for (const char* op : kOpNames) std::fprintf(f, ",%s_p50_us,%s_p99_us,%s_p999_us,%s_p9999_us", op, op, op, op);
-    std::fprintf(f, ",fast_read_bytes,slow_read_bytes,hdd_read_share,cache_hit_ratio,migrated_to_fast,migrated_to_slow\n");
+    std::fprintf(f, ",fast_read_bytes,slow_read_bytes,fast_written_bytes,slow_written_bytes,hdd_read_share,"
+                    "cache_hit_ratio,migrated_to_fast,migrated_to_slow\n");
   }
   std::fprintf(f, "%s,%s,%llu,%.3f,%.1f,%llu", label.c_str(), j["phase"].get<std::string>().c_str(),
                static_cast<unsigned long long>(j["ops"].get<uint64_t>()), j["seconds"].get<double>(),
@@ -132,8 +135,9 @@ void AppendCsv(const std::string& path, const std::string& label, const json& j)
     const json& v = b ? j[a][b] : j[a];
     return v.is_number_float() ? fmt::format("{:.4f}", v.get<double>()) : v.dump();
   };
-  std::fprintf(f, ",%s,%s,%s,%s,%s,%s\n", number("read_bytes", "fast").c_str(), number("read_bytes", "slow").c_str(),
-               number("hdd_read_share", nullptr).c_str(), j.contains("cache") ? number("cache", "hit_ratio").c_str() : "",
+  std::fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,%s\n", number("read_bytes", "fast").c_str(),
+               number("read_bytes", "slow").c_str(), number("written_bytes", "fast").c_str(),
+               number("written_bytes", "slow").c_str(), number("hdd_read_share", nullptr).c_str(), j.contains("cache") ? number("cache", "hit_ratio").c_str() : "",
                number("migrated", "to_fast_bytes").c_str(), number("migrated", "to_slow_bytes").c_str());
   std::fclose(f);
 }
@@ -220,33 +224,40 @@ int Run(Args a) {
     }
     j["latency"] = latency;
     if (!a.label.empty()) j["label"] = a.label;
-    if (!fs) {
-      std::printf("%-6s %10.0f ops/s  %8.1f s\n", name.c_str(), j["ops_per_s"].get<double>(), seconds);
-      if (!a.csv_path.empty()) AppendCsv(a.csv_path, a.label, j);
-      phases.push_back(j);
-      return errors.load() == 0;
+    std::string tiers;
+    if (fs) {
+      uint64_t fast = after.read_bytes[0] - before.read_bytes[0], slow = after.read_bytes[1] - before.read_bytes[1];
+      uint64_t to_fast = after.migrated[0] - before.migrated[0], to_slow = after.migrated[1] - before.migrated[1];
+      j["read_bytes"] = {{"fast", fast}, {"slow", slow}};
+      j["written_bytes"] = {{"fast", after.written_bytes[0] - before.written_bytes[0]},
+                            {"slow", after.written_bytes[1] - before.written_bytes[1]}};
+      j["hdd_read_share"] = fast + slow == 0 ? 0.0 : static_cast<double>(slow) / static_cast<double>(fast + slow);
+      // The same without migration's own reads (it reads what it moves from
+      // the tier it leaves): what the store's reads and compactions cost.
+      uint64_t fg_fast = fast - std::min(fast, to_slow), fg_slow = slow - std::min(slow, to_fast);
+      j["hdd_read_share_store"] =
+          fg_fast + fg_slow == 0 ? 0.0 : static_cast<double>(fg_slow) / static_cast<double>(fg_fast + fg_slow);
+      j["migrated"] = {{"to_fast_bytes", to_fast}, {"to_slow_bytes", to_slow}};
+      auto mib = [](uint64_t b) { return static_cast<double>(b) / 1048576.0; };
+      tiers = fmt::format("  read fast/slow {:.1f}/{:.1f} MiB (hdd {:.1f}%)  written {:.1f}/{:.1f} MiB", mib(fast),
+                          mib(slow), 100 * j["hdd_read_share"].get<double>(), mib(j["written_bytes"]["fast"]),
+                          mib(j["written_bytes"]["slow"]));
+      if (to_fast + to_slow) tiers += fmt::format("  migrated {:.1f}/{:.1f} MiB", mib(to_fast), mib(to_slow));
     }
-    uint64_t fast = after.read_bytes[0] - before.read_bytes[0], slow = after.read_bytes[1] - before.read_bytes[1];
-    uint64_t to_fast = after.migrated[0] - before.migrated[0], to_slow = after.migrated[1] - before.migrated[1];
-    j["read_bytes"] = {{"fast", fast}, {"slow", slow}};
-    j["hdd_read_share"] = fast + slow == 0 ? 0.0 : static_cast<double>(slow) / static_cast<double>(fast + slow);
-    // The same without migration's own reads (it reads what it moves from
-    // the tier it leaves): what the store's reads and compactions cost.
-    uint64_t fg_fast = fast - std::min(fast, to_slow), fg_slow = slow - std::min(slow, to_fast);
-    j["hdd_read_share_store"] =
-        fg_fast + fg_slow == 0 ? 0.0 : static_cast<double>(fg_slow) / static_cast<double>(fg_fast + fg_slow);
-    j["migrated"] = {{"to_fast_bytes", to_fast}, {"to_slow_bytes", to_slow}};
     if (caching) {
       BlockCacheStats c = caching->cache()->stats();
       uint64_t lookups = c.lookups - cache_before.lookups, hits = c.hits - cache_before.hits;
       j["cache"] = {{"lookups", lookups}, {"hits", hits},
                     {"hit_ratio", lookups == 0 ? 0.0 : static_cast<double>(hits) / static_cast<double>(lookups)},
                     {"admitted", c.admitted - cache_before.admitted}};
+      tiers += fmt::format("  cache hits {:.1f}%", 100 * j["cache"]["hit_ratio"].get<double>());
     }
-    std::printf("%-6s %10.0f ops/s  %8.1f s  hdd reads %5.1f%%%s\n", name.c_str(), j["ops_per_s"].get<double>(),
-                seconds, 100 * j["hdd_read_share"].get<double>(),
-                caching ? fmt::format("  cache hits {:.1f}%", 100 * j["cache"]["hit_ratio"].get<double>()).c_str()
-                        : "");
+    std::printf("%-6s %10.0f ops/s  %8.1f s%s\n", name.c_str(), j["ops_per_s"].get<double>(), seconds, tiers.c_str());
+    for (const auto& [op, l] : latency.items()) {
+      std::printf("       %-7s %9llu ops  p50 %9.1f  p99 %9.1f  p99.9 %9.1f  p99.99 %9.1f us\n", op.c_str(),
+                  static_cast<unsigned long long>(l["count"].get<uint64_t>()), l["p50_us"].get<double>(),
+                  l["p99_us"].get<double>(), l["p999_us"].get<double>(), l["p9999_us"].get<double>());
+    }
     if (!a.csv_path.empty()) AppendCsv(a.csv_path, a.label, j);
     phases.push_back(j);
     return errors.load() == 0;
