@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <endian.h>
@@ -57,7 +59,9 @@ Status NvmeResult(const std::string& what, int rc) {
 // The kernel caps passthrough transfers at the queue limits of the
 // namespace's block device, which may be below the controller's MDTS.
 size_t KernelTransferLimit(const std::string& path) {
-  std::string name = path.substr(path.rfind('/') + 1);  // ng0n1
+  char resolved[PATH_MAX];
+  std::string real = realpath(path.c_str(), resolved) ? resolved : path;  // through symlinks
+  std::string name = real.substr(real.rfind('/') + 1);  // ng0n1
   if (name.rfind("ng", 0) != 0) return 128 << 10;
   return QueueTransferLimit("/sys/block/nvme" + name.substr(2) + "/queue/", "max_hw_sectors_kb");
 }
