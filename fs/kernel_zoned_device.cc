@@ -315,8 +315,12 @@ class KernelZonedDevice : public ZonedDevice {
   Status Refreshed(uint32_t zone, Status error) {
     ZoneInfo info;
     if (ReportZone(zone, &info).ok()) {
+      // Not the zone's type: writers read it without the lock.
+      ZoneShadow fresh = ShadowOf(info, geometry_.zone_capacity);
       std::lock_guard<std::mutex> l(mu_);
-      shadow_[zone] = ShadowOf(info, geometry_.zone_capacity);
+      shadow_[zone].full = fresh.full;
+      shadow_[zone].unusable = fresh.unusable;
+      shadow_[zone].wp = fresh.wp;
     }
     return error;
   }
