@@ -1,7 +1,9 @@
 #include "adapters/bench/kv_store.h"
 
+#include <chrono>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include <leveldb/cache.h>
 #include <leveldb/db.h>
@@ -57,6 +59,20 @@ class RocksDbStore : public KvStore {
     db_.reset();
     return ok;
   }
+  bool WaitForCompactions(double timeout_seconds) override {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+    int quiet = 0;  // polls in a row with nothing running, pending or unflushed
+    while (std::chrono::steady_clock::now() < deadline) {
+      uint64_t pending = 1, running = 1, flushes = 1;
+      db_->GetIntProperty("rocksdb.compaction-pending", &pending);
+      db_->GetIntProperty("rocksdb.num-running-compactions", &running);
+      db_->GetIntProperty("rocksdb.num-running-flushes", &flushes);
+      quiet = pending == 0 && running == 0 && flushes == 0 ? quiet + 1 : 0;
+      if (quiet >= 3) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
   Filesystem* hintfs() override { return fs_.get(); }
 
  private:
@@ -102,6 +118,7 @@ class LevelDbStore : public KvStore {
     db_.reset();
     return true;
   }
+  bool WaitForCompactions(double) override { return true; }
   Filesystem* hintfs() override { return fs_.get(); }
 
  private:

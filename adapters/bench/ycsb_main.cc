@@ -62,6 +62,7 @@ struct Args {
   int threads = 1;
   double zipf = 0.9, read = -1, update = -1, insert = -1, scan = -1, rmw = -1, target = 0;
   bool load = false, no_listener = false;
+  double settle = 0;  // seconds to wait for compactions after the load (0: no wait)
   std::string json_path, csv_path;
 };
 
@@ -265,6 +266,12 @@ int Run(Args a) {
 
   bool ok = true;
   if (a.load) ok = phase("load", a.records, Mix()) && ok;
+  if (a.load && a.settle > 0) {
+    auto t0 = Clock::now();
+    bool settled = db->WaitForCompactions(a.settle);
+    std::printf("settle %8.1f s%s\n", std::chrono::duration<double>(Clock::now() - t0).count(),
+                settled ? "" : "  (compactions still pending at the timeout)");
+  }
   if (a.ops > 0) {
     Mix mix;
     if (!a.workload.empty()) WorkloadMix(a.workload, &mix);
@@ -307,6 +314,8 @@ int main(int argc, char** argv) {
                  "RocksDB options \"name=value;...\"; LevelDB: write_buffer_size, max_file_size, block_size, max_open_files");
   app.add_option("--records", a.records, "records loaded (and the key space)");
   app.add_flag("--load", a.load, "insert the records first");
+  app.add_option("--settle", a.settle, "after the load, wait up to this many seconds for compactions to finish")
+      ->check(CLI::Range(0.0, 86400.0));
   app.add_option("--ops", a.ops, "operations of the run phase (0: none)");
   app.add_option("--workload", a.workload, "YCSB core workload")->check(CLI::IsMember({"A", "B", "C", "D", "E", "F"}));
   app.add_option("--read", a.read, "read proportion")->check(CLI::Range(0.0, 1.0));
