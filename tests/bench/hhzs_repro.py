@@ -340,7 +340,7 @@ def plots(out, ops, args):
 
     if 1 in args.exp:
         bars("fig5a.png", ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"], ["load"] + YCSB,
-             "Exp#1: YCSB (B3's ops/s at the bar base)")
+             "Exp#1: YCSB (B3's ops/s over the first bars)")
         levels_plot(out, plt)
     if 2 in args.exp:
         bars("fig6.png", ["B3", "P", "P+M", "P+M+C"], ["load"] + list(BREAKDOWN), "Exp#2: breakdown",
