@@ -240,11 +240,18 @@ int Write(const char*, const char* buf, size_t size, off_t off, fuse_file_info* 
   return static_cast<int>(size);
 }
 
+// Called at every close() of the file, synchronously, while the kernel sends
+// the release later: the writer is given up here, so a program that closes a
+// file and opens it again to append does not find it still "open for
+// writing". A later write through a duplicate of the descriptor takes a
+// writer again.
 int Flush(const char*, fuse_file_info* fi) {
   Handle* h = H(fi);
   std::lock_guard<std::mutex> l(h->mu);
-  if (h->writer) return Errno(h->writer->Flush());
-  return 0;
+  if (!h->writer) return 0;
+  Status s = h->writer->Close();
+  h->writer.reset();
+  return Errno(s);
 }
 
 int Fsync(const char*, int, fuse_file_info* fi) {
