@@ -254,14 +254,21 @@ class KernelZonedDevice : public ZonedDevice {
     return Status::OK();
   }
 
-  // Checks that n more bytes fit in a sequential zone (its shadow).
-  Status CheckWritable(uint32_t zone, size_t n) {
+  // Checks that n more bytes fit in a sequential zone (its shadow) and, for
+  // a write (not an append), that they go at its write pointer.
+  static constexpr uint64_t kAnywhere = UINT64_MAX;
+  Status CheckWritable(uint32_t zone, size_t n, uint64_t offset = kAnywhere) {
     std::lock_guard<std::mutex> l(mu_);
     const ZoneShadow& zs = shadow_[zone];
     if (zs.unusable) return Status::IOError(fmt::format("write to read-only or offline zone {}", zone));
     if (zs.full) return Status::InvalidArgument(fmt::format("write to full zone {}", zone));
     if (zs.wp + n > geometry_.zone_capacity) {
       return Status::InvalidArgument(fmt::format("{} bytes cross the capacity of zone {}", n, zone));
+    }
+    const uint64_t wp = geometry_.zone_start(zone) + zs.wp;
+    if (offset != kAnywhere && offset != wp) {
+      return Status::InvalidArgument(
+          fmt::format("write at {} not at the write pointer {} of zone {}", offset, wp, zone));
     }
     return Status::OK();
   }
@@ -278,13 +285,8 @@ class KernelZonedDevice : public ZonedDevice {
                                                  offset, n, zone));
     }
     if (!shadow_[zone].conventional) {
-      Status s = CheckWritable(zone, n);
+      Status s = CheckWritable(zone, n, offset);
       if (!s.ok()) return s;
-      std::lock_guard<std::mutex> l(mu_);
-      if (offset != start + shadow_[zone].wp) {
-        return Status::InvalidArgument(fmt::format("write at {} not at the write pointer {} of zone {}",
-                                                   offset, start + shadow_[zone].wp, zone));
-      }
     }
     AlignedBuffer bounce(commands_->io_alignment(), Aligned(data) ? 0 : std::min<size_t>(n, chunk_));
     if (!Aligned(data) && bounce.data() == nullptr) {

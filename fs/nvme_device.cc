@@ -68,8 +68,7 @@ size_t KernelTransferLimit(const std::string& path) {
 
 class NvmeCommands : public ZoneCommands {
  public:
-  NvmeCommands(std::string path, int fd, uint32_t nsid, uint32_t lba_bytes)
-      : path_(std::move(path)), fd_(fd), nsid_(nsid), lba_(lba_bytes) {}
+  NvmeCommands(std::string path, int fd, uint32_t nsid) : path_(std::move(path)), fd_(fd), nsid_(nsid) {}
   ~NvmeCommands() override { close(fd_); }
 
   Status Init() {
@@ -92,6 +91,7 @@ class NvmeCommands : public ZoneCommands {
     s = NvmeResult(path_ + ": identify ZNS namespace", nvme_zns_identify_ns(fd_, nsid_, &zns));
     if (!s.ok()) return Status::NotSupported(path_ + ": not a ZNS namespace (" + s.message() + ")");
     const int format = (ns.flbas & NVME_NS_FLBAS_LOWER_MASK) | ((ns.flbas & NVME_NS_FLBAS_HIGHER_MASK) >> 1);
+    lba_ = 1u << ns.lbaf[format].ds;
     const uint64_t zone_lbas = le64toh(zns.lbafe[format].zsze);
     if (zone_lbas == 0) return Status::NotSupported(path_ + ": namespace reports no zone size");
     geometry_.block_size = lba_;
@@ -214,7 +214,7 @@ class NvmeCommands : public ZoneCommands {
   const std::string path_;
   const int fd_;
   const uint32_t nsid_;
-  const uint32_t lba_;
+  uint32_t lba_ = 4096;  // the namespace's LBA size, from Init
   size_t max_transfer_ = 128 << 10;
   size_t max_append_ = 0;
   DeviceGeometry geometry_;
@@ -236,16 +236,8 @@ Status OpenNvmeCommands(const std::string& path, std::unique_ptr<ZoneCommands>* 
     close(fd);
     return Status::NotSupported(fmt::format("{}: not an NVMe namespace device ({})", path, std::strerror(err)));
   }
-  nvme_id_ns ns;
-  Status s = NvmeResult(path + ": identify namespace", nvme_identify_ns(fd, nsid, &ns));
-  if (!s.ok()) {
-    close(fd);
-    return s;
-  }
-  const int format = (ns.flbas & NVME_NS_FLBAS_LOWER_MASK) | ((ns.flbas & NVME_NS_FLBAS_HIGHER_MASK) >> 1);
-  const uint32_t lba_bytes = 1u << ns.lbaf[format].ds;
-  std::unique_ptr<NvmeCommands> nvme(new NvmeCommands(path, fd, nsid, lba_bytes));
-  s = nvme->Init();
+  std::unique_ptr<NvmeCommands> nvme(new NvmeCommands(path, fd, nsid));  // closes fd from here on
+  Status s = nvme->Init();
   if (!s.ok()) return s;
   *commands = std::move(nvme);
   return Status::OK();

@@ -62,6 +62,7 @@ SCHEMES = {
 }
 SCHEMES["HHZS"] = SCHEMES["P+M+C"]
 YCSB = ["A", "B", "C", "D", "E", "F"]
+EXP1_SCHEMES = ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"]
 BREAKDOWN = {"W1": (0.1, 0.9), "W2": (0.5, 0.9), "W3": (0.5, 1.2), "W4": (1.0, 1.2)}
 SKEWS = [0.8, 0.9, 1.0, 1.1, 1.2]
 
@@ -75,7 +76,7 @@ def plan(exps):
             runs[scheme].append((label, args))
 
     if 1 in exps:
-        for s in ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"]:
+        for s in EXP1_SCHEMES:
             for w in YCSB:
                 # A spelled as its mix, so that W2 and zipf 0.9 (the same) reuse its run.
                 mix = ["--read", "0.5", "--update", "0.5"] if w == "A" else ["--workload", w]
@@ -257,7 +258,7 @@ def report(out, args):
           f"devices sped up {PROFILE_SCALE}x; throughput normalized to B3 (B3's ops/s shown).", ""]
     present = {k[0] for k in ops}
     if 1 in args.exp:
-        schemes = [s for s in ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"] if alias(s, ops) in present]
+        schemes = [s for s in EXP1_SCHEMES if alias(s, ops) in present]
         md += table(ops, schemes, ["load"] + YCSB, "Exp#1: YCSB (HHZS Fig. 5(a))") + [""]
         md += levels_table(out) + [""]
     if 2 in args.exp:
@@ -279,19 +280,26 @@ def report(out, args):
     plots(out, ops, args)
 
 
-def levels_table(out):
-    path = os.path.join(out, "levels.csv")
-    if not os.path.exists(path):
-        return []
+def level_shares(out):
+    """(scheme, level) -> (bytes on the SSD, bytes), the levels and the Exp#1 schemes in levels.csv."""
     share = {}
-    with open(path) as fh:
-        for row in csv.DictReader(fh):
-            k = (row["scheme"], row["level"])
-            fast, total = share.get(k, (0, 0))
-            b = int(row["bytes"])
-            share[k] = (fast + (b if row["tier"] == "fast" else 0), total + b)
+    path = os.path.join(out, "levels.csv")
+    if os.path.exists(path):
+        with open(path) as fh:
+            for row in csv.DictReader(fh):
+                k = (row["scheme"], row["level"])
+                fast, total = share.get(k, (0, 0))
+                b = int(row["bytes"])
+                share[k] = (fast + (b if row["tier"] == "fast" else 0), total + b)
     levels = sorted({l for _, l in share})
-    schemes = [s for s in ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"] if any(k[0] == s for k in share)]
+    schemes = [s for s in EXP1_SCHEMES if any(k[0] == s for k in share)]
+    return share, levels, schemes
+
+
+def levels_table(out):
+    share, levels, schemes = level_shares(out)
+    if not share:
+        return []
     lines = ["### Exp#1: share of each level's bytes on the SSD at the end of workload A (HHZS Fig. 5(b))", "",
              "| scheme | " + " | ".join(levels) + " |", "|---|" + "---:|" * len(levels)]
     for s in schemes:
@@ -339,7 +347,7 @@ def plots(out, ops, args):
         plt.close(fig)
 
     if 1 in args.exp:
-        bars("fig5a.png", ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"], ["load"] + YCSB,
+        bars("fig5a.png", EXP1_SCHEMES, ["load"] + YCSB,
              "Exp#1: YCSB (B3's ops/s over the first bars)")
         levels_plot(out, plt)
     if 2 in args.exp:
@@ -351,18 +359,9 @@ def plots(out, ops, args):
 
 
 def levels_plot(out, plt):
-    path = os.path.join(out, "levels.csv")
-    if not os.path.exists(path):
+    share, levels, schemes = level_shares(out)
+    if not share:
         return
-    share = {}
-    with open(path) as fh:
-        for row in csv.DictReader(fh):
-            k = (row["scheme"], row["level"])
-            fast, total = share.get(k, (0, 0))
-            b = int(row["bytes"])
-            share[k] = (fast + (b if row["tier"] == "fast" else 0), total + b)
-    levels = sorted({l for _, l in share})
-    schemes = [s for s in ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"] if any(k[0] == s for k in share)]
     fig, ax = plt.subplots(figsize=(7, 3.2))
     width = 0.8 / max(1, len(schemes))
     for i, s in enumerate(schemes):
