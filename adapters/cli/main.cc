@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   mount->add_option("MOUNTPOINT", mount_opts.mountpoint, "an existing directory")->required()->check(CLI::ExistingDirectory);
   mount->add_flag("-f,--foreground", mount_opts.foreground, "stay in the foreground");
   mount->add_flag("-d,--debug", mount_opts.debug, "FUSE debug output (implies -f)");
-  mount->add_option("-o", mount_opts.fuse_options, "FUSE mount options (allow_other, ...)");
+  mount->add_option("-o", mount_opts.fuse_options, "mount options: no_writeback_cache, and FUSE's (allow_other, ...)");
 
   try {
     app.parse(argc, argv);

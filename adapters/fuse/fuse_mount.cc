@@ -7,16 +7,21 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "adapters/common/mount_registry.h"
-#include "cache/caching_filesystem.h"
+#include "adapters/fuse/dirty_limit.h"
+#include "adapters/fuse/mount_stats.h"
+#include "adapters/fuse/ordered_appender.h"
 
 namespace hintfs {
 
@@ -28,6 +33,7 @@ constexpr char kMetrics[] = "/.hintfs/metrics";
 
 // The mount every callback works on (one per daemon).
 std::shared_ptr<Filesystem> g_fs;
+bool g_writeback = true;  // the kernel's write-back cache (until Init finds it missing)
 
 int Errno(const Status& s) {
   if (s.ok()) return 0;
@@ -38,94 +44,182 @@ int Errno(const Status& s) {
   return -(s.errno_value() != 0 ? s.errno_value() : EIO);
 }
 
+// A null path is an open file that was unlinked since (hard_remove): the
+// callbacks that get one work through its handle.
 bool IsVirtual(const char* path) {
+  if (path == nullptr) return false;
   return std::strcmp(path, kStatsDir) == 0 || std::strcmp(path, kStatsJson) == 0 ||
          std::strcmp(path, kMetrics) == 0;
 }
 
-nlohmann::json StatsJson() {
-  using json = nlohmann::json;
-  FsStats st = g_fs->Stats();
-  json j;
-  j["policy"] = g_fs->policy_name();
-  j["policy_state"] = json::parse(g_fs->PolicyStateJson(), nullptr, false);
-  j["files"] = st.files;
-  j["directories"] = st.directories;
-  j["bytes_written"] = {{"fast", st.bytes_written[0]}, {"slow", st.bytes_written[1]}};
-  j["bytes_read"] = {{"fast", st.bytes_read[0]}, {"slow", st.bytes_read[1]}};
-  j["migrated_bytes"] = {{"to_fast", st.migrated_bytes[0]}, {"to_slow", st.migrated_bytes[1]}};
-  j["zone_resets"] = st.zone_resets;
-  j["gc_runs"] = st.gc_runs;
-  j["journal_commits"] = st.journal_commits;
-  std::vector<DeviceUsage> usage;
-  if (g_fs->Usage(&usage).ok()) {
-    for (const DeviceUsage& u : usage) {
-      j["devices"].push_back({{"uri", u.uri}, {"tier", TierName(u.tier)}, {"live_bytes", u.live_bytes},
-                              {"free_bytes", u.free_bytes}, {"garbage_bytes", u.garbage_bytes},
-                              {"empty_zones", u.empty_zones}, {"data_zones", u.data_zones}});
+// Every file some handle holds open, by inode: handles of one file share its
+// OrderedAppender, since the kernel writes a file's cached pages back
+// through whichever of its handles it likes.
+struct OpenFile {
+  OpenFile(std::string path, uint64_t size) : appender(g_fs.get(), std::move(path), size) {}
+  OrderedAppender appender;
+  int handles = 0;           // guarded by OpenFileTable's mutex
+  int writable_handles = 0;  // likewise
+};
+
+class OpenFileTable {
+ public:
+  std::shared_ptr<OpenFile> Acquire(uint64_t inode, const std::string& path, uint64_t size, bool writable) {
+    std::lock_guard<std::mutex> l(mu_);
+    std::shared_ptr<OpenFile>& f = files_[inode];
+    if (!f) f = std::make_shared<OpenFile>(path, size);
+    f->handles++;
+    if (writable) f->writable_handles++;
+    return f;
+  }
+  // Whether the handle was the file's last one; the file leaves the table.
+  bool Release(uint64_t inode, bool writable) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = files_.find(inode);
+    if (it == files_.end()) return false;
+    if (writable) it->second->writable_handles--;
+    if (--it->second->handles > 0) return false;
+    files_.erase(it);
+    return true;
+  }
+  int WritableHandles(const OpenFile& f) {
+    std::lock_guard<std::mutex> l(mu_);
+    return f.writable_handles;
+  }
+  std::shared_ptr<OpenFile> Find(uint64_t inode) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = files_.find(inode);
+    return it == files_.end() ? nullptr : it->second;
+  }
+  // At unmount: files whose handles the kernel never released (a lazy
+  // unmount, a signal) are settled and closed while the filesystem lives.
+  void CloseAll() {
+    std::unordered_map<uint64_t, std::shared_ptr<OpenFile>> files;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      files.swap(files_);
+    }
+    for (auto& [inode, f] : files) {
+      Status s = f->appender.Close();
+      if (!s.ok()) std::fprintf(stderr, "hintfs mount: at unmount: %s\n", s.ToString().c_str());
     }
   }
-  if (auto* caching = dynamic_cast<CachingFilesystem*>(g_fs.get())) {
-    j["cache"] = json::parse(caching->cache()->StatsJson(), nullptr, false);
+  void Totals(uint64_t* files, uint64_t* held) {
+    std::vector<std::shared_ptr<OpenFile>> all;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      for (auto& [inode, f] : files_) all.push_back(f);
+    }
+    *files = all.size();
+    *held = 0;
+    for (auto& f : all) *held += f->appender.HeldBytes();
   }
-  return j;
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<uint64_t, std::shared_ptr<OpenFile>> files_;
+};
+
+OpenFileTable g_open_files;
+std::atomic<uint64_t> g_refused_writes{0};
+std::atomic<uint64_t> g_held_writes{0};
+
+nlohmann::json StatsJson() {
+  uint64_t files = 0, held = 0;
+  g_open_files.Totals(&files, &held);
+  nlohmann::json mount = {{"writeback_cache", g_writeback},
+                          {"open_files", files},
+                          {"held_bytes", held},
+                          {"held_writes", g_held_writes.load()},
+                          {"refused_writes", g_refused_writes.load()}};
+  return MountStatsJson(g_fs.get(), mount);
 }
 
-std::string Metrics() {
-  nlohmann::json j = StatsJson();
-  std::string out;
-  auto metric = [&](const char* name, const char* help, const std::string& labels, uint64_t v) {
-    out += fmt::format("# HELP hintfs_{} {}\n# TYPE hintfs_{} counter\nhintfs_{}{} {}\n", name, help, name, name,
-                       labels, v);
-  };
-  metric("bytes_written_fast", "bytes written to fast devices", "", j["bytes_written"]["fast"].get<uint64_t>());
-  metric("bytes_written_slow", "bytes written to slow devices", "", j["bytes_written"]["slow"].get<uint64_t>());
-  metric("bytes_read_fast", "bytes read from fast devices", "", j["bytes_read"]["fast"].get<uint64_t>());
-  metric("bytes_read_slow", "bytes read from slow devices", "", j["bytes_read"]["slow"].get<uint64_t>());
-  metric("migrated_to_fast_bytes", "bytes migrated to the fast tier", "", j["migrated_bytes"]["to_fast"].get<uint64_t>());
-  metric("migrated_to_slow_bytes", "bytes migrated to the slow tier", "", j["migrated_bytes"]["to_slow"].get<uint64_t>());
-  metric("zone_resets", "zones reset", "", j["zone_resets"].get<uint64_t>());
-  metric("journal_commits", "journal batches committed", "", j["journal_commits"].get<uint64_t>());
-  for (const auto& d : j["devices"]) {
-    std::string labels = fmt::format("{{device=\"{}\",tier=\"{}\"}}", d["uri"].get<std::string>(),
-                                     d["tier"].get<std::string>());
-    out += fmt::format("hintfs_device_live_bytes{} {}\n", labels, d["live_bytes"].get<uint64_t>());
-    out += fmt::format("hintfs_device_free_bytes{} {}\n", labels, d["free_bytes"].get<uint64_t>());
-  }
-  if (j.contains("cache") && j["cache"].is_object()) {
-    metric("cache_hits", "block cache hits", "", j["cache"].value("hits", 0ull));
-    metric("cache_misses", "block cache misses", "", j["cache"].value("misses", 0ull));
-    metric("cache_admitted", "blocks admitted to the block cache", "", j["cache"].value("admitted", 0ull));
-  }
-  return out;
-}
+std::string Metrics() { return MountMetrics(StatsJson()); }
 
-// An open file: the writer is taken at the first write, so opening a file
-// read-write only to read it does not shut other writers out.
+// Drops the kernel's cached pages of a file whose write-back was refused, so
+// reads show what the file holds. Not from the refused request's thread: the
+// kernel waits for that request's pages before it drops them.
+class CacheInvalidator {
+ public:
+  void Start(fuse* f) {
+    std::lock_guard<std::mutex> l(mu_);
+    fuse_ = f;
+  }
+  void Invalidate(const std::string& path) {
+    std::lock_guard<std::mutex> l(mu_);
+    if (fuse_ == nullptr) return;
+    fuse* f = fuse_;
+    threads_.emplace_back([f, path] { fuse_invalidate_path(f, path.c_str()); });
+  }
+  // Before the session goes: no invalidation may outlive it.
+  void Stop() {
+    std::vector<std::thread> threads;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      fuse_ = nullptr;
+      threads.swap(threads_);
+    }
+    for (std::thread& t : threads) t.join();
+  }
+
+ private:
+  std::mutex mu_;
+  fuse* fuse_ = nullptr;
+  std::vector<std::thread> threads_;
+};
+
+CacheInvalidator g_invalidator;
+
+// An open handle. Virtual files carry their content, made at open.
 struct Handle {
-  std::mutex mu;
   std::string path;
-  std::unique_ptr<FileWriter> writer;
-  std::unique_ptr<FileReader> reader;
-  std::string content;  // virtual files: made at open
+  uint64_t inode = 0;
+  bool writable = false;
+  std::shared_ptr<OpenFile> file;
   bool is_virtual = false;
+  std::string content;
 };
 
 Handle* H(fuse_file_info* fi) { return reinterpret_cast<Handle*>(fi->fh); }
 
-void* Init(fuse_conn_info*, fuse_config* cfg) {
+void* Init(fuse_conn_info* conn, fuse_config* cfg) {
   cfg->use_ino = 1;
-  // Sizes change with every append: the kernel must ask rather than cache.
-  cfg->attr_timeout = 0;
-  cfg->entry_timeout = 0;
-  cfg->negative_timeout = 0;
-  cfg->kernel_cache = 0;
   cfg->hard_remove = 1;  // unlinked open files are ours to keep readable
+  if (g_writeback && (conn->capable & FUSE_CAP_WRITEBACK_CACHE)) {
+    conn->want |= FUSE_CAP_WRITEBACK_CACHE;
+    // Every change to the namespace, sizes and contents goes through this
+    // kernel, which keeps its caches right: attributes, names and pages may
+    // be kept. Asking at every write would cost a round trip per write().
+    cfg->attr_timeout = 1;
+    cfg->entry_timeout = 1;
+    cfg->negative_timeout = 0;
+    cfg->kernel_cache = 1;
+  } else {
+    g_writeback = false;
+    // Writes go through one by one; sizes change with every append, so the
+    // kernel asks rather than caches.
+    cfg->attr_timeout = 0;
+    cfg->entry_timeout = 0;
+    cfg->negative_timeout = 0;
+    cfg->kernel_cache = 0;
+  }
   return nullptr;
 }
 
-int GetAttr(const char* path, struct stat* st, fuse_file_info*) {
+int GetAttr(const char* path, struct stat* st, fuse_file_info* fi) {
   std::memset(st, 0, sizeof(*st));
+  if (path == nullptr) {  // unlinked, still open
+    if (fi == nullptr || H(fi)->file == nullptr) return -ENOENT;
+    st->st_ino = H(fi)->inode;
+    st->st_mode = S_IFREG | 0644;
+    st->st_size = static_cast<off_t>(H(fi)->file->appender.Size());
+    st->st_blksize = 4096;
+    st->st_blocks = static_cast<blkcnt_t>((st->st_size + 511) / 512);
+    st->st_uid = getuid();
+    st->st_gid = getgid();
+    return 0;
+  }
   if (std::strcmp(path, kStatsDir) == 0) {
     st->st_mode = S_IFDIR | 0555;
     st->st_nlink = 2;
@@ -140,6 +234,10 @@ int GetAttr(const char* path, struct stat* st, fuse_file_info*) {
   FileStat fst;
   Status s = g_fs->Stat(path, &fst);
   if (!s.ok()) return Errno(s);
+  if (fst.type != FileType::kDirectory) {
+    // An open file may hold bytes the filesystem has not taken yet.
+    if (std::shared_ptr<OpenFile> f = g_open_files.Find(fst.inode)) fst.size = f->appender.Size();
+  }
   st->st_ino = fst.inode;
   st->st_mode = fst.type == FileType::kDirectory ? (S_IFDIR | 0755) : (S_IFREG | 0644);
   st->st_nlink = fst.type == FileType::kDirectory ? 2 : fst.nlink;
@@ -181,24 +279,38 @@ int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
     h->is_virtual = true;
     h->content = std::strcmp(path, kStatsJson) == 0 ? StatsJson().dump(2) + "\n" : Metrics();
     fi->direct_io = 1;  // its size is not known before it is read
-  } else {
-    if (create) {
-      // Creating takes the writer at once (O_EXCL is the kernel's check).
-      Status s = g_fs->OpenWriter(path, (fi->flags & O_EXCL) ? WriteMode::kExclusive : WriteMode::kAppend,
-                                  &h->writer);
-      if (!s.ok()) return Errno(s);
-    } else {
-      FileStat st;
-      Status s = g_fs->Stat(path, &st);
-      if (!s.ok()) return Errno(s);
-      if (st.type == FileType::kDirectory) return -EISDIR;
-    }
-    if ((fi->flags & O_TRUNC) && (fi->flags & O_ACCMODE) != O_RDONLY) {
-      Status s = g_fs->Truncate(path, 0);
-      if (!s.ok()) return Errno(s);
-    }
-    if (fi->flags & O_DIRECT) fi->direct_io = 1;
+    fi->fh = reinterpret_cast<uint64_t>(h.release());
+    return 0;
   }
+  h->writable = (fi->flags & O_ACCMODE) != O_RDONLY;
+  FileStat st;
+  Status s = g_fs->Stat(path, &st);
+  std::unique_ptr<FileWriter> created;
+  if (s.IsNotFound() && create) {
+    // Creating takes the writer at once; another create may win the race.
+    s = g_fs->OpenWriter(path, WriteMode::kExclusive, &created);
+    if (s.IsAlreadyExists() && !(fi->flags & O_EXCL)) created.reset();
+    if (s.ok() || s.IsAlreadyExists()) s = g_fs->Stat(path, &st);
+  } else if (s.ok() && create && (fi->flags & O_EXCL)) {
+    return -EEXIST;
+  }
+  if (!s.ok()) return Errno(s);
+  if (st.type == FileType::kDirectory) return -EISDIR;
+  h->inode = st.inode;
+  h->file = g_open_files.Acquire(st.inode, path, st.size, h->writable);
+  if (created) h->file->appender.Adopt(std::move(created));
+  if ((fi->flags & O_TRUNC) && h->writable) {
+    s = h->file->appender.Truncate(0);
+    if (!s.ok()) {
+      g_open_files.Release(h->inode, h->writable);
+      return Errno(s);
+    }
+  }
+  // Through the page cache an overwrite would fail only at write-back; a
+  // handle that may overwrite (neither appending nor starting the file
+  // afresh) writes through, so that fails at write().
+  bool may_overwrite = h->writable && !(fi->flags & (O_APPEND | O_TRUNC)) && h->file->appender.Size() > 0;
+  if ((fi->flags & O_DIRECT) || (g_writeback && may_overwrite)) fi->direct_io = 1;
   fi->fh = reinterpret_cast<uint64_t>(h.release());
   return 0;
 }
@@ -208,78 +320,83 @@ int Create(const char* path, mode_t, fuse_file_info* fi) { return OpenCommon(pat
 
 int Read(const char*, char* buf, size_t size, off_t off, fuse_file_info* fi) {
   Handle* h = H(fi);
-  std::lock_guard<std::mutex> l(h->mu);
   if (h->is_virtual) {
     if (static_cast<size_t>(off) >= h->content.size()) return 0;
     size_t n = std::min(size, h->content.size() - static_cast<size_t>(off));
     std::memcpy(buf, h->content.data() + off, n);
     return static_cast<int>(n);
   }
-  if (!h->reader) {
-    Status s = g_fs->OpenReader(h->path, &h->reader);
-    if (!s.ok()) return Errno(s);
-  }
   size_t got = 0;
-  Status s = h->reader->Read(static_cast<uint64_t>(off), size, buf, &got);
+  Status s = h->file->appender.Read(static_cast<uint64_t>(off), size, buf, &got);
   if (!s.ok()) return Errno(s);
   return static_cast<int>(got);
 }
 
 int Write(const char*, const char* buf, size_t size, off_t off, fuse_file_info* fi) {
   Handle* h = H(fi);
-  std::lock_guard<std::mutex> l(h->mu);
   if (h->is_virtual) return -EACCES;
-  if (!h->writer) {
-    Status s = g_fs->OpenWriter(h->path, WriteMode::kAppend, &h->writer);
-    if (!s.ok()) return Errno(s);
+  // Pages the kernel writes back may come out of order and again; a write a
+  // program makes right now must be at the end.
+  bool write_back = fi->writepage;
+  bool held = false;
+  Status s = h->file->appender.Write(static_cast<uint64_t>(off), std::string_view(buf, size), !write_back, &held);
+  if (held) g_held_writes++;
+  if (!s.ok()) {
+    if (s.IsInvalidArgument()) g_refused_writes++;
+    if (write_back && s.IsInvalidArgument()) {
+      // The program's write() succeeded long ago; it learns at fsync or
+      // close (EIO), and its cached copy of the file must go.
+      std::fprintf(stderr, "hintfs mount: write-back refused: %s\n", s.ToString().c_str());
+      g_invalidator.Invalidate(h->path);
+    }
+    return Errno(s);
   }
-  // Zoned storage appends: a write anywhere but the end cannot be taken.
-  if (static_cast<uint64_t>(off) != h->writer->Size()) return -EINVAL;
-  Status s = h->writer->Append(std::string_view(buf, size));
-  if (!s.ok()) return Errno(s);
   return static_cast<int>(size);
 }
 
 // Called at every close() of the file, synchronously, while the kernel sends
-// the release later: the writer is given up here, so a program that closes a
-// file and opens it again to append does not find it still "open for
-// writing". A later write through a duplicate of the descriptor takes a
-// writer again.
+// the release later: the last writable handle gives the writer up here, so a
+// program that closes a file and opens it again to append does not find it
+// still "open for writing" (by another process on another mount of the
+// filesystem, say). A later write takes a writer again.
 int Flush(const char*, fuse_file_info* fi) {
   Handle* h = H(fi);
-  std::lock_guard<std::mutex> l(h->mu);
-  if (!h->writer) return 0;
-  Status s = h->writer->Close();
-  h->writer.reset();
-  return Errno(s);
+  if (h->is_virtual || !h->writable) return 0;
+  if (g_open_files.WritableHandles(*h->file) > 1) return 0;
+  return Errno(h->file->appender.CloseWriter());
 }
 
 int Fsync(const char*, int, fuse_file_info* fi) {
   Handle* h = H(fi);
-  std::lock_guard<std::mutex> l(h->mu);
-  if (h->writer) return Errno(h->writer->Sync());
-  return Errno(g_fs->SyncMetadata());  // nothing of ours buffered: the namespace
+  if (h->is_virtual) return 0;
+  return Errno(h->file->appender.Sync());
 }
 
 int FsyncDir(const char*, int, fuse_file_info*) { return Errno(g_fs->SyncMetadata()); }
 
 int Release(const char*, fuse_file_info* fi) {
   std::unique_ptr<Handle> h(H(fi));
-  std::lock_guard<std::mutex> l(h->mu);
-  if (h->writer) return Errno(h->writer->Close());
-  return 0;
+  if (h->is_virtual) return 0;
+  if (!g_open_files.Release(h->inode, h->writable)) return 0;
+  return Errno(h->file->appender.CloseWriter());  // the last handle
 }
 
 int Truncate(const char* path, off_t size, fuse_file_info* fi) {
   if (IsVirtual(path)) return -EACCES;
-  if (fi != nullptr && H(fi)->writer) {
-    // Through the writer's file, which then continues from the new end.
-    Handle* h = H(fi);
-    std::lock_guard<std::mutex> l(h->mu);
-    Status s = h->writer->Flush();
-    if (s.ok()) s = g_fs->Truncate(path, static_cast<uint64_t>(size));
-    return Errno(s);
+  std::shared_ptr<OpenFile> f;
+  if (fi != nullptr && !H(fi)->is_virtual) {
+    f = H(fi)->file;
+  } else if (path == nullptr) {
+    return -ENOENT;
+  } else {
+    FileStat st;
+    Status s = g_fs->Stat(path, &st);
+    if (!s.ok()) return Errno(s);
+    f = g_open_files.Find(st.inode);
   }
+  // An open file is cut through its appender, which may hold bytes past the
+  // stored end.
+  if (f) return Errno(f->appender.Truncate(static_cast<uint64_t>(size)));
   return Errno(g_fs->Truncate(path, static_cast<uint64_t>(size)));
 }
 
@@ -297,11 +414,16 @@ int Rename(const char* from, const char* to, unsigned int flags) {
     FileStat st;
     if (g_fs->Stat(to, &st).ok()) return -EEXIST;
   }
-  return Errno(g_fs->Rename(from, to));
+  Status s = g_fs->Rename(from, to);
+  FileStat st;
+  if (s.ok() && g_fs->Stat(to, &st).ok()) {
+    if (std::shared_ptr<OpenFile> f = g_open_files.Find(st.inode)) f->appender.SetPath(to);
+  }
+  return Errno(s);
 }
 
 int Utimens(const char* path, const struct timespec tv[2], fuse_file_info*) {
-  if (IsVirtual(path)) return 0;
+  if (path == nullptr || IsVirtual(path)) return 0;  // an unlinked file's time goes with it
   int64_t ns;
   if (tv == nullptr || tv[1].tv_nsec == UTIME_NOW) {
     struct timespec now;
@@ -386,9 +508,28 @@ int RunFuseMount(const FuseMountOptions& o) {
   }
   std::vector<std::string> args = {"hintfs"};
   if (o.debug) args.push_back("-d");
-  for (const std::string& opt : o.fuse_options) {
-    args.push_back("-o");
-    args.push_back(opt);
+  // Our own options out of the comma-separated lists; the rest are FUSE's.
+  g_writeback = true;
+  for (const std::string& list : o.fuse_options) {
+    std::string rest;
+    size_t start = 0;
+    while (start <= list.size()) {
+      size_t comma = list.find(',', start);
+      if (comma == std::string::npos) comma = list.size();
+      std::string opt = list.substr(start, comma - start);
+      start = comma + 1;
+      if (opt == "writeback_cache") {
+        g_writeback = true;
+      } else if (opt == "no_writeback_cache") {
+        g_writeback = false;
+      } else if (!opt.empty()) {
+        rest += (rest.empty() ? "" : ",") + opt;
+      }
+    }
+    if (!rest.empty()) {
+      args.push_back("-o");
+      args.push_back(rest);
+    }
   }
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(&a[0]);
@@ -404,6 +545,14 @@ int RunFuseMount(const FuseMountOptions& o) {
     std::fprintf(stderr, "hintfs mount: cannot mount on %s\n", o.mountpoint.c_str());
     return 1;
   }
+  if (g_writeback) {
+    std::string bdi;
+    Status lifted = MountDeviceName(o.mountpoint, &bdi);
+    if (lifted.ok()) lifted = LiftDirtyLimit(bdi);
+    if (!lifted.ok()) {
+      std::fprintf(stderr, "hintfs mount: writers will be throttled early: %s\n", lifted.ToString().c_str());
+    }
+  }
   // Detach before any thread starts: the mount's threads must live in the daemon.
   if (fuse_daemonize(o.foreground ? 1 : 0) != 0) {
     fuse_unmount(f);
@@ -416,12 +565,15 @@ int RunFuseMount(const FuseMountOptions& o) {
     std::fprintf(stderr, "hintfs mount: %s\n", s.ToString().c_str());
     rc = 1;
   } else {
+    g_invalidator.Start(f);
     fuse_set_signal_handlers(fuse_get_session(f));
     rc = fuse_loop_mt(f, 0) == 0 ? 0 : 1;
     fuse_remove_signal_handlers(fuse_get_session(f));
+    g_invalidator.Stop();
   }
   fuse_unmount(f);
   fuse_destroy(f);
+  g_open_files.CloseAll();
   g_fs.reset();  // the last reference: services stop, the filesystem unmounts cleanly
   return rc;
 }

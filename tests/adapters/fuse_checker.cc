@@ -1,7 +1,8 @@
 // Random operations on a directory (a hintfs FUSE mount) checked against a
 // model of what every file must hold.
 //   fuse_checker ops DIR SEED COUNT     random create/append/read/rename/unlink/
-//                                       fsync/truncate/overwrite, every result checked
+//                                       fsync/truncate/overwrite, and files held open
+//                                       for small writes, every result checked
 //   fuse_checker crash DIR LOG SEED     appends and fsyncs until killed; after each
 //                                       fsync records (file, length) in the host file LOG
 //   fuse_checker verify DIR LOG SEED    every file holds at least what LOG says was
@@ -64,18 +65,67 @@ std::string ReadAll(const std::string& path) {
   return out;
 }
 
+// A file kept open for writing across operations, the way a store keeps
+// its log: small writes, each a page-cache update under the write-back
+// cache, written back later, some pages more than once, some out of order.
+struct OpenWriter {
+  int fd = -1;
+  std::string name;
+};
+
+void CheckAfterRefusedWrite(const std::string& path, const std::string& want);
+
 int RunOps(long count) {
   std::mt19937_64 rng(seed);
   std::map<std::string, std::string> model;  // name -> content
+  std::map<std::string, OpenWriter> writers;  // names held open; other ops leave them alone
   int next = 0;
   for (op_no = 0; op_no < count; op_no++) {
-    int kind = static_cast<int>(rng() % 100);
-    if (model.empty() || kind < 15) kind = 0;
-    auto pick = [&] {
+    int kind = static_cast<int>(rng() % 110);
+    if (model.size() <= writers.size() || kind < 15) kind = 0;
+    auto pick_any = [&] {
       auto it = model.begin();
       std::advance(it, static_cast<long>(rng() % model.size()));
       return it->first;
     };
+    auto pick = [&] {  // a file no writer holds open
+      for (;;) {
+        std::string name = pick_any();
+        if (!writers.count(name)) return name;
+      }
+    };
+    if (kind >= 100) {  // a held-open writer: open, write a little, sync, close
+      if (writers.size() < 3 && (writers.empty() || rng() % 8 == 0)) {
+        std::string name = "w" + std::to_string(next++);
+        int fd = open((dir + "/" + name).c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+        if (fd < 0) Fail("open writer " + name);
+        writers[name] = {fd, name};
+        model[name] = "";
+        continue;
+      }
+      auto it = writers.begin();
+      std::advance(it, static_cast<long>(rng() % writers.size()));
+      OpenWriter& w = it->second;
+      std::string& content = model[w.name];
+      int what = static_cast<int>(rng() % 20);
+      if (what == 0) {
+        if (close(w.fd) != 0) Fail("close writer " + w.name);
+        writers.erase(it);
+      } else if (what == 1) {
+        if (fdatasync(w.fd) != 0) Fail("fdatasync " + w.name);
+      } else if (what == 2 && content.size() > 3 * 4096) {
+        // Write back a later range first: the page before it comes after.
+        off_t from = static_cast<off_t>(content.size() / 4096 / 2 * 4096);
+        if (sync_file_range(w.fd, from, 0, SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) != 0) {
+          Fail("sync_file_range " + w.name);
+        }
+      } else {
+        std::string data = Bytes(&rng, 1 + rng() % (rng() % 4 == 0 ? 9000 : 300));
+        if (!WriteAll(w.fd, data)) Fail("write " + w.name);
+        content += data;
+      }
+      continue;
+    }
     if (kind < 15) {  // create
       std::string name = "f" + std::to_string(next++);
       std::string data = Bytes(&rng, rng() % 70000);
@@ -91,7 +141,7 @@ int RunOps(long count) {
       if (close(fd) != 0) Fail("close " + name);
       model[name] += data;
     } else if (kind < 60) {  // read a range
-      std::string name = pick();
+      std::string name = pick_any();
       const std::string& want = model[name];
       int fd = open((dir + "/" + name).c_str(), O_RDONLY);
       if (fd < 0) Fail("open " + name);
@@ -121,7 +171,7 @@ int RunOps(long count) {
       size_t to = rng() % 2 ? 0 : (model[name].empty() ? 0 : rng() % model[name].size());
       if (truncate((dir + "/" + name).c_str(), static_cast<off_t>(to)) != 0) Fail("truncate " + name);
       model[name].resize(to);
-    } else if (kind < 86) {  // overwrite the middle: must be refused, nothing changed
+    } else if (kind < 84) {  // overwrite the middle: must be refused, nothing changed
       std::string name = pick();
       if (model[name].size() < 2) continue;
       int fd = open((dir + "/" + name).c_str(), O_WRONLY);
@@ -131,8 +181,29 @@ int RunOps(long count) {
       int err = errno;
       close(fd);
       if (n >= 0 || (err != EINVAL && err != ENOTSUP)) Fail("an overwrite of " + name + " was not refused");
+    } else if (kind < 86) {
+      // Overwrite stored bytes through the handle that wrote them. Under the
+      // write-back cache write() cannot know; the fsync must fail, and the
+      // file keeps its bytes. Without it, write() fails.
+      std::string name = "o" + std::to_string(next++);
+      std::string data = Bytes(&rng, 2 + rng() % 10000);
+      int fd = open((dir + "/" + name).c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+      if (fd < 0 || !WriteAll(fd, data) || fsync(fd) != 0) Fail("create " + name);
+      model[name] = data;
+      char changed[2] = {static_cast<char>(~data[0]), static_cast<char>(~data[1])};
+      errno = 0;
+      ssize_t n = pwrite(fd, changed, 2, 0);
+      int err = errno;
+      if (n == 2) {
+        errno = 0;
+        if (fsync(fd) == 0) Fail("an overwrite of " + name + " was taken at fsync");
+        err = errno;
+      }
+      close(fd);
+      if (err != EINVAL && err != ENOTSUP && err != EIO) Fail("an overwrite of " + name + " was not refused");
+      CheckAfterRefusedWrite(dir + "/" + name, data);
     } else if (kind < 92) {  // stat sizes
-      std::string name = pick();
+      std::string name = pick_any();
       struct stat st;
       if (stat((dir + "/" + name).c_str(), &st) != 0) Fail("stat " + name);
       if (static_cast<size_t>(st.st_size) != model[name].size()) Fail("size of " + name);
@@ -148,16 +219,30 @@ int RunOps(long count) {
       std::set<std::string> want;
       for (const auto& [n, c] : model) want.insert(n);
       if (seen != want) Fail("directory listing differs from the model");
-    } else {  // whole-file read
-      std::string name = pick();
+    } else if (kind < 100) {  // whole-file read
+      std::string name = pick_any();
       if (ReadAll(dir + "/" + name) != model[name]) Fail("content of " + name);
     }
+  }
+  for (auto& [name, w] : writers) {
+    if (close(w.fd) != 0) Fail("close writer " + name);
   }
   for (const auto& [name, content] : model) {
     if (ReadAll(dir + "/" + name) != content) Fail("final content of " + name);
   }
   std::printf("fuse_checker: %ld operations on %zu files, seed %lu: ok\n", count, model.size(), seed);
   return 0;
+}
+
+// After a refused write-back the daemon has the kernel drop its cached copy
+// of the file, which happens just after the failed fsync returns: a few
+// tries, then the file must hold exactly its stored bytes.
+void CheckAfterRefusedWrite(const std::string& path, const std::string& want) {
+  for (int tries = 0; tries < 50; tries++) {
+    if (ReadAll(path) == want) return;
+    usleep(100 * 1000);
+  }
+  Fail("after a refused overwrite " + path + " does not hold its stored bytes");
 }
 
 // The bytes of file f at [offset, offset + n): a pure function, so a

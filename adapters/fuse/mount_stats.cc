@@ -1,0 +1,77 @@
+#include "adapters/fuse/mount_stats.h"
+
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cache/caching_filesystem.h"
+
+namespace hintfs {
+
+nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
+  using json = nlohmann::json;
+  FsStats st = fs->Stats();
+  json j;
+  j["policy"] = fs->policy_name();
+  j["policy_state"] = json::parse(fs->PolicyStateJson(), nullptr, false);
+  j["files"] = st.files;
+  j["directories"] = st.directories;
+  j["bytes_written"] = {{"fast", st.bytes_written[0]}, {"slow", st.bytes_written[1]}};
+  j["bytes_read"] = {{"fast", st.bytes_read[0]}, {"slow", st.bytes_read[1]}};
+  j["migrated_bytes"] = {{"to_fast", st.migrated_bytes[0]}, {"to_slow", st.migrated_bytes[1]}};
+  j["zone_resets"] = st.zone_resets;
+  j["gc_runs"] = st.gc_runs;
+  j["journal_commits"] = st.journal_commits;
+  std::vector<DeviceUsage> usage;
+  if (fs->Usage(&usage).ok()) {
+    for (const DeviceUsage& u : usage) {
+      j["devices"].push_back({{"uri", u.uri}, {"tier", TierName(u.tier)}, {"live_bytes", u.live_bytes},
+                              {"free_bytes", u.free_bytes}, {"garbage_bytes", u.garbage_bytes},
+                              {"empty_zones", u.empty_zones}, {"data_zones", u.data_zones}});
+    }
+  }
+  if (auto* caching = dynamic_cast<CachingFilesystem*>(fs)) {
+    j["cache"] = json::parse(caching->cache()->StatsJson(), nullptr, false);
+  }
+  j["mount"] = extra;
+  return j;
+}
+
+std::string MountMetrics(const nlohmann::json& j) {
+  std::string out;
+  auto metric = [&](const char* name, const char* help, const std::string& labels, uint64_t v) {
+    out += fmt::format("# HELP hintfs_{} {}\n# TYPE hintfs_{} counter\nhintfs_{}{} {}\n", name, help, name, name,
+                       labels, v);
+  };
+  metric("bytes_written_fast", "bytes written to fast devices", "", j["bytes_written"]["fast"].get<uint64_t>());
+  metric("bytes_written_slow", "bytes written to slow devices", "", j["bytes_written"]["slow"].get<uint64_t>());
+  metric("bytes_read_fast", "bytes read from fast devices", "", j["bytes_read"]["fast"].get<uint64_t>());
+  metric("bytes_read_slow", "bytes read from slow devices", "", j["bytes_read"]["slow"].get<uint64_t>());
+  metric("migrated_to_fast_bytes", "bytes migrated to the fast tier", "", j["migrated_bytes"]["to_fast"].get<uint64_t>());
+  metric("migrated_to_slow_bytes", "bytes migrated to the slow tier", "", j["migrated_bytes"]["to_slow"].get<uint64_t>());
+  metric("zone_resets", "zones reset", "", j["zone_resets"].get<uint64_t>());
+  metric("journal_commits", "journal batches committed", "", j["journal_commits"].get<uint64_t>());
+  for (const auto& d : j["devices"]) {
+    std::string labels = fmt::format("{{device=\"{}\",tier=\"{}\"}}", d["uri"].get<std::string>(),
+                                     d["tier"].get<std::string>());
+    out += fmt::format("hintfs_device_live_bytes{} {}\n", labels, d["live_bytes"].get<uint64_t>());
+    out += fmt::format("hintfs_device_free_bytes{} {}\n", labels, d["free_bytes"].get<uint64_t>());
+  }
+  if (j.contains("cache") && j["cache"].is_object()) {
+    metric("cache_hits", "block cache hits", "", j["cache"].value("hits", 0ull));
+    metric("cache_misses", "block cache misses", "", j["cache"].value("misses", 0ull));
+    metric("cache_admitted", "blocks admitted to the block cache", "", j["cache"].value("admitted", 0ull));
+  }
+  if (j.contains("mount") && j["mount"].is_object()) {
+    const auto& m = j["mount"];
+    metric("mount_refused_writes", "writes refused for changing stored bytes", "", m.value("refused_writes", 0ull));
+    metric("mount_held_writes", "writes that arrived before the bytes ahead of them", "",
+           m.value("held_writes", 0ull));
+    out += fmt::format("# HELP hintfs_mount_held_bytes bytes written back out of order, held until the gap fills\n"
+                       "# TYPE hintfs_mount_held_bytes gauge\nhintfs_mount_held_bytes {}\n",
+                       m.value("held_bytes", 0ull));
+  }
+  return out;
+}
+
+}  // namespace hintfs

@@ -1,0 +1,282 @@
+#include "adapters/fuse/ordered_appender.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace hintfs {
+
+namespace {
+constexpr size_t kCompareChunk = 64 * 1024;
+constexpr size_t kZeroChunk = 1 << 20;
+constexpr size_t kMaxIdleReaders = 4;
+}  // namespace
+
+OrderedAppender::OrderedAppender(Filesystem* fs, std::string path, uint64_t size)
+    : fs_(fs), path_(std::move(path)), stored_(size), size_(size) {}
+
+OrderedAppender::~OrderedAppender() {
+  std::lock_guard<std::mutex> l(mu_);
+  if (writer_) {
+    SettleLocked();
+    writer_->Close();
+  }
+}
+
+void OrderedAppender::Adopt(std::unique_ptr<FileWriter> writer) {
+  std::lock_guard<std::mutex> l(mu_);
+  writer_ = std::move(writer);
+  stored_ = writer_->Size();
+  size_ = std::max(size_, stored_);
+}
+
+void OrderedAppender::SetPath(const std::string& path) {
+  std::lock_guard<std::mutex> l(mu_);
+  path_ = path;
+}
+
+Status OrderedAppender::OpenWriterLocked() {
+  if (writer_) return Status::OK();
+  Status s = fs_->OpenWriter(path_, WriteMode::kAppend, &writer_);
+  if (s.ok()) stored_ = writer_->Size();
+  return s;
+}
+
+Status OrderedAppender::TakeReaderLocked(std::unique_ptr<FileReader>* reader) {
+  if (!readers_.empty()) {
+    *reader = std::move(readers_.back());
+    readers_.pop_back();
+    return Status::OK();
+  }
+  return fs_->OpenReader(path_, reader);
+}
+
+void OrderedAppender::ReturnReaderLocked(std::unique_ptr<FileReader> reader) {
+  if (readers_.size() < kMaxIdleReaders) readers_.push_back(std::move(reader));
+}
+
+Status OrderedAppender::ReadStored(FileReader* reader, uint64_t offset, size_t n, char* dst) {
+  size_t got = 0;
+  Status s = reader->Read(offset, n, dst, &got);
+  if (s.ok() && got != n) {
+    return Status::IOError(fmt::format("{} bytes at {} read short ({})", n, offset, got));
+  }
+  return s;
+}
+
+Status OrderedAppender::Write(uint64_t offset, std::string_view data, bool in_order_only, bool* held) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (held != nullptr) *held = false;
+  if (in_order_only && offset != size_) {
+    return Status::InvalidArgument(
+        fmt::format("{}: write at {} but the file ends at {} (files are append-only)", path_, offset, size_));
+  }
+  Status s = OpenWriterLocked();
+  if (!s.ok()) return s;
+  // Bytes the file already stores must come back unchanged.
+  if (offset < stored_) {
+    uint64_t overlap = std::min<uint64_t>(data.size(), stored_ - offset);
+    std::unique_ptr<FileReader> reader;
+    s = TakeReaderLocked(&reader);
+    if (!s.ok()) return s;
+    std::vector<char> stored(std::min<uint64_t>(overlap, kCompareChunk));
+    for (uint64_t done = 0; done < overlap;) {
+      size_t n = std::min<uint64_t>(stored.size(), overlap - done);
+      s = ReadStored(reader.get(), offset + done, n, stored.data());
+      if (s.ok() && std::memcmp(stored.data(), data.data() + done, n) != 0) {
+        s = Status::InvalidArgument(
+            fmt::format("{}: write at {} changes stored bytes (files are append-only)", path_, offset));
+      }
+      if (!s.ok()) return s;
+      done += n;
+    }
+    ReturnReaderLocked(std::move(reader));
+    data.remove_prefix(overlap);
+    offset += overlap;
+    if (data.empty()) return Status::OK();
+  }
+  if (offset == stored_ && (held_.empty() || held_.begin()->first >= offset + data.size())) {
+    s = writer_->Append(data);  // the usual case: nothing held in the way
+    if (!s.ok()) return s;
+    stored_ += data.size();
+    size_ = std::max(size_, stored_);
+    return DrainLocked();
+  }
+  HoldLocked(offset, data);
+  size_ = std::max(size_, offset + data.size());
+  s = DrainLocked();
+  if (held != nullptr) *held = held_bytes_ > 0;
+  return s;
+}
+
+void OrderedAppender::HoldLocked(uint64_t offset, std::string_view data) {
+  uint64_t end = offset + data.size();
+  // Runs the new bytes overlap keep only their parts outside [offset, end).
+  auto it = held_.upper_bound(offset);
+  if (it != held_.begin()) --it;
+  while (it != held_.end() && it->first < end) {
+    uint64_t run_start = it->first;
+    uint64_t run_end = run_start + it->second.size();
+    if (run_end <= offset) {
+      ++it;
+      continue;
+    }
+    std::string run = std::move(it->second);
+    held_bytes_ -= run.size();
+    it = held_.erase(it);
+    if (run_start < offset) {
+      held_bytes_ += offset - run_start;
+      held_.emplace(run_start, run.substr(0, offset - run_start));
+    }
+    if (run_end > end) {
+      held_bytes_ += run_end - end;
+      it = held_.emplace(end, run.substr(end - run_start)).first;
+      ++it;
+    }
+  }
+  held_bytes_ += data.size();
+  held_.emplace(offset, std::string(data));
+}
+
+Status OrderedAppender::DrainLocked() {
+  while (!held_.empty() && held_.begin()->first == stored_) {
+    auto it = held_.begin();
+    Status s = writer_->Append(it->second);
+    if (!s.ok()) return s;
+    stored_ += it->second.size();
+    held_bytes_ -= it->second.size();
+    held_.erase(it);
+  }
+  return Status::OK();
+}
+
+Status OrderedAppender::AppendZerosLocked(uint64_t n) {
+  std::string zeros(std::min<uint64_t>(n, kZeroChunk), '\0');
+  while (n > 0) {
+    size_t k = std::min<uint64_t>(n, zeros.size());
+    Status s = writer_->Append(std::string_view(zeros.data(), k));
+    if (!s.ok()) return s;
+    stored_ += k;
+    n -= k;
+  }
+  return Status::OK();
+}
+
+Status OrderedAppender::Read(uint64_t offset, size_t n, char* dst, size_t* got) {
+  std::unique_lock<std::mutex> l(mu_);
+  *got = 0;
+  if (offset >= size_) return Status::OK();
+  n = std::min<uint64_t>(n, size_ - offset);
+  size_t from_store = offset < stored_ ? std::min<uint64_t>(n, stored_ - offset) : 0;
+  if (from_store < n) {  // past the stored end: held bytes over zeros
+    uint64_t lo = offset + from_store, hi = offset + n;
+    std::memset(dst + from_store, 0, n - from_store);
+    auto it = held_.upper_bound(lo);
+    if (it != held_.begin()) --it;
+    for (; it != held_.end() && it->first < hi; ++it) {
+      uint64_t a = std::max(lo, it->first);
+      uint64_t b = std::min<uint64_t>(hi, it->first + it->second.size());
+      if (a < b) std::memcpy(dst + (a - offset), it->second.data() + (a - it->first), b - a);
+    }
+  }
+  if (from_store > 0) {
+    // Stored bytes do not change under a read (a store cuts a file it is
+    // reading only by mistake), so many reads of one file may run at once.
+    std::unique_ptr<FileReader> reader;
+    Status s = TakeReaderLocked(&reader);
+    if (!s.ok()) return s;
+    l.unlock();
+    s = ReadStored(reader.get(), offset, from_store, dst);
+    l.lock();
+    if (!s.ok()) return Status::IOError(fmt::format("{}: {}", path_, s.message()), s.errno_value());
+    ReturnReaderLocked(std::move(reader));
+  }
+  *got = n;
+  return Status::OK();
+}
+
+Status OrderedAppender::Truncate(uint64_t size) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (size < stored_) {
+    Status s = writer_ ? writer_->Flush() : Status::OK();
+    if (s.ok()) s = fs_->Truncate(path_, size);
+    if (!s.ok()) return s;
+    stored_ = size;
+    held_.clear();
+    held_bytes_ = 0;
+  } else {
+    // Held bytes past the new end go; the rest stays held.
+    auto it = held_.lower_bound(size);
+    for (auto j = it; j != held_.end(); ++j) held_bytes_ -= j->second.size();
+    held_.erase(it, held_.end());
+    if (!held_.empty()) {
+      auto last = std::prev(held_.end());
+      uint64_t end = last->first + last->second.size();
+      if (end > size) {
+        held_bytes_ -= end - size;
+        last->second.resize(size - last->first);
+      }
+    }
+  }
+  size_ = size;
+  return Status::OK();
+}
+
+Status OrderedAppender::SettleLocked() {
+  if (held_.empty() && size_ == stored_) return Status::OK();
+  Status s = OpenWriterLocked();
+  if (!s.ok()) return s;
+  while (!held_.empty()) {
+    auto it = held_.begin();
+    s = AppendZerosLocked(it->first - stored_);
+    if (s.ok()) s = DrainLocked();
+    if (!s.ok()) return s;
+  }
+  return AppendZerosLocked(size_ - stored_);
+}
+
+Status OrderedAppender::Settle() {
+  std::lock_guard<std::mutex> l(mu_);
+  return SettleLocked();
+}
+
+Status OrderedAppender::Sync() {
+  std::lock_guard<std::mutex> l(mu_);
+  Status s = SettleLocked();
+  if (!s.ok()) return s;
+  // Without a writer nothing of the file is buffered: what is left to make
+  // durable is the namespace (a create, a rename).
+  return writer_ ? writer_->Sync() : fs_->SyncMetadata();
+}
+
+Status OrderedAppender::CloseWriter() {
+  std::lock_guard<std::mutex> l(mu_);
+  Status s = SettleLocked();
+  if (writer_) {
+    Status c = writer_->Close();
+    if (s.ok()) s = c;
+    writer_.reset();
+  }
+  return s;
+}
+
+Status OrderedAppender::Close() {
+  Status s = CloseWriter();
+  std::lock_guard<std::mutex> l(mu_);
+  readers_.clear();
+  return s;
+}
+
+uint64_t OrderedAppender::Size() {
+  std::lock_guard<std::mutex> l(mu_);
+  return size_;
+}
+
+uint64_t OrderedAppender::HeldBytes() {
+  std::lock_guard<std::mutex> l(mu_);
+  return held_bytes_;
+}
+
+}  // namespace hintfs

@@ -1,0 +1,114 @@
+// One open file of the FUSE mount, shared by every handle the kernel holds on
+// it: turns the writes the kernel sends into the in-order appends a zoned
+// file takes.
+//
+// With the kernel's write-back cache, writes reach the daemon when the
+// kernel writes dirty pages back, not when the program wrote them, and they
+// break the append-only pattern in two harmless ways this class absorbs:
+//
+//  - A page that was written back while partly filled and then grew is sent
+//    again whole, from its start: bytes the file already holds come back.
+//    They are compared with what is stored and skipped when equal; when they
+//    differ the program overwrote stored bytes, which a zoned file cannot
+//    take, and the write fails (InvalidArgument).
+//  - Write-back resumes where the last round stopped, so the regrown page
+//    can arrive after pages behind it. Writes past the end are held in
+//    memory until the gap before them fills, and reads see them meanwhile.
+//
+// Newer bytes for a held range replace older ones (the kernel re-sends a page
+// only after the previous write-back of it was answered). A gap still open
+// when the file is settled (fsync, close) is a hole: it becomes zeros, as
+// after a write past the end of any file.
+//
+// Without the write-back cache (and for O_DIRECT handles) writes arrive when
+// written; Write(..., in_order_only = true) then takes only a write at the
+// end, so an overwrite fails at write().
+//
+// Thread-safe.
+#ifndef HINTFS_ADAPTERS_FUSE_ORDERED_APPENDER_H_
+#define HINTFS_ADAPTERS_FUSE_ORDERED_APPENDER_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fs/filesystem.h"
+
+namespace hintfs {
+
+class OrderedAppender {
+ public:
+  // path names the file now; size is its size (the caller's Stat).
+  OrderedAppender(Filesystem* fs, std::string path, uint64_t size);
+  ~OrderedAppender();
+
+  OrderedAppender(const OrderedAppender&) = delete;
+  OrderedAppender& operator=(const OrderedAppender&) = delete;
+
+  // Takes a writer the caller already opened on the file (create).
+  void Adopt(std::unique_ptr<FileWriter> writer);
+
+  // After a rename, so the writer and reader, opened lazily, find the file.
+  void SetPath(const std::string& path);
+
+  // Takes bytes written at offset. in_order_only: anything but a write at the
+  // end (Size()) fails with InvalidArgument. *held (if given) tells whether
+  // some of the bytes had to wait for a gap before them.
+  Status Write(uint64_t offset, std::string_view data, bool in_order_only, bool* held = nullptr);
+
+  // Reads [offset, offset + n) of the file as written so far, held bytes and
+  // holes (zeros) included; *got is short only at the end.
+  Status Read(uint64_t offset, size_t n, char* dst, size_t* got);
+
+  // Cuts or extends the file; an extension is a hole until settled.
+  Status Truncate(uint64_t size);
+
+  // Appends everything held, holes as zeros, so the stored file is the whole
+  // file.
+  Status Settle();
+  // Settle, then make the file durable (FileWriter::Sync).
+  Status Sync();
+  // Settle, then give the writer up (FileWriter::Close) so others may write.
+  Status CloseWriter();
+
+  // CloseWriter, and the readers go too: nothing of the filesystem is held
+  // any more (before it unmounts, with handles the kernel never released).
+  Status Close();
+
+  // The file's size as the program sees it (held bytes and holes included).
+  uint64_t Size();
+  // Bytes held in memory, waiting for a gap before them to fill.
+  uint64_t HeldBytes();
+
+ private:
+  Status OpenWriterLocked();
+  // Readers are used one thread at a time: a read takes one (or opens one)
+  // and gives it back, so reads of a file need not wait for each other.
+  Status TakeReaderLocked(std::unique_ptr<FileReader>* reader);
+  void ReturnReaderLocked(std::unique_ptr<FileReader> reader);
+  static Status ReadStored(FileReader* reader, uint64_t offset, size_t n, char* dst);
+  // Puts data at offset >= stored_, replacing held bytes it overlaps.
+  void HoldLocked(uint64_t offset, std::string_view data);
+  // Appends held runs that start at the stored end.
+  Status DrainLocked();
+  Status AppendZerosLocked(uint64_t n);
+  Status SettleLocked();
+
+  Filesystem* const fs_;
+  std::mutex mu_;
+  std::string path_;
+  std::unique_ptr<FileWriter> writer_;  // opened at the first write
+  std::vector<std::unique_ptr<FileReader>> readers_;  // idle ones
+  uint64_t stored_;  // bytes the filesystem holds (appended through writer_)
+  uint64_t size_;    // the file's size; > stored_ while bytes are held or a hole is open
+  std::map<uint64_t, std::string> held_;  // offset -> bytes, disjoint, all >= stored_
+  uint64_t held_bytes_ = 0;
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_ADAPTERS_FUSE_ORDERED_APPENDER_H_

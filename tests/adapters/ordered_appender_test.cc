@@ -1,0 +1,196 @@
+// OrderedAppender: the kernel's write-back pattern (pages re-sent whole, out
+// of order) becomes in-order appends; overwrites are refused; held bytes
+// are readable; holes settle as zeros; truncation; durability.
+#include "adapters/fuse/ordered_appender.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "tests/fs/fs_fixture.h"
+
+namespace hintfs {
+namespace {
+
+class OrderedAppenderTest : public test::FsTest {
+ protected:
+  void SetUp() override {
+    FsTest::SetUp();
+    Format();
+  }
+
+  std::unique_ptr<OrderedAppender> Open(const std::string& path) {
+    FileStat st;
+    if (!fs_->Stat(path, &st).ok()) {
+      WriteFile(path, "");  // as the mount creates it
+      st.size = 0;
+    }
+    return std::make_unique<OrderedAppender>(fs_.get(), path, st.size);
+  }
+
+  static std::string ReadAll(OrderedAppender* a) {
+    std::string out(a->Size(), '\0');
+    size_t got = 0;
+    EXPECT_TRUE(a->Read(0, out.size(), &out[0], &got).ok());
+    EXPECT_EQ(got, out.size());
+    return out;
+  }
+
+  std::string data_ = Random(&rng_, 5 * 4096 + 123);
+  std::mt19937_64 rng_{7};
+};
+
+TEST_F(OrderedAppenderTest, InOrderWritesAppend) {
+  auto a = Open("/f");
+  ASSERT_OK(a->Write(0, std::string_view(data_).substr(0, 1000), true));
+  ASSERT_OK(a->Write(1000, std::string_view(data_).substr(1000), true));
+  EXPECT_EQ(a->Size(), data_.size());
+  EXPECT_EQ(a->HeldBytes(), 0u);
+  ASSERT_OK(a->CloseWriter());
+  EXPECT_EQ(ReadFile("/f"), data_);
+}
+
+TEST_F(OrderedAppenderTest, InOrderOnlyRefusesAnyOtherOffset) {
+  auto a = Open("/f");
+  ASSERT_OK(a->Write(0, data_.substr(0, 100), true));
+  EXPECT_TRUE(a->Write(50, data_.substr(50, 100), true).IsInvalidArgument());
+  EXPECT_TRUE(a->Write(200, "x", true).IsInvalidArgument());
+  EXPECT_EQ(a->Size(), 100u);
+  ASSERT_OK(a->CloseWriter());
+  EXPECT_EQ(ReadFile("/f"), data_.substr(0, 100));
+}
+
+TEST_F(OrderedAppenderTest, RewrittenPageWithTheSameBytesIsSkipped) {
+  // A page written back while 100 bytes long, then re-sent whole at 4096.
+  auto a = Open("/f");
+  ASSERT_OK(a->Write(0, data_.substr(0, 100), false));
+  ASSERT_OK(a->Write(0, data_.substr(0, 4096), false));
+  ASSERT_OK(a->Write(0, data_.substr(0, 4096), false));  // and again, nothing new
+  ASSERT_OK(a->Write(4096, data_.substr(4096), false));
+  ASSERT_OK(a->CloseWriter());
+  EXPECT_EQ(ReadFile("/f"), data_);
+}
+
+TEST_F(OrderedAppenderTest, ChangedStoredBytesAreRefusedAndNothingChanges) {
+  auto a = Open("/f");
+  ASSERT_OK(a->Write(0, data_.substr(0, 5000), false));
+  std::string page = data_.substr(4096, 4096);
+  page[10] ^= 1;  // a byte already stored (4106 < 5000)
+  Status s = a->Write(4096, page, false);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(a->Size(), 5000u);
+  ASSERT_OK(a->CloseWriter());
+  EXPECT_EQ(ReadFile("/f"), data_.substr(0, 5000));
+}
+
+TEST_F(OrderedAppenderTest, OutOfOrderPagesAreHeldReadableThenAppended) {
+  // Write-back resumed past a page that grew: pages 2..4 arrive before the
+  // regrown page 1.
+  auto a = Open("/f");
+  ASSERT_OK(a->Write(0, data_.substr(0, 4096 + 10), false));
+  ASSERT_OK(a->Write(2 * 4096, data_.substr(2 * 4096), false));
+  EXPECT_EQ(a->HeldBytes(), data_.size() - 2 * 4096);
+  EXPECT_EQ(a->Size(), data_.size());
+  // Reads see held bytes, and zeros in the gap not yet filled.
+  std::string got(3 * 4096, '\0');
+  size_t n = 0;
+  ASSERT_OK(a->Read(4096, got.size(), &got[0], &n));
+  ASSERT_EQ(n, got.size());
+  EXPECT_EQ(got.substr(0, 10), data_.substr(4096, 10));
+  EXPECT_EQ(got.substr(10, 4096 - 10), std::string(4096 - 10, '\0'));
+  EXPECT_EQ(got.substr(4096), data_.substr(2 * 4096, 2 * 4096));
+  // The page fills the gap: everything is appended, in order.
+  ASSERT_OK(a->Write(4096, data_.substr(4096, 4096), false));
+  EXPECT_EQ(a->HeldBytes(), 0u);
+  ASSERT_OK(a->CloseWriter());
+  EXPECT_EQ(ReadFile("/f"), data_);
+}
+
+TEST_F(OrderedAppenderTest, NewerBytesReplaceHeldOnes) {
+  auto a = Open("/f");
+  std::string old_page(4096, 'o');
+  ASSERT_OK(a->Write(8192, old_page, false));
+  ASSERT_OK(a->Write(8192 + 1000, data_.substr(0, 500), false));  // a rewrite inside it
+  ASSERT_OK(a->Write(0, std::string(8192, 'a'), false));
+  std::string want = std::string(8192, 'a') + std::string(1000, 'o') + data_.substr(0, 500) +
+                     std::string(4096 - 1500, 'o');
+  EXPECT_EQ(ReadAll(a.get()), want);
+  ASSERT_OK(a->CloseWriter());
+  EXPECT_EQ(ReadFile("/f"), want);
+}
+
+TEST_F(OrderedAppenderTest, RandomWriteBackOrdersGiveTheWholeFile) {
+  // Any order of page-sized pieces, some re-sent, ends as the file.
+  for (int round = 0; round < 20; round++) {
+    std::string path = "/r" + std::to_string(round);
+    auto a = Open(path);
+    std::vector<size_t> pages;
+    for (size_t p = 0; p * 4096 < data_.size(); p++) pages.push_back(p);
+    std::shuffle(pages.begin(), pages.end(), rng_);
+    for (size_t i = 0; i < pages.size(); i++) {
+      size_t p = pages[i];
+      ASSERT_OK(a->Write(p * 4096, data_.substr(p * 4096, 4096), false));
+      if (rng_() % 3 == 0) {
+        size_t q = pages[rng_() % (i + 1)];  // a page already sent, again
+        ASSERT_OK(a->Write(q * 4096, data_.substr(q * 4096, 4096), false));
+      }
+    }
+    EXPECT_EQ(a->HeldBytes(), 0u);
+    ASSERT_OK(a->CloseWriter());
+    EXPECT_EQ(ReadFile(path), data_) << "round " << round;
+  }
+}
+
+TEST_F(OrderedAppenderTest, HolesSettleAsZeros) {
+  auto a = Open("/f");
+  ASSERT_OK(a->Write(0, "abc", false));
+  ASSERT_OK(a->Write(10000, "xyz", false));  // a write past the end, as after lseek
+  ASSERT_OK(a->Sync());
+  EXPECT_EQ(a->HeldBytes(), 0u);
+  std::string want = "abc" + std::string(10000 - 3, '\0') + "xyz";
+  EXPECT_EQ(ReadFile("/f"), want);
+  Remount();
+  EXPECT_EQ(ReadFile("/f"), want);
+}
+
+TEST_F(OrderedAppenderTest, TruncateCutsStoredAndHeldBytes) {
+  auto a = Open("/f");
+  ASSERT_OK(a->Write(0, data_.substr(0, 3000), false));
+  ASSERT_OK(a->Write(8192, data_.substr(8192, 4096), false));  // held
+  ASSERT_OK(a->Truncate(10000));  // cuts the held run
+  EXPECT_EQ(a->Size(), 10000u);
+  EXPECT_EQ(a->HeldBytes(), 10000u - 8192);
+  ASSERT_OK(a->Truncate(2000));  // into the stored bytes; the held ones go
+  EXPECT_EQ(a->HeldBytes(), 0u);
+  EXPECT_EQ(ReadAll(a.get()), data_.substr(0, 2000));
+  ASSERT_OK(a->Write(2000, "tail", true));  // appends continue at the cut
+  ASSERT_OK(a->Truncate(2010));             // an extension is a hole
+  ASSERT_OK(a->CloseWriter());
+  EXPECT_EQ(ReadFile("/f"), data_.substr(0, 2000) + "tail" + std::string(6, '\0'));
+}
+
+TEST_F(OrderedAppenderTest, CloseSettlesHeldBytes) {
+  auto a = Open("/f");
+  ASSERT_OK(a->Write(0, data_.substr(0, 4096), false));
+  ASSERT_OK(a->Sync());
+  ASSERT_OK(a->Write(8192, data_.substr(8192, 4096), false));  // held, never settled
+  a->Close().ok();
+  a.reset();
+  Remount();
+  // Close settles: the hole becomes zeros and the held page follows.
+  std::string want = data_.substr(0, 4096) + std::string(4096, '\0') + data_.substr(8192, 4096);
+  EXPECT_EQ(ReadFile("/f"), want);
+}
+
+TEST_F(OrderedAppenderTest, PicksUpAnExistingFile) {
+  WriteFile("/f", data_.substr(0, 777));
+  auto a = Open("/f");
+  EXPECT_EQ(a->Size(), 777u);
+  ASSERT_OK(a->Write(0, data_.substr(0, 1000), false));  // the kernel re-sends the first page
+  ASSERT_OK(a->CloseWriter());
+  EXPECT_EQ(ReadFile("/f"), data_.substr(0, 1000));
+}
+
+}  // namespace
+}  // namespace hintfs
