@@ -9,7 +9,9 @@
 
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -72,15 +74,20 @@ class OpenFileTable {
     if (writable) f->writable_handles++;
     return f;
   }
-  // Whether the handle was the file's last one; the file leaves the table.
+  // Whether the handle was the file's last one. The file stays in the table
+  // until EraseIfUnused, so a handle opened while the last one closes the
+  // writer shares the appender rather than racing it for a writer.
   bool Release(uint64_t inode, bool writable) {
     std::lock_guard<std::mutex> l(mu_);
     auto it = files_.find(inode);
     if (it == files_.end()) return false;
     if (writable) it->second->writable_handles--;
-    if (--it->second->handles > 0) return false;
-    files_.erase(it);
-    return true;
+    return --it->second->handles == 0;
+  }
+  void EraseIfUnused(uint64_t inode) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = files_.find(inode);
+    if (it != files_.end() && it->second->handles == 0) files_.erase(it);
   }
   int WritableHandles(const OpenFile& f) {
     std::lock_guard<std::mutex> l(mu_);
@@ -145,28 +152,49 @@ class CacheInvalidator {
   void Start(fuse* f) {
     std::lock_guard<std::mutex> l(mu_);
     fuse_ = f;
+    stop_ = false;
+    thread_ = std::thread([this] { Run(); });
   }
   void Invalidate(const std::string& path) {
     std::lock_guard<std::mutex> l(mu_);
     if (fuse_ == nullptr) return;
-    fuse* f = fuse_;
-    threads_.emplace_back([f, path] { fuse_invalidate_path(f, path.c_str()); });
+    paths_.push_back(path);
+    cv_.notify_one();
   }
   // Before the session goes: no invalidation may outlive it.
   void Stop() {
-    std::vector<std::thread> threads;
     {
       std::lock_guard<std::mutex> l(mu_);
-      fuse_ = nullptr;
-      threads.swap(threads_);
+      if (fuse_ == nullptr) return;
+      stop_ = true;
+      cv_.notify_one();
     }
-    for (std::thread& t : threads) t.join();
+    thread_.join();
+    std::lock_guard<std::mutex> l(mu_);
+    fuse_ = nullptr;
+    paths_.clear();
   }
 
  private:
+  void Run() {
+    std::unique_lock<std::mutex> l(mu_);
+    for (;;) {
+      cv_.wait(l, [this] { return stop_ || !paths_.empty(); });
+      if (stop_) return;
+      std::string path = std::move(paths_.front());
+      paths_.pop_front();
+      l.unlock();
+      fuse_invalidate_path(fuse_, path.c_str());
+      l.lock();
+    }
+  }
+
   std::mutex mu_;
+  std::condition_variable cv_;
   fuse* fuse_ = nullptr;
-  std::vector<std::thread> threads_;
+  bool stop_ = false;
+  std::deque<std::string> paths_;
+  std::thread thread_;
 };
 
 CacheInvalidator g_invalidator;
@@ -289,7 +317,7 @@ int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
   if (s.IsNotFound() && create) {
     // Creating takes the writer at once; another create may win the race.
     s = g_fs->OpenWriter(path, WriteMode::kExclusive, &created);
-    if (s.IsAlreadyExists() && !(fi->flags & O_EXCL)) created.reset();
+    if (s.IsAlreadyExists() && (fi->flags & O_EXCL)) return -EEXIST;
     if (s.ok() || s.IsAlreadyExists()) s = g_fs->Stat(path, &st);
   } else if (s.ok() && create && (fi->flags & O_EXCL)) {
     return -EEXIST;
@@ -302,7 +330,7 @@ int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
   if ((fi->flags & O_TRUNC) && h->writable) {
     s = h->file->appender.Truncate(0);
     if (!s.ok()) {
-      g_open_files.Release(h->inode, h->writable);
+      if (g_open_files.Release(h->inode, h->writable)) g_open_files.EraseIfUnused(h->inode);
       return Errno(s);
     }
   }
@@ -378,7 +406,9 @@ int Release(const char*, fuse_file_info* fi) {
   std::unique_ptr<Handle> h(H(fi));
   if (h->is_virtual) return 0;
   if (!g_open_files.Release(h->inode, h->writable)) return 0;
-  return Errno(h->file->appender.CloseWriter());  // the last handle
+  Status s = h->file->appender.CloseWriter();  // the last handle
+  g_open_files.EraseIfUnused(h->inode);
+  return Errno(s);
 }
 
 int Truncate(const char* path, off_t size, fuse_file_info* fi) {
@@ -569,9 +599,11 @@ int RunFuseMount(const FuseMountOptions& o) {
     fuse_set_signal_handlers(fuse_get_session(f));
     rc = fuse_loop_mt(f, 0) == 0 ? 0 : 1;
     fuse_remove_signal_handlers(fuse_get_session(f));
-    g_invalidator.Stop();
   }
   fuse_unmount(f);
+  // After the connection ends, so an invalidation waiting on the kernel
+  // returns; before the session goes.
+  g_invalidator.Stop();
   fuse_destroy(f);
   g_open_files.CloseAll();
   g_fs.reset();  // the last reference: services stop, the filesystem unmounts cleanly
