@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The FUSE mount end to end (root, /dev/fuse): the random-operation checker
-# against a model; LevelDB and RocksDB unmodified on the mount; table levels
+# against a model, with and without the kernel's write-back cache; LevelDB
+# and RocksDB unmodified on the mount; table levels
 # read from their MANIFESTs visible in `hintfs ls -l`; the daemon killed
 # with SIGKILL mid-workload, then every synced byte found after a remount;
 # the fio mount jobs; clean fsck after each unmount.

@@ -34,6 +34,7 @@ for r in $(seq "$ROUNDS"); do
   for t in "ext4 host $EXT4/host" "ext4 wb $EXT4/wb" "ext4 wt $EXT4/wt" "tmpfs host $TMPFS/host" "tmpfs wb $TMPFS/wb"; do
     set -- $t
     rm -rf "${3:?}/bench"
+    sync  # no run pays for the write-back of the one before
     "$B" "$3" "$NUM" 2>/dev/null | sed "s/^/$1 $2 $r /"
   done
   echo "round $r of $ROUNDS done" >&2
