@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -18,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "adapters/common/mount_registry.h"
@@ -199,6 +201,24 @@ class CacheInvalidator {
 
 CacheInvalidator g_invalidator;
 
+// One line a second at most: a program that keeps overwriting must not fill
+// the daemon's log; the count of the lines left out goes with the next one.
+void LogRefusedWriteBack(const Status& s) {
+  static std::mutex mu;
+  static std::chrono::steady_clock::time_point last;
+  static uint64_t skipped = 0;
+  std::lock_guard<std::mutex> l(mu);
+  auto now = std::chrono::steady_clock::now();
+  if (last.time_since_epoch().count() != 0 && now - last < std::chrono::seconds(1)) {
+    skipped++;
+    return;
+  }
+  std::string more = skipped > 0 ? fmt::format(" ({} more since the last line)", skipped) : "";
+  std::fprintf(stderr, "hintfs mount: write-back refused: %s%s\n", s.ToString().c_str(), more.c_str());
+  last = now;
+  skipped = 0;
+}
+
 // An open handle. Virtual files carry their content, made at open.
 struct Handle {
   std::string path;
@@ -374,7 +394,7 @@ int Write(const char*, const char* buf, size_t size, off_t off, fuse_file_info* 
     if (write_back && s.IsInvalidArgument()) {
       // The program's write() succeeded long ago; it learns at fsync or
       // close (EIO), and its cached copy of the file must go.
-      std::fprintf(stderr, "hintfs mount: write-back refused: %s\n", s.ToString().c_str());
+      LogRefusedWriteBack(s);
       g_invalidator.Invalidate(h->path);
     }
     return Errno(s);
