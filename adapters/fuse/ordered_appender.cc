@@ -69,6 +69,7 @@ Status OrderedAppender::ReadStored(FileReader* reader, uint64_t offset, size_t n
 Status OrderedAppender::Write(uint64_t offset, std::string_view data, bool in_order_only, bool* held) {
   std::lock_guard<std::mutex> l(mu_);
   if (held != nullptr) *held = false;
+  if (data.empty()) return Status::OK();  // as write(2) of nothing: no change, even past the end
   if (in_order_only && offset != size_) {
     return Status::InvalidArgument(
         fmt::format("{}: write at {} but the file ends at {} (files are append-only)", path_, offset, size_));
@@ -107,7 +108,7 @@ Status OrderedAppender::Write(uint64_t offset, std::string_view data, bool in_or
   HoldLocked(offset, data);
   size_ = std::max(size_, offset + data.size());
   s = DrainLocked();
-  if (held != nullptr) *held = held_bytes_ > 0;
+  if (held != nullptr) *held = !held_.empty();
   return s;
 }
 
@@ -124,19 +125,13 @@ void OrderedAppender::HoldLocked(uint64_t offset, std::string_view data) {
       continue;
     }
     std::string run = std::move(it->second);
-    held_bytes_ -= run.size();
     it = held_.erase(it);
-    if (run_start < offset) {
-      held_bytes_ += offset - run_start;
-      held_.emplace(run_start, run.substr(0, offset - run_start));
-    }
+    if (run_start < offset) held_.emplace(run_start, run.substr(0, offset - run_start));
     if (run_end > end) {
-      held_bytes_ += run_end - end;
       it = held_.emplace(end, run.substr(end - run_start)).first;
       ++it;
     }
   }
-  held_bytes_ += data.size();
   held_.emplace(offset, std::string(data));
 }
 
@@ -146,7 +141,6 @@ Status OrderedAppender::DrainLocked() {
     Status s = writer_->Append(it->second);
     if (!s.ok()) return s;
     stored_ += it->second.size();
-    held_bytes_ -= it->second.size();
     held_.erase(it);
   }
   return Status::OK();
@@ -205,19 +199,12 @@ Status OrderedAppender::Truncate(uint64_t size) {
     if (!s.ok()) return s;
     stored_ = size;
     held_.clear();
-    held_bytes_ = 0;
   } else {
     // Held bytes past the new end go; the rest stays held.
-    auto it = held_.lower_bound(size);
-    for (auto j = it; j != held_.end(); ++j) held_bytes_ -= j->second.size();
-    held_.erase(it, held_.end());
+    held_.erase(held_.lower_bound(size), held_.end());
     if (!held_.empty()) {
       auto last = std::prev(held_.end());
-      uint64_t end = last->first + last->second.size();
-      if (end > size) {
-        held_bytes_ -= end - size;
-        last->second.resize(size - last->first);
-      }
+      if (last->first + last->second.size() > size) last->second.resize(size - last->first);
     }
   }
   size_ = size;
@@ -276,7 +263,9 @@ uint64_t OrderedAppender::Size() {
 
 uint64_t OrderedAppender::HeldBytes() {
   std::lock_guard<std::mutex> l(mu_);
-  return held_bytes_;
+  uint64_t bytes = 0;
+  for (const auto& [offset, run] : held_) bytes += run.size();
+  return bytes;
 }
 
 }  // namespace hintfs

@@ -105,8 +105,7 @@ class OrderedAppender {
   std::vector<std::unique_ptr<FileReader>> readers_;  // idle ones
   uint64_t stored_;  // bytes the filesystem holds (appended through writer_)
   uint64_t size_;    // the file's size; > stored_ while bytes are held or a hole is open
-  std::map<uint64_t, std::string> held_;  // offset -> bytes, disjoint, all >= stored_
-  uint64_t held_bytes_ = 0;
+  std::map<uint64_t, std::string> held_;  // offset -> bytes, disjoint, non-empty, all >= stored_
 };
 
 }  // namespace hintfs
