@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -32,6 +33,7 @@ struct ZoneState {
   uint64_t wp = 0;
   ZoneCondition condition = ZoneCondition::kEmpty;
   uint64_t durable_wp = 0;  // write pointer as of the last Flush()
+  uint64_t resets = 0;      // tells a Flush that the zone was reset while it synced
 };
 
 // Where a device keeps its bytes and zone table.
@@ -436,19 +438,37 @@ class EmulatedDevice : public ZonedDevice {
     if (!s.ok()) return s;
     ZoneState& z = state_->zones[zone];
     if (z.condition == ZoneCondition::kReadOnly) return InvalidTransition(zone, "reset");
+    const uint64_t resets = z.resets + 1;
     z = ZoneState();
+    z.resets = resets;
     s = backing_->DiscardZone(zone);
     if (!s.ok()) return s;
     return backing_->PersistZone(zone, z);
   }
 
   Status Flush() override {
+    // Write pointers advance only after their bytes were handed to the
+    // backing, so the sync covers every byte below the ones seen here.
+    std::vector<ZoneState> seen;
+    {
+      std::lock_guard<std::mutex> l(state_->mu);
+      Status s = CheckPowered();
+      if (!s.ok()) return s;
+      seen = state_->zones;
+    }
+    // Unlocked: a host fdatasync can take a long time, and reads and writes
+    // of other zones (and of this one) must not queue behind it.
+    Status s = backing_->Sync();
+    if (!s.ok()) return s;
     std::lock_guard<std::mutex> l(state_->mu);
-    Status s = CheckPowered();
+    s = CheckPowered();
     if (!s.ok()) return s;
-    s = backing_->Sync();
-    if (!s.ok()) return s;
-    for (ZoneState& z : state_->zones) z.durable_wp = z.wp;
+    for (size_t i = 0; i < seen.size(); i++) {
+      ZoneState& z = state_->zones[i];
+      // A zone reset meanwhile holds new bytes below the old pointer that
+      // this sync may have missed.
+      if (z.resets == seen[i].resets) z.durable_wp = std::max(z.durable_wp, seen[i].wp);
+    }
     return Status::OK();
   }
 
