@@ -179,7 +179,9 @@ class FileWriter {
  public:
   virtual ~FileWriter() = default;
   virtual Status Append(std::string_view data) = 0;
-  // Sends buffered whole blocks to the device (no durability promise).
+  // Sends buffered whole blocks to the device. No durability promise, but
+  // whole blocks flushed are recovered even if the process then dies
+  // without a sync (the file's zone ownership is made durable once per zone).
   virtual Status Flush() = 0;
   // Makes every appended byte and the file size durable.
   virtual Status Sync() = 0;

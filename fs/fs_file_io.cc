@@ -30,7 +30,9 @@ class FsFileWriter : public FileWriter {
   Status Flush() override {
     if (closed_) return Status::InvalidArgument("flush of a closed file");
     std::lock_guard<std::mutex> l(ino_->mu);
-    return fs_->WriteOut(ino_.get(), /*include_partial=*/false);
+    Status s = fs_->WriteOut(ino_.get(), /*include_partial=*/false);
+    if (s.ok()) s = fs_->MakeOwnershipDurable(ino_.get());
+    return s;
   }
 
   Status Sync() override {
@@ -194,6 +196,17 @@ Status FsImpl::FinishWriting(Inode* ino) {
   return s;
 }
 
+Status FsImpl::MakeOwnershipDurable(Inode* ino) {
+  if (!ino->owns_zone) return Status::OK();
+  uint64_t generation;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    generation = members_[ino->zone_device]->zones[ino->zone].owner_generation;
+  }
+  if (generation <= journal_->committed_generation()) return Status::OK();
+  return journal_->Commit();
+}
+
 bool FsImpl::ReleaseOwnership(Inode* ino) {
   if (!ino->owns_zone) return false;
   std::lock_guard<std::mutex> l(mu_);
@@ -259,10 +272,10 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership) {
           slot.owner_generation = journal_->Add(op);
         }
         ino->owns_zone = true;
-        // Durable before the first byte lands, so everything written into
-        // the zone from now on can be recovered after a crash.
-        Status s = journal_->Commit();
-        if (!s.ok()) return s;
+        // Not committed here: bytes that land before the record is durable
+        // are merely unrecoverable garbage after a crash, never wrongly
+        // attributed. The next commit (a sync, a close, an explicit Flush)
+        // carries it, so a stream of appends pays no commit per zone.
       }
       continue;  // block size may differ on the chosen device
     }

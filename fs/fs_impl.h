@@ -174,6 +174,9 @@ class FsImpl : public Filesystem {
   bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self);
   // ReleaseOwnership with mu_ held.
   bool ReleaseOwnershipLocked(Inode* ino);
+  // Commits the record of the zone the inode owns if it is not yet durable,
+  // so whole blocks already in the zone survive a crash unsynced.
+  Status MakeOwnershipDurable(Inode* ino);
   bool CoolingLocked(const ZoneSlot& slot) const {
     return slot.release_generation > journal_->committed_generation();
   }

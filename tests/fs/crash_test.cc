@@ -106,7 +106,7 @@ class CrashTest : public FsTest {
         if (s.ok()) s = w->Sync();
         if (s.ok()) s = w->Close();
         live += data.size();
-      } else if (kind <= 5) {  // append and close without sync
+      } else if (kind <= 5) {  // append, flush as a log writer does, close without sync
         std::string name = pick();
         std::string data = Random(&rng, 1 + rng() % 30000);
         after[name].all += data;
@@ -115,6 +115,7 @@ class CrashTest : public FsTest {
         std::unique_ptr<FileWriter> w;
         s = fs_->OpenWriter(name, WriteMode::kAppend, &w);
         if (s.ok()) s = w->Append(data);
+        if (s.ok()) s = w->Flush();  // flushed whole blocks survive a kill from here on
         if (s.ok()) s = w->Close();
         live += data.size();
       } else if (kind <= 7) {  // rename, directory sync
@@ -315,6 +316,32 @@ TEST_F(TailRecoveryTest, FlushedBlocksSurviveAKill) {
   EXPECT_EQ(got.size(), 50000u / 4096 * 4096);
   EXPECT_EQ(got, data.substr(0, got.size()));
   EXPECT_EQ(fs_->Stats().recovered_tail_bytes, got.size());
+  ExpectClean();
+}
+
+// A stream of appends that crosses zones commits nothing: the zone owner
+// records wait for the next commit. Blocks written out before it are not
+// recovered after a kill, and nothing else of the file is touched.
+TEST_F(TailRecoveryTest, AppendsAcrossZonesCommitNothingUntilAFlush) {
+  fs_.reset();
+  MountOptions o = Options(domain_, 0);
+  o.write_buffer_bytes = 16 << 10;  // appends reach the zones as they come
+  Mount(o);
+  std::mt19937_64 rng(4);
+  std::string body = Random(&rng, 300000);
+  std::unique_ptr<FileWriter> w;
+  ASSERT_OK(fs_->OpenWriter("/stream", WriteMode::kTruncate, &w));
+  ASSERT_OK(w->Sync());  // the file exists, empty
+  uint64_t commits = fs_->Stats().journal_commits;
+  for (size_t off = 0; off < body.size(); off += 7000) ASSERT_OK(w->Append(body.substr(off, 7000)));
+  FileStat st;
+  ASSERT_OK(fs_->Stat("/stream", &st));
+  ASSERT_GE(st.extents.size(), 3u) << "the appends must reach several zones";
+  EXPECT_EQ(fs_->Stats().journal_commits, commits);
+  w.release();
+  KillAndRemount();
+  EXPECT_EQ(ReadFile("/stream"), "");
+  EXPECT_EQ(fs_->Stats().recovered_tail_bytes, 0u);
   ExpectClean();
 }
 
