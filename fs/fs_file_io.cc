@@ -17,14 +17,23 @@ class FsFileWriter : public FileWriter {
     if (closed_) return Status::InvalidArgument("append to a closed file");
     if (fs_->options().observer) fs_->options().observer->OnAppend(ino_->created_as, data);
     std::lock_guard<std::mutex> l(ino_->mu);
-    ino_->pending.append(data.data(), data.size());
     ino_->size += data.size();
     ino_->mtime_ns = NowNs();
     ino_->attr_dirty = true;
-    if (ino_->pending.size() >= fs_->options().write_buffer_bytes) {
-      return fs_->WriteOut(ino_.get(), /*include_partial=*/false);
+    Status s;
+    if (ino_->pending.empty() && data.size() >= fs_->options().write_buffer_bytes) {
+      // Whole blocks go to the zone straight from the caller's bytes (a FUSE
+      // write-back sends 1 MiB at a time): one copy fewer. What is left, a
+      // partial block or all of it after an error, is buffered as usual.
+      s = fs_->WriteOut(ino_.get(), /*include_partial=*/false, /*take_ownership=*/true, &data);
+      ino_->pending.append(data.data(), data.size());
+      return s;
     }
-    return Status::OK();
+    ino_->pending.append(data.data(), data.size());
+    if (ino_->pending.size() >= fs_->options().write_buffer_bytes) {
+      s = fs_->WriteOut(ino_.get(), /*include_partial=*/false);
+    }
+    return s;
   }
 
   Status Flush() override {
@@ -238,19 +247,23 @@ void FsImpl::ReleaseWriterZone(Inode* ino) {
   ino->zone_device = -1;
 }
 
-Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership) {
+Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership,
+                        std::string_view* direct) {
+  // The bytes to write: the caller's when it passes them (the buffer is then
+  // empty), else the inode's buffer.
+  auto source = [&]() { return direct != nullptr ? *direct : std::string_view(ino->pending); };
   std::string block_buf;
-  while (!ino->pending.empty()) {
+  while (!source().empty()) {
     uint32_t dev = 0, zone = 0;
     if (ino->zone_device >= 0) {
       dev = static_cast<uint32_t>(ino->zone_device);
       zone = ino->zone;
     }
     uint64_t bs = ino->zone_device >= 0 ? members_[dev]->block_size : 4096;
-    size_t whole = ino->pending.size() / bs * bs;
+    size_t whole = source().size() / bs * bs;
     if (whole == 0 && !include_partial) return Status::OK();
     if (ino->zone_device < 0) {
-      Status s = AcquireZone(ino, ino->pending.size(), &dev, &zone);
+      Status s = AcquireZone(ino, source().size(), &dev, &zone);
       if (!s.ok()) return s;
       ino->zone_device = static_cast<int32_t>(dev);
       ino->zone = zone;
@@ -288,16 +301,16 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership) {
       used = m->zones[zone].used;
       room = m->zones[zone].capacity - used;
     }
-    size_t want = include_partial ? (ino->pending.size() + bs - 1) / bs * bs : whole;
+    size_t want = include_partial ? (source().size() + bs - 1) / bs * bs : whole;
     size_t chunk = static_cast<size_t>(std::min<uint64_t>(want, room / bs * bs));
     if (chunk == 0) {
       ReleaseWriterZone(ino);
       continue;
     }
-    size_t data_bytes = std::min(chunk, ino->pending.size());
-    const char* src = ino->pending.data();
+    size_t data_bytes = std::min(chunk, source().size());
+    const char* src = source().data();
     if (data_bytes < chunk) {  // pad the last block
-      block_buf.assign(ino->pending.data(), data_bytes);
+      block_buf.assign(src, data_bytes);
       block_buf.resize(chunk, '\0');
       src = block_buf.data();
     }
@@ -335,7 +348,11 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership) {
       std::lock_guard<std::mutex> l(stats_mu_);
       stats_.bytes_written[static_cast<int>(m->info.tier)] += data_bytes;
     }
-    ino->pending.erase(0, data_bytes);
+    if (direct != nullptr) {
+      direct->remove_prefix(data_bytes);
+    } else {
+      ino->pending.erase(0, data_bytes);
+    }
     ino->tail_len = 0;  // the synced tail is now part of an extent
     if (room - chunk < bs) ReleaseWriterZone(ino);
   }

@@ -127,7 +127,10 @@ class FsImpl : public Filesystem {
   // Sends pending bytes to the device: whole blocks, or with include_partial
   // everything (the last block padded). A file that takes a new zone records
   // itself as the zone's owner unless take_ownership is false.
-  Status WriteOut(Inode* ino, bool include_partial, bool take_ownership = true);  // ino->mu held
+  // Sends whole blocks (and with include_partial the padded rest) of the
+  // inode's buffer, or of *direct when given, to zones; ino->mu held.
+  Status WriteOut(Inode* ino, bool include_partial, bool take_ownership = true,
+                  std::string_view* direct = nullptr);
   // Close and unmount: everything to the device, zone released, extents queued.
   Status FinishWriting(Inode* ino);                  // ino->mu held
   // Queues the release of the zone ino owns. True if the owner record may

@@ -44,6 +44,33 @@ TEST_F(FsTest, FileLargerThanAZoneSpansZonesAndDevices) {
   ExpectClean();
 }
 
+// Appends of at least a buffer's worth with nothing buffered go to zones
+// straight from the caller's bytes; mixed with buffered ones, every byte
+// lands once, in order.
+TEST_F(FsTest, LargeAndSmallAppendsInterleave) {
+  Format();
+  MountOptions o;
+  o.write_buffer_bytes = 64 << 10;
+  Mount(o);
+  std::mt19937_64 rng(7);
+  std::string expect;
+  std::unique_ptr<FileWriter> w;
+  ASSERT_OK(fs_->OpenWriter("/mix", WriteMode::kTruncate, &w));
+  for (size_t size : {200000ul, 100ul, 70000ul, 65536ul, 4096ul, 131072ul, 1ul, 300000ul}) {
+    std::string part = Random(&rng, size);
+    ASSERT_OK(w->Append(part));
+    expect += part;
+    if (size == 4096) ASSERT_OK(w->Sync());
+  }
+  EXPECT_EQ(w->Size(), expect.size());
+  EXPECT_EQ(ReadFile("/mix"), expect);  // partly still buffered
+  ASSERT_OK(w->Close());
+  EXPECT_EQ(ReadFile("/mix"), expect);
+  Remount();
+  EXPECT_EQ(ReadFile("/mix"), expect);
+  ExpectClean();
+}
+
 TEST_F(FsTest, ReadsAtOffsetsIncludingUnwrittenTail) {
   Format();
   std::mt19937_64 rng(3);
