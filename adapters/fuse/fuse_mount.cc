@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -200,6 +202,38 @@ class CacheInvalidator {
 };
 
 CacheInvalidator g_invalidator;
+
+// While alive, libfuse's messages are kept rather than printed, so a failed
+// setup step reports one line with libfuse's reason in it.
+class FuseLogCapture {
+ public:
+  FuseLogCapture() {
+    Messages().clear();
+    fuse_set_log_func(&Keep);
+  }
+  ~FuseLogCapture() { fuse_set_log_func(nullptr); }  // libfuse's own printer again
+  // What libfuse said, on one line.
+  static std::string Text() {
+    std::string t = Messages();
+    for (char& c : t) c = c == '\n' ? ' ' : c;
+    while (!t.empty() && t.back() == ' ') t.pop_back();
+    if (t.rfind("fuse: ", 0) == 0) t.erase(0, 6);
+    return t;
+  }
+  // On success, what libfuse said goes out as it would have.
+  static void Print() { std::fputs(Messages().c_str(), stderr); }
+
+ private:
+  static std::string& Messages() {
+    static std::string messages;
+    return messages;
+  }
+  static void Keep(fuse_log_level, const char* format, va_list ap) {
+    char buf[512];
+    std::vsnprintf(buf, sizeof(buf), format, ap);
+    Messages() += buf;
+  }
+};
 
 // One line a second at most: a program that keeps overwriting must not fill
 // the daemon's log; the count of the lines left out goes with the next one.
@@ -585,15 +619,21 @@ int RunFuseMount(const FuseMountOptions& o) {
   for (std::string& a : args) argv.push_back(&a[0]);
   fuse_args fargs = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
   fuse_operations ops = Operations();
-  fuse* f = fuse_new(&fargs, &ops, sizeof(ops), nullptr);
-  if (f == nullptr) {
-    std::fprintf(stderr, "hintfs mount: bad FUSE options\n");
-    return 2;
-  }
-  if (fuse_mount(f, o.mountpoint.c_str()) != 0) {
-    fuse_destroy(f);
-    std::fprintf(stderr, "hintfs mount: cannot mount on %s\n", o.mountpoint.c_str());
-    return 1;
+  fuse* f = nullptr;
+  {
+    FuseLogCapture capture;
+    f = fuse_new(&fargs, &ops, sizeof(ops), nullptr);
+    if (f == nullptr) {
+      std::fprintf(stderr, "hintfs mount: bad FUSE options: %s\n", FuseLogCapture::Text().c_str());
+      return 2;
+    }
+    if (fuse_mount(f, o.mountpoint.c_str()) != 0) {
+      fuse_destroy(f);
+      std::fprintf(stderr, "hintfs mount: cannot mount on %s: %s\n", o.mountpoint.c_str(),
+                   FuseLogCapture::Text().c_str());
+      return 1;
+    }
+    FuseLogCapture::Print();
   }
   if (g_writeback) {
     std::string bdi;

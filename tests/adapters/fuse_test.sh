@@ -36,6 +36,14 @@ unmount_fs() {
   "$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null || fail "fsck after unmount"
 }
 
+# 0. A bad mount option: one line naming it, exit status 2, nothing mounted.
+rc=0
+"$HINTFS" mount -f -o no_such_option "file:$WORK/ssd.img" "$MNT" 2> "$WORK/err.txt" || rc=$?
+[ "$rc" -eq 2 ] || fail "bad mount option: exit status $rc, expected 2"
+[ "$(wc -l < "$WORK/err.txt")" -eq 1 ] && grep -q no_such_option "$WORK/err.txt" ||
+  { cat "$WORK/err.txt" >&2; fail "bad mount option: expected one line naming it"; }
+mountpoint -q "$MNT" && fail "mounted despite a bad option"
+
 # 1. Random operations against a model; seeds are printed on failure. First
 # without the kernel's write-back cache (every write reaches the daemon when
 # made), then with it (the default): there pages come back whole and out of
