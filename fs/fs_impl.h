@@ -125,10 +125,10 @@ class FsImpl : public Filesystem {
 
   // ---- used by handles (fs_file_io.cc)
   // Sends pending bytes to the device: whole blocks, or with include_partial
-  // everything (the last block padded). A file that takes a new zone records
-  // itself as the zone's owner unless take_ownership is false.
-  // Sends whole blocks (and with include_partial the padded rest) of the
-  // inode's buffer, or of *direct when given, to zones; ino->mu held.
+  // everything (the last block padded). The bytes are the inode's buffer, or
+  // *direct when given (the buffer then empty; what is sent is removed from
+  // its front). A file that takes a new zone records itself as the zone's
+  // owner unless take_ownership is false. ino->mu held.
   Status WriteOut(Inode* ino, bool include_partial, bool take_ownership = true,
                   std::string_view* direct = nullptr);
   // Close and unmount: everything to the device, zone released, extents queued.
