@@ -97,6 +97,11 @@ class OpenFileTable {
     std::lock_guard<std::mutex> l(mu_);
     return f.writable_handles;
   }
+  // A renamed directory takes the open files under it along.
+  void MoveWithDirectory(const std::string& from, const std::string& to) {
+    std::lock_guard<std::mutex> l(mu_);
+    for (auto& [inode, f] : files_) f->appender.MoveWithDirectory(from, to);
+  }
   std::shared_ptr<OpenFile> Find(uint64_t inode) {
     std::lock_guard<std::mutex> l(mu_);
     auto it = files_.find(inode);
@@ -255,7 +260,6 @@ void LogRefusedWriteBack(const Status& s) {
 
 // An open handle. Virtual files carry their content, made at open.
 struct Handle {
-  std::string path;
   uint64_t inode = 0;
   bool writable = false;
   std::shared_ptr<OpenFile> file;
@@ -355,7 +359,6 @@ int ReadDir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_file_
 
 int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
   auto h = std::make_unique<Handle>();
-  h->path = path;
   if (IsVirtual(path)) {
     if ((fi->flags & O_ACCMODE) != O_RDONLY || create) return -EACCES;
     h->is_virtual = true;
@@ -429,7 +432,7 @@ int Write(const char*, const char* buf, size_t size, off_t off, fuse_file_info* 
       // The program's write() succeeded long ago; it learns at fsync or
       // close (EIO), and its cached copy of the file must go.
       LogRefusedWriteBack(s);
-      g_invalidator.Invalidate(h->path);
+      g_invalidator.Invalidate(h->file->appender.path());  // renames included
     }
     return Errno(s);
   }
@@ -501,7 +504,11 @@ int Rename(const char* from, const char* to, unsigned int flags) {
   Status s = g_fs->Rename(from, to);
   FileStat st;
   if (s.ok() && g_fs->Stat(to, &st).ok()) {
-    if (std::shared_ptr<OpenFile> f = g_open_files.Find(st.inode)) f->appender.SetPath(to);
+    if (st.type == FileType::kDirectory) {
+      g_open_files.MoveWithDirectory(from, to);
+    } else if (std::shared_ptr<OpenFile> f = g_open_files.Find(st.inode)) {
+      f->appender.SetPath(to);
+    }
   }
   return Errno(s);
 }

@@ -37,6 +37,18 @@ void OrderedAppender::SetPath(const std::string& path) {
   path_ = path;
 }
 
+void OrderedAppender::MoveWithDirectory(const std::string& from, const std::string& to) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (path_.size() > from.size() && path_.compare(0, from.size(), from) == 0 && path_[from.size()] == '/') {
+    path_ = to + path_.substr(from.size());
+  }
+}
+
+std::string OrderedAppender::path() {
+  std::lock_guard<std::mutex> l(mu_);
+  return path_;
+}
+
 Status OrderedAppender::OpenWriterLocked() {
   if (writer_) return Status::OK();
   Status s = fs_->OpenWriter(path_, WriteMode::kAppend, &writer_);

@@ -54,6 +54,10 @@ class OrderedAppender {
 
   // After a rename, so the writer and reader, opened lazily, find the file.
   void SetPath(const std::string& path);
+  // After a directory was renamed from `from` to `to`: a path under it moves
+  // with it.
+  void MoveWithDirectory(const std::string& from, const std::string& to);
+  std::string path();
 
   // Takes bytes written at offset. in_order_only: anything but a write at the
   // end (Size()) fails with InvalidArgument. *held (if given) tells whether

@@ -57,6 +57,22 @@ for seed in 11 12 13; do
   mkdir "$MNT/chk$seed"
   "$CHECKER" ops "$MNT/chk$seed" "$seed" 2500 || fail "checker seed $seed"
 done
+# A file open for appending whose directory is renamed before its bytes
+# reach the daemon: the write-back finds the file under its new path.
+python3 - "$MNT" <<'PY' || fail "append after a directory rename"
+import os, sys
+m = sys.argv[1]
+os.mkdir(m + "/dir1")
+with open(m + "/dir1/f", "w") as f:
+    f.write("first\n")
+fd = os.open(m + "/dir1/f", os.O_WRONLY | os.O_APPEND)
+os.rename(m + "/dir1", m + "/dir2")
+os.write(fd, b"second\n")
+os.fsync(fd)
+os.close(fd)
+PY
+echo 1 > /proc/sys/vm/drop_caches  # what the daemon holds, not the kernel's copy
+[ "$(cat "$MNT/dir2/f")" = "$(printf 'first\nsecond')" ] || fail "content after a directory rename"
 [ -f "$MNT/.hintfs/stats.json" ] || fail "no .hintfs/stats.json"
 python3 -c '
 import json, sys

@@ -39,8 +39,8 @@ class OrderedAppenderTest : public test::FsTest {
     return out;
   }
 
+  std::mt19937_64 rng_{7};  // before data_, which it makes
   std::string data_ = Random(&rng_, 5 * 4096 + 123);
-  std::mt19937_64 rng_{7};
 };
 
 TEST_F(OrderedAppenderTest, InOrderWritesAppend) {
@@ -51,6 +51,25 @@ TEST_F(OrderedAppenderTest, InOrderWritesAppend) {
   EXPECT_EQ(a->HeldBytes(), 0u);
   ASSERT_OK(a->CloseWriter());
   EXPECT_EQ(ReadFile("/f"), data_);
+}
+
+TEST_F(OrderedAppenderTest, DirectoryRenameMovesThePathUnderIt) {
+  ASSERT_OK(fs_->Mkdir("/d"));
+  ASSERT_OK(fs_->Mkdir("/dd"));
+  WriteFile("/d/f", "abc");
+  auto a = Open("/d/f");
+  auto other = Open("/dd/g");
+  ASSERT_OK(fs_->Rename("/d", "/e"));
+  a->MoveWithDirectory("/d", "/e");
+  other->MoveWithDirectory("/d", "/e");  // "/dd" is not under "/d"
+  EXPECT_EQ(a->path(), "/e/f");
+  EXPECT_EQ(other->path(), "/dd/g");
+  a->MoveWithDirectory("/e/f", "/x");  // the file itself is not under itself
+  EXPECT_EQ(a->path(), "/e/f");
+  // The writer, opened lazily, finds the file where it is now.
+  ASSERT_OK(a->Write(3, "def", true));
+  ASSERT_OK(a->CloseWriter());
+  EXPECT_EQ(ReadFile("/e/f"), "abcdef");
 }
 
 TEST_F(OrderedAppenderTest, InOrderOnlyRefusesAnyOtherOffset) {
