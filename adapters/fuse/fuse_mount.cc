@@ -97,10 +97,10 @@ class OpenFileTable {
     std::lock_guard<std::mutex> l(mu_);
     return f.writable_handles;
   }
-  // A renamed directory takes the open files under it along.
-  void MoveWithDirectory(const std::string& from, const std::string& to) {
-    std::lock_guard<std::mutex> l(mu_);
-    for (auto& [inode, f] : files_) f->appender.MoveWithDirectory(from, to);
+  // A renamed file, or directory with open files under it. Not under the
+  // table's lock: an appender's lock waits for its file's device writes.
+  void Renamed(const std::string& from, const std::string& to) {
+    for (auto& f : All()) f->appender.Renamed(from, to);
   }
   std::shared_ptr<OpenFile> Find(uint64_t inode) {
     std::lock_guard<std::mutex> l(mu_);
@@ -121,17 +121,20 @@ class OpenFileTable {
     }
   }
   void Totals(uint64_t* files, uint64_t* held) {
-    std::vector<std::shared_ptr<OpenFile>> all;
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      for (auto& [inode, f] : files_) all.push_back(f);
-    }
+    std::vector<std::shared_ptr<OpenFile>> all = All();
     *files = all.size();
     *held = 0;
     for (auto& f : all) *held += f->appender.HeldBytes();
   }
 
  private:
+  std::vector<std::shared_ptr<OpenFile>> All() {
+    std::lock_guard<std::mutex> l(mu_);
+    std::vector<std::shared_ptr<OpenFile>> all;
+    for (auto& [inode, f] : files_) all.push_back(f);
+    return all;
+  }
+
   std::mutex mu_;
   std::unordered_map<uint64_t, std::shared_ptr<OpenFile>> files_;
 };
@@ -502,14 +505,7 @@ int Rename(const char* from, const char* to, unsigned int flags) {
     if (g_fs->Stat(to, &st).ok()) return -EEXIST;
   }
   Status s = g_fs->Rename(from, to);
-  FileStat st;
-  if (s.ok() && g_fs->Stat(to, &st).ok()) {
-    if (st.type == FileType::kDirectory) {
-      g_open_files.MoveWithDirectory(from, to);
-    } else if (std::shared_ptr<OpenFile> f = g_open_files.Find(st.inode)) {
-      f->appender.SetPath(to);
-    }
-  }
+  if (s.ok()) g_open_files.Renamed(from, to);
   return Errno(s);
 }
 

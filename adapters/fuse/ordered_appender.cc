@@ -17,13 +17,7 @@ constexpr size_t kMaxIdleReaders = 4;
 OrderedAppender::OrderedAppender(Filesystem* fs, std::string path, uint64_t size)
     : fs_(fs), path_(std::move(path)), stored_(size), size_(size) {}
 
-OrderedAppender::~OrderedAppender() {
-  std::lock_guard<std::mutex> l(mu_);
-  if (writer_) {
-    SettleLocked();
-    writer_->Close();
-  }
-}
+OrderedAppender::~OrderedAppender() { CloseWriter(); }  // an error has no one to go to
 
 void OrderedAppender::Adopt(std::unique_ptr<FileWriter> writer) {
   std::lock_guard<std::mutex> l(mu_);
@@ -32,16 +26,10 @@ void OrderedAppender::Adopt(std::unique_ptr<FileWriter> writer) {
   size_ = std::max(size_, stored_);
 }
 
-void OrderedAppender::SetPath(const std::string& path) {
+void OrderedAppender::Renamed(const std::string& from, const std::string& to) {
   std::lock_guard<std::mutex> l(mu_);
-  path_ = path;
-}
-
-void OrderedAppender::MoveWithDirectory(const std::string& from, const std::string& to) {
-  std::lock_guard<std::mutex> l(mu_);
-  if (path_.size() > from.size() && path_.compare(0, from.size(), from) == 0 && path_[from.size()] == '/') {
-    path_ = to + path_.substr(from.size());
-  }
+  if (path_.compare(0, from.size(), from) != 0) return;
+  if (path_.size() == from.size() || path_[from.size()] == '/') path_ = to + path_.substr(from.size());
 }
 
 std::string OrderedAppender::path() {

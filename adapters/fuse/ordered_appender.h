@@ -52,11 +52,9 @@ class OrderedAppender {
   // Takes a writer the caller already opened on the file (create).
   void Adopt(std::unique_ptr<FileWriter> writer);
 
-  // After a rename, so the writer and reader, opened lazily, find the file.
-  void SetPath(const std::string& path);
-  // After a directory was renamed from `from` to `to`: a path under it moves
-  // with it.
-  void MoveWithDirectory(const std::string& from, const std::string& to);
+  // After a rename of `from` to `to`, of the file or of a directory above
+  // it, so the writer and readers, opened lazily, find the file.
+  void Renamed(const std::string& from, const std::string& to);
   std::string path();
 
   // Takes bytes written at offset. in_order_only: anything but a write at the

@@ -53,23 +53,29 @@ TEST_F(OrderedAppenderTest, InOrderWritesAppend) {
   EXPECT_EQ(ReadFile("/f"), data_);
 }
 
-TEST_F(OrderedAppenderTest, DirectoryRenameMovesThePathUnderIt) {
+TEST_F(OrderedAppenderTest, RenamesOfTheFileOrADirectoryAboveMoveThePath) {
   ASSERT_OK(fs_->Mkdir("/d"));
   ASSERT_OK(fs_->Mkdir("/dd"));
   WriteFile("/d/f", "abc");
   auto a = Open("/d/f");
   auto other = Open("/dd/g");
   ASSERT_OK(fs_->Rename("/d", "/e"));
-  a->MoveWithDirectory("/d", "/e");
-  other->MoveWithDirectory("/d", "/e");  // "/dd" is not under "/d"
+  a->Renamed("/d", "/e");
+  other->Renamed("/d", "/e");  // "/dd" is not under "/d"
   EXPECT_EQ(a->path(), "/e/f");
   EXPECT_EQ(other->path(), "/dd/g");
-  a->MoveWithDirectory("/e/f", "/x");  // the file itself is not under itself
+  a->Renamed("/e/f2", "/x");  // a sibling whose name begins with the file's
   EXPECT_EQ(a->path(), "/e/f");
   // The writer, opened lazily, finds the file where it is now.
   ASSERT_OK(a->Write(3, "def", true));
   ASSERT_OK(a->CloseWriter());
   EXPECT_EQ(ReadFile("/e/f"), "abcdef");
+  ASSERT_OK(fs_->Rename("/e/f", "/e/h"));
+  a->Renamed("/e/f", "/e/h");
+  EXPECT_EQ(a->path(), "/e/h");
+  ASSERT_OK(a->Write(6, "ghi", true));
+  ASSERT_OK(a->CloseWriter());
+  EXPECT_EQ(ReadFile("/e/h"), "abcdefghi");
 }
 
 TEST_F(OrderedAppenderTest, InOrderOnlyRefusesAnyOtherOffset) {
