@@ -23,14 +23,12 @@ class FsFileWriter : public FileWriter {
     Status s;
     if (ino_->pending.empty() && data.size() >= fs_->options().write_buffer_bytes) {
       // Whole blocks go to the zone straight from the caller's bytes (a FUSE
-      // write-back sends 1 MiB at a time): one copy fewer. What is left, a
-      // partial block or all of it after an error, is buffered as usual.
+      // write-back sends 1 MiB at a time): one copy fewer. What is left in
+      // data, a partial block or all of it after an error, is buffered.
       s = fs_->WriteOut(ino_.get(), /*include_partial=*/false, /*take_ownership=*/true, &data);
-      ino_->pending.append(data.data(), data.size());
-      return s;
     }
     ino_->pending.append(data.data(), data.size());
-    if (ino_->pending.size() >= fs_->options().write_buffer_bytes) {
+    if (s.ok() && ino_->pending.size() >= fs_->options().write_buffer_bytes) {
       s = fs_->WriteOut(ino_.get(), /*include_partial=*/false);
     }
     return s;
