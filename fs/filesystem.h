@@ -4,10 +4,18 @@
 // (journal.h); which device a file's next zone comes from is asked of an
 // AllocationPolicy (allocation.h).
 //
-// Durability: FileWriter::Sync makes a file's bytes and size durable (data
-// first, then a journal batch). Namespace changes (create, rename, unlink,
-// link, mkdir) are durable after the next Sync of any file or SyncMetadata()
-// — the directory fsync of POSIX. Unsynced data is lost in a crash.
+// Durability, as on a kernel filesystem:
+//  - Process kill: every change a call made has survived once the call
+//    returned — namespace changes (create, rename, unlink, link, mkdir,
+//    truncate) and the bytes a writer handed over with Flush, Sync or Close,
+//    to the last byte. They are written to the devices without a flush
+//    (Journal, Durability::kProcessKill). Bytes only Appended are still in
+//    the writer's buffer, like bytes in a program's own stdio buffer.
+//  - Power cut: FileWriter::Sync makes a file's bytes and size durable (data
+//    first, then a journal batch); namespace changes are durable after the
+//    next Sync of any file or SyncMetadata() — the directory fsync of POSIX.
+//    Anything later may be lost; mount cuts files back to what the devices
+//    kept and reports it (FsStats::recovered_files).
 //
 // Space: a zone is reset as soon as the journal durably says none of its
 // bytes are live; a garbage collector relocates live extents out of mostly
@@ -139,11 +147,23 @@ struct ZoneReport {
   bool writing = false;  // a writer is appending to it
 };
 
+// What mount did with a file that journal batches written without a flush
+// had changed (the last run ended without an unmount).
+struct RecoveredFile {
+  uint64_t inode = 0;
+  std::string path;             // one of its names
+  uint64_t recovered_bytes = 0;  // bytes that only those batches made part of the file
+  uint64_t dropped_bytes = 0;    // bytes they named that the devices no longer hold
+                                 // (unsynced, lost in a power cut)
+};
+
 struct FsStats {
   uint64_t bytes_written[2] = {0, 0};  // per tier, data written by files
   uint64_t bytes_read[2] = {0, 0};
   uint64_t zone_resets = 0;
-  uint64_t recovered_tail_bytes = 0;  // unsynced whole blocks recovered at mount
+  uint64_t recovered_bytes = 0;  // at mount: unsynced bytes kept (sum over recovered_files)
+  uint64_t dropped_bytes = 0;    // at mount: unsynced bytes the devices had lost
+  std::vector<RecoveredFile> recovered_files;
   uint64_t zones_finished = 0;   // finished early to respect max active zones
   uint64_t gc_runs = 0;
   uint64_t gc_bytes_moved = 0;
@@ -178,15 +198,20 @@ struct FsckReport {
 class FileWriter {
  public:
   virtual ~FileWriter() = default;
+  // Buffers data (whole blocks go to the device once the buffer is full).
+  // Until the next Flush, Sync or Close the bytes may be lost if the process
+  // dies.
   virtual Status Append(std::string_view data) = 0;
-  // Sends buffered whole blocks to the device. No durability promise, but
-  // whole blocks flushed are recovered even if the process then dies
-  // without a sync (the file's zone ownership is made durable once per zone).
+  // Hands every appended byte to the devices: whole blocks to the file's
+  // zone, the partial last block with the file's extents in an unflushed
+  // journal batch. They survive the process being killed, not a power cut
+  // (as write(2) without fsync on a kernel filesystem).
   virtual Status Flush() = 0;
-  // Makes every appended byte and the file size durable.
+  // Makes every appended byte and the file size durable (power cut too).
   virtual Status Sync() = 0;
-  // Writes out what is buffered and releases the file; the data is durable at
-  // the next commit. Called by the destructor if not called before.
+  // Writes out what is buffered (the last block padded) and releases the
+  // file; survives a process kill at once, a power cut after the next
+  // commit. Called by the destructor if not called before.
   virtual Status Close() = 0;
   virtual uint64_t Size() const = 0;
   // The writer's expectation of the data's lifetime (see AllocationRequest),

@@ -25,7 +25,7 @@ class FsFileWriter : public FileWriter {
       // Whole blocks go to the zone straight from the caller's bytes (a FUSE
       // write-back sends 1 MiB at a time): one copy fewer. What is left in
       // data, a partial block or all of it after an error, is buffered.
-      s = fs_->WriteOut(ino_.get(), /*include_partial=*/false, /*take_ownership=*/true, &data);
+      s = fs_->WriteOut(ino_.get(), /*include_partial=*/false, &data);
     }
     ino_->pending.append(data.data(), data.size());
     if (s.ok() && ino_->pending.size() >= fs_->options().write_buffer_bytes) {
@@ -36,10 +36,12 @@ class FsFileWriter : public FileWriter {
 
   Status Flush() override {
     if (closed_) return Status::InvalidArgument("flush of a closed file");
-    std::lock_guard<std::mutex> l(ino_->mu);
-    Status s = fs_->WriteOut(ino_.get(), /*include_partial=*/false);
-    if (s.ok()) s = fs_->MakeOwnershipDurable(ino_.get());
-    return s;
+    {
+      std::lock_guard<std::mutex> l(ino_->mu);
+      Status s = fs_->QueueAllBytes(ino_.get());
+      if (!s.ok()) return s;
+    }
+    return fs_->CommitUnflushed();
   }
 
   Status Sync() override {
@@ -57,7 +59,8 @@ class FsFileWriter : public FileWriter {
       ino_->has_writer = false;
     }
     fs_->CloseHandle(ino_);
-    return s;
+    Status c = fs_->CommitUnflushed();
+    return s.ok() ? c : s;
   }
 
   uint64_t Size() const override {
@@ -139,8 +142,11 @@ Status FsImpl::OpenWriter(const std::string& path, WriteMode mode,
     ino->attr_dirty = true;
   }
   if (mode == WriteMode::kTruncate) QueueInodeLocked(ino.get());
+  il.unlock();
   writer->reset(new FsFileWriter(this, ino));
-  return Status::OK();
+  Status s = CommitUnflushed();  // the create or truncate survives a kill
+  if (!s.ok()) writer->reset();
+  return s;
 }
 
 Status FsImpl::OpenReader(const std::string& path, std::unique_ptr<FileReader>* reader) {
@@ -174,79 +180,45 @@ void FsImpl::QueueInodeLocked(Inode* ino) {
   ino->attr_dirty = false;
 }
 
+Status FsImpl::QueueAllBytes(Inode* ino) {
+  // Whole blocks go to the zone; the rest rides in the journal batch, so a
+  // flush or sync never pads a block that later appends would have to skip.
+  Status s = WriteOut(ino, /*include_partial=*/false);
+  if (!s.ok()) return s;
+  if (ino->tail_len != ino->pending.size()) {
+    ino->tail_len = ino->pending.size();
+    ino->attr_dirty = true;
+  }
+  QueueInodeLocked(ino);
+  return Status::OK();
+}
+
 Status FsImpl::SyncInode(Inode* ino) {
   {
     std::lock_guard<std::mutex> l(ino->mu);
-    // Whole blocks go to the zone; the rest rides in the journal batch, so a
-    // sync never pads a block that later appends would have to skip.
-    Status s = WriteOut(ino, /*include_partial=*/false);
+    Status s = QueueAllBytes(ino);
     if (!s.ok()) return s;
-    if (ino->tail_len != ino->pending.size()) {
-      ino->tail_len = ino->pending.size();
-      ino->attr_dirty = true;
-    }
-    QueueInodeLocked(ino);
   }
   return CommitAndReclaim();
 }
 
 Status FsImpl::FinishWriting(Inode* ino) {
-  // No new zone is worth owning now: the file is about to let go of it.
-  Status s = WriteOut(ino, /*include_partial=*/false, /*take_ownership=*/false);
-  if (s.ok() && !ino->pending.empty()) {
-    // The padded last block must not be taken for data the owner wrote.
-    if (ReleaseOwnership(ino)) s = journal_->Commit();
-    if (s.ok()) s = WriteOut(ino, /*include_partial=*/true, /*take_ownership=*/false);
-  }
+  Status s = WriteOut(ino, /*include_partial=*/true);
   ReleaseWriterZone(ino);
   QueueInodeLocked(ino);
   return s;
 }
 
-Status FsImpl::MakeOwnershipDurable(Inode* ino) {
-  if (!ino->owns_zone) return Status::OK();
-  uint64_t generation;
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    generation = members_[ino->zone_device]->zones[ino->zone].owner_generation;
-  }
-  if (generation <= journal_->committed_generation()) return Status::OK();
-  return journal_->Commit();
-}
-
-bool FsImpl::ReleaseOwnership(Inode* ino) {
-  if (!ino->owns_zone) return false;
-  std::lock_guard<std::mutex> l(mu_);
-  return ReleaseOwnershipLocked(ino);
-}
-
-bool FsImpl::ReleaseOwnershipLocked(Inode* ino) {
-  if (!ino->owns_zone) return false;
-  ino->owns_zone = false;
-  MetadataOp op;
-  op.type = MetadataOp::Type::kZoneOwner;
-  op.device = static_cast<uint32_t>(ino->zone_device);
-  op.zone = ino->zone;
-  uint64_t generation = journal_->Add(op);
-  ZoneSlot& slot = members_[ino->zone_device]->zones[ino->zone];
-  // Queued in the same generation as the owner record: never durably owned.
-  if (generation == slot.owner_generation) return false;
-  slot.release_generation = generation;
-  return true;
-}
-
 void FsImpl::ReleaseWriterZone(Inode* ino) {
   if (ino->zone_device < 0) return;
   std::lock_guard<std::mutex> l(mu_);
-  ReleaseOwnershipLocked(ino);
   ZoneSlot& slot = members_[ino->zone_device]->zones[ino->zone];
   slot.writer = false;
   slot.holder = nullptr;
   ino->zone_device = -1;
 }
 
-Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership,
-                        std::string_view* direct) {
+Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* direct) {
   // The bytes to write: the caller's when it passes them (the buffer is then
   // empty), else the inode's buffer.
   auto source = [&]() { return direct != nullptr ? *direct : std::string_view(ino->pending); };
@@ -268,25 +240,6 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, bool take_ownership,
       {
         std::lock_guard<std::mutex> l(mu_);
         members_[dev]->zones[zone].holder = ino;
-      }
-      if (take_ownership) {
-        MetadataOp op;
-        op.type = MetadataOp::Type::kZoneOwner;
-        op.device = dev;
-        op.zone = zone;
-        op.owner.inode = ino->id;
-        op.owner.file_offset = ino->extent_bytes();
-        {
-          std::lock_guard<std::mutex> l(mu_);
-          ZoneSlot& slot = members_[dev]->zones[zone];
-          op.owner.start = slot.used;
-          slot.owner_generation = journal_->Add(op);
-        }
-        ino->owns_zone = true;
-        // Not committed here: bytes that land before the record is durable
-        // are merely unrecoverable garbage after a crash, never wrongly
-        // attributed. The next commit (a sync, a close, an explicit Flush)
-        // carries it, so a stream of appends pays no commit per zone.
       }
       continue;  // block size may differ on the chosen device
     }
@@ -440,12 +393,6 @@ Status FsImpl::Truncate(const std::string& path, uint64_t size) {
   if (!s.ok()) return s;
   {
     std::lock_guard<std::mutex> il(ino->mu);
-    // Blocks written after a truncate must never be recovered as a
-    // continuation of the old, longer file.
-    if (ino->zone_device >= 0) {
-      if (ReleaseOwnership(ino.get())) s = journal_->Commit();
-      ReleaseWriterZone(ino.get());
-    }
     if (size < ino->size) ino->data_version++;  // bytes past size will be new ones
     if (size >= ino->size) {
       ino->pending.append(size - ino->size, '\0');
@@ -480,7 +427,7 @@ Status FsImpl::Truncate(const std::string& path, uint64_t size) {
     QueueInodeLocked(ino.get());
   }
   CloseHandle(ino);
-  return s;
+  return CommitUnflushed();
 }
 
 Status FsImpl::SetHints(const std::string& path, const FileHints& hints) {
@@ -511,7 +458,7 @@ Status FsImpl::SetMtime(const std::string& path, int64_t mtime_ns) {
     QueueInodeLocked(ino.get());
   }
   CloseHandle(ino);
-  return Status::OK();
+  return CommitUnflushed();
 }
 
 }  // namespace hintfs

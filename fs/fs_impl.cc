@@ -244,7 +244,8 @@ Status FsImpl::Open() {
   journal_ = std::make_unique<Journal>(meta->device.get(), sb_.meta_first_zone,
                                        sb_.meta_zone_count, [this] { return FlushDirtyDevices(); });
   MetadataImage image;
-  Status s = journal_->Recover(options_.read_only, &image);
+  ReplayReport replay;
+  Status s = journal_->Recover(options_.read_only, &image, &replay);
   if (!s.ok()) return s;
 
   // The policy: the caller's, or the one recorded by mkfs.
@@ -292,8 +293,72 @@ Status FsImpl::Open() {
     }
   }
 
-  // Inodes, directories and live bytes from the journal image.
-  for (const auto& [id, rec] : image.inodes()) {
+  s = LoadInodes(image, replay);
+  if (!s.ok()) return s;
+  if (options_.read_only) return Status::OK();
+  if (replay.unflushed_batches > 0) {
+    // The last run's unflushed batches and their data may still be only in
+    // the host's page cache (or a drive's cache): the commit below flushes
+    // every device before it declares anything durable.
+    for (auto& m : members_) m->dirty = true;
+  }
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    // Zone owner records of earlier format versions: nothing claims them now.
+    for (const auto& [key, owner] : image.owners()) {
+      MetadataOp release;
+      release.type = MetadataOp::Type::kZoneOwner;
+      release.device = key.first;
+      release.zone = key.second;
+      journal_->Add(release);
+    }
+    // Inodes left unlinked by a crash while open are deleted now.
+    std::vector<Inode*> orphans;
+    for (auto& [id, ino] : inodes_) {
+      if (id != kRootInode && ino->nlink == 0) orphans.push_back(ino.get());
+    }
+    for (Inode* ino : orphans) DeleteInodeLocked(ino);
+  }
+  // Zones whose bytes nothing references (an unfinished migration or GC
+  // copy, orphans, blocks appended but never flushed) are reset once the
+  // changes above are durable.
+  return CommitAndReclaim();
+}
+
+bool FsImpl::TrimToDevices(InodeRecord* rec) const {
+  uint64_t kept = 0;
+  for (size_t i = 0; i < rec->extents.size(); i++) {
+    Extent& e = rec->extents[i];
+    if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size()) return false;
+    const Member* m = members_[e.device].get();
+    uint64_t written_end = m->device->geometry().zone_start(e.zone) + m->zones[e.zone].used;
+    if (e.offset + e.length <= written_end) {
+      kept += e.length;
+      continue;
+    }
+    uint64_t held = written_end > e.offset ? written_end - e.offset : 0;
+    e.length = held;
+    rec->extents.resize(held > 0 ? i + 1 : i);
+    rec->tail.clear();
+    rec->size = kept + held;
+    return true;
+  }
+  return false;
+}
+
+Status FsImpl::LoadInodes(const MetadataImage& image, const ReplayReport& replay) {
+  std::vector<RecoveredFile> recovered;
+  for (const auto& [id, journaled] : image.inodes()) {
+    InodeRecord rec = journaled;
+    auto durable = replay.durable.find(id);
+    bool rewrite = false;
+    if (durable != replay.durable.end() && TrimToDevices(&rec)) {
+      // Unflushed batches named bytes the devices lost in a power cut: the
+      // file keeps the longest state the devices hold, never less than its
+      // last durable one, as after a crash of any filesystem.
+      if (rec.size < durable->second.size) rec = durable->second;
+      rewrite = true;
+    }
     auto ino = std::make_shared<Inode>();
     ino->id = id;
     ino->type = rec.type;
@@ -305,7 +370,12 @@ Status FsImpl::Open() {
     ino->hints = rec.hints;
     ino->pending = rec.tail;  // a synced tail is not on a device yet
     ino->tail_len = rec.tail.size();
-    for (const Extent& e : rec.extents) {
+    if (rewrite) {
+      ino->nlink = journaled.nlink;  // the names are the journal's
+      ino->first_dirty = 0;
+      ino->attr_dirty = true;
+    }
+    for (const Extent& e : ino->extents) {
       if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size() ||
           members_[e.device]->zones[e.zone].reserved) {
         return Status::Corruption(fmt::format("inode {} has an extent outside the data zones", id));
@@ -320,81 +390,47 @@ Status FsImpl::Open() {
       slot.role = rec.role;
       AddLiveLocked(e, +1);
     }
+    if (durable != replay.durable.end() && rec.type == FileType::kFile) {
+      RecoveredFile f;
+      f.inode = id;
+      f.recovered_bytes = ino->size > durable->second.size ? ino->size - durable->second.size : 0;
+      f.dropped_bytes = journaled.size > ino->size ? journaled.size - ino->size : 0;
+      recovered.push_back(f);
+      if (!options_.read_only) QueueInodeLocked(ino.get());
+    }
     next_inode_ = std::max(next_inode_, id + 1);
     inodes_[id] = ino;
   }
   if (inodes_.count(kRootInode) == 0) return Status::Corruption("journal has no root directory");
   for (const auto& [parent, names] : image.entries()) dirs_[parent] = names;
   attributes_ = image.attributes();
-
-  if (options_.read_only) return Status::OK();
-  s = RecoverOwnedZones(image);
-  if (!s.ok()) return s;
-  {
-    // Inodes left unlinked by a crash while open are deleted now.
-    std::lock_guard<std::mutex> l(mu_);
-    std::vector<Inode*> orphans;
-    for (auto& [id, ino] : inodes_) {
-      if (id != kRootInode && ino->nlink == 0) orphans.push_back(ino.get());
-    }
-    for (Inode* ino : orphans) DeleteInodeLocked(ino);
+  std::lock_guard<std::mutex> l(stats_mu_);
+  for (RecoveredFile& f : recovered) {
+    f.path = PathOfLocked(f.inode);
+    stats_.recovered_bytes += f.recovered_bytes;
+    stats_.dropped_bytes += f.dropped_bytes;
   }
-  // Zones whose bytes nothing references (an unfinished migration or GC
-  // copy, orphans) are reset once the releases above are durable.
-  return CommitAndReclaim();
+  stats_.recovered_files = std::move(recovered);
+  return Status::OK();
 }
 
-Status FsImpl::RecoverOwnedZones(const MetadataImage& image) {
-  uint64_t recovered = 0;
-  for (const auto& [key, owner] : image.owners()) {
-    auto [device, zone] = key;
-    Member* m = members_[device].get();
-    ZoneSlot& slot = m->zones[zone];
-    Inode* ino = inodes_.at(owner.inode).get();
-    const uint64_t zone_start = m->device->geometry().zone_start(zone);
-    // What the journal already has of the owner's writing in this zone.
-    uint64_t journaled = 0, end = owner.start;
-    bool aligned = true;
-    for (const Extent& e : ino->extents) {
-      if (e.device != device || e.zone != zone || e.offset - zone_start < owner.start) continue;
-      journaled += e.length;
-      end = std::max(end, e.offset - zone_start + BlockRound(device, e.length));
-      aligned = aligned && e.length % m->block_size == 0;
-    }
-    // The blocks past that continue the file only if the file's journaled
-    // bytes end exactly there (nothing else of it was journaled later).
-    if (aligned && slot.used > end && ino->extent_bytes() == owner.file_offset + journaled) {
-      uint64_t n = slot.used - end;
-      std::string first(m->block_size, '\0');
-      Status s = m->device->Read(zone_start + end, first.size(), &first[0]);
-      if (!s.ok()) return s;
-      // The first block starts with the synced tail the journal carries.
-      if (first.compare(0, ino->pending.size(), ino->pending) == 0) {
-        Extent e{device, zone, zone_start + end, n};
-        uint64_t extent_bytes = ino->extent_bytes();
-        ino->extents.push_back(e);
-        ino->first_dirty = std::min(ino->first_dirty, ino->extents.size() - 1);
-        ino->size = extent_bytes + n;
-        ino->pending.clear();
-        ino->tail_len = 0;
-        ino->attr_dirty = true;
-        AddLiveLocked(e, +1);
-        slot.role = ino->role;
-        recovered += n;
-        QueueInodeLocked(ino);
+std::string FsImpl::PathOfLocked(uint64_t inode) const {
+  std::string path;
+  for (uint64_t cur = inode; cur != kRootInode;) {
+    bool found = false;
+    for (const auto& [dir, names] : dirs_) {
+      for (const auto& [name, child] : names) {
+        if (child != cur) continue;
+        path = "/" + name + path;
+        cur = dir;
+        found = true;
+        break;
       }
+      if (found) break;
     }
-    MetadataOp release;
-    release.type = MetadataOp::Type::kZoneOwner;
-    release.device = device;
-    release.zone = zone;
-    journal_->Add(release);
+    if (!found) return path.empty() ? fmt::format("(inode {}, no name)", inode) : path;
   }
-  {
-    std::lock_guard<std::mutex> l(stats_mu_);
-    stats_.recovered_tail_bytes = recovered;
-  }
-  return image.owners().empty() ? Status::OK() : journal_->Commit();
+  return path.empty() ? "/" : path;
 }
 
 Status FsImpl::CheckWritable() const {
@@ -588,15 +624,19 @@ Status FsImpl::ReadDir(const std::string& path, std::vector<DirEntry>* entries) 
 }
 
 Status FsImpl::Mkdir(const std::string& path) {
-  std::lock_guard<std::mutex> l(mu_);
-  Status s = CheckWritable();
-  if (!s.ok()) return s;
-  uint64_t parent, id;
-  std::string name;
-  s = ResolveParent(path, &parent, &name);
-  if (!s.ok()) return s;
-  if (dirs_[parent].count(name)) return Status::AlreadyExists(path);
-  return CreateLocked(parent, name, FileType::kDirectory, path, &id);
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    Status s = CheckWritable();
+    if (!s.ok()) return s;
+    uint64_t parent, id;
+    std::string name;
+    s = ResolveParent(path, &parent, &name);
+    if (!s.ok()) return s;
+    if (dirs_[parent].count(name)) return Status::AlreadyExists(path);
+    s = CreateLocked(parent, name, FileType::kDirectory, path, &id);
+    if (!s.ok()) return s;
+  }
+  return CommitUnflushed();
 }
 
 Status FsImpl::Rmdir(const std::string& path) { return RemoveName(path, /*want_dir=*/true); }
@@ -604,6 +644,11 @@ Status FsImpl::Rmdir(const std::string& path) { return RemoveName(path, /*want_d
 Status FsImpl::Unlink(const std::string& path) { return RemoveName(path, /*want_dir=*/false); }
 
 Status FsImpl::RemoveName(const std::string& path, bool want_dir) {
+  Status s = RemoveNameUncommitted(path, want_dir);
+  return s.ok() ? CommitUnflushed() : s;
+}
+
+Status FsImpl::RemoveNameUncommitted(const std::string& path, bool want_dir) {
   std::lock_guard<std::mutex> l(mu_);
   Status s = CheckWritable();
   if (!s.ok()) return s;
@@ -643,6 +688,11 @@ Status FsImpl::HoldInode(const std::string& path, bool files_only, std::shared_p
 }
 
 Status FsImpl::Rename(const std::string& from, const std::string& to) {
+  Status s = RenameUncommitted(from, to);
+  return s.ok() ? CommitUnflushed() : s;
+}
+
+Status FsImpl::RenameUncommitted(const std::string& from, const std::string& to) {
   std::lock_guard<std::mutex> l(mu_);
   Status s = CheckWritable();
   if (!s.ok()) return s;
@@ -708,7 +758,7 @@ Status FsImpl::Rename(const std::string& from, const std::string& to) {
   return Status::OK();
 }
 
-Status FsImpl::Link(const std::string& existing, const std::string& new_path) {
+Status FsImpl::LinkUncommitted(const std::string& existing, const std::string& new_path) {
   std::lock_guard<std::mutex> l(mu_);
   Status s = CheckWritable();
   if (!s.ok()) return s;
@@ -730,6 +780,11 @@ Status FsImpl::Link(const std::string& existing, const std::string& new_path) {
   return Status::OK();
 }
 
+Status FsImpl::Link(const std::string& existing, const std::string& new_path) {
+  Status s = LinkUncommitted(existing, new_path);
+  return s.ok() ? CommitUnflushed() : s;
+}
+
 namespace {
 class FsFileLock : public FileLock {
  public:
@@ -743,21 +798,25 @@ class FsFileLock : public FileLock {
 }  // namespace
 
 Status FsImpl::Lock(const std::string& path, std::unique_ptr<FileLock>* lock) {
-  std::lock_guard<std::mutex> l(mu_);
-  Status s = CheckWritable();
-  if (!s.ok()) return s;
-  uint64_t id;
-  s = Resolve(path, &id);
-  if (s.IsNotFound()) {
-    uint64_t parent;
-    std::string name;
-    s = ResolveParent(path, &parent, &name);
-    if (s.ok()) s = CreateLocked(parent, name, FileType::kFile, path, &id);
+  bool created = false;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    Status s = CheckWritable();
+    if (!s.ok()) return s;
+    uint64_t id;
+    s = Resolve(path, &id);
+    if (s.IsNotFound()) {
+      uint64_t parent;
+      std::string name;
+      s = ResolveParent(path, &parent, &name);
+      if (s.ok()) s = CreateLocked(parent, name, FileType::kFile, path, &id);
+      created = s.ok();
+    }
+    if (!s.ok()) return s;
+    if (!locked_.insert(id).second) return Status::Busy("lock on " + path + " is held");
+    lock->reset(new FsFileLock(this, id));
   }
-  if (!s.ok()) return s;
-  if (!locked_.insert(id).second) return Status::Busy("lock on " + path + " is held");
-  lock->reset(new FsFileLock(this, id));
-  return Status::OK();
+  return created ? CommitUnflushed() : Status::OK();
 }
 
 void FsImpl::UnlockPath(uint64_t inode) {

@@ -57,7 +57,6 @@ struct Inode {
   bool has_writer = false;
   int32_t zone_device = -1;  // the zone this file is appending to
   uint32_t zone = 0;
-  bool owns_zone = false;    // an owner record for that zone is queued or durable
 
   uint64_t extent_bytes() const { return size - pending.size(); }
 };
@@ -72,9 +71,6 @@ struct ZoneSlot {
   Inode* holder = nullptr; // the file writer holding it (null for GC)
   uint32_t readers = 0;    // in-flight reads
   uint64_t dead_generation = 0;  // journal generation that made live zero
-  uint64_t owner_generation = 0;    // generation carrying the owner record (0: durable)
-  uint64_t release_generation = 0;  // until this is durable the zone "cools":
-                                    // nobody else may write or reset it
 };
 
 struct Member {
@@ -127,17 +123,18 @@ class FsImpl : public Filesystem {
   // Sends pending bytes to the device: whole blocks, or with include_partial
   // everything (the last block padded). The bytes are the inode's buffer, or
   // *direct when given (the buffer then empty; what is sent is removed from
-  // its front). A file that takes a new zone records itself as the zone's
-  // owner unless take_ownership is false. ino->mu held.
-  Status WriteOut(Inode* ino, bool include_partial, bool take_ownership = true,
-                  std::string_view* direct = nullptr);
+  // its front). ino->mu held.
+  Status WriteOut(Inode* ino, bool include_partial, std::string_view* direct = nullptr);
   // Close and unmount: everything to the device, zone released, extents queued.
   Status FinishWriting(Inode* ino);                  // ino->mu held
-  // Queues the release of the zone ino owns. True if the owner record may
-  // already be durable, so the release must be committed before anybody
-  // else writes into the zone.
-  bool ReleaseOwnership(Inode* ino);                 // ino->mu held
+  // Whole blocks to the device, and the extents with the rest (the tail)
+  // queued for the journal: what Flush and Sync commit. ino->mu held.
+  Status QueueAllBytes(Inode* ino);
   Status SyncInode(Inode* ino);                       // ino->mu not held
+  // Writes every queued op to the journal without flushing anything: the
+  // changes survive the process being killed, as writes to a kernel
+  // filesystem do (Durability::kProcessKill). No lock held.
+  Status CommitUnflushed() { return journal_->Commit(Durability::kProcessKill); }
   void QueueInodeLocked(Inode* ino);                  // ino->mu held
   void ReleaseWriterZone(Inode* ino);                 // ino->mu held
   void CloseHandle(const std::shared_ptr<Inode>& ino);
@@ -157,13 +154,24 @@ class FsImpl : public Filesystem {
   void DropLinkLocked(uint64_t inode);  // after an unlink: delete if unused
   void DeleteInodeLocked(Inode* ino);
   Status CheckWritable() const;
-  // Removes the name path: a directory (must be empty) when want_dir, else a file.
+  // Removes the name path: a directory (must be empty) when want_dir, else a
+  // file. The Uncommitted forms of namespace calls take mu_ and queue their
+  // ops; the public calls then commit them (CommitUnflushed) without mu_.
   Status RemoveName(const std::string& path, bool want_dir);
+  Status RemoveNameUncommitted(const std::string& path, bool want_dir);
+  Status RenameUncommitted(const std::string& from, const std::string& to);
+  Status LinkUncommitted(const std::string& existing, const std::string& new_path);
   // Finds the file or directory at path and holds it open until CloseHandle.
   Status HoldInode(const std::string& path, bool files_only, std::shared_ptr<Inode>* ino);
-  // Mount: gives owners the whole blocks they wrote past their last journaled
-  // extent (from the write pointer), then releases every zone owner.
-  Status RecoverOwnedZones(const MetadataImage& image);
+  // Mount: builds the inodes from the journal image. Files that unflushed
+  // batches changed (report) keep the extents the devices hold; the rest of
+  // them (lost in a power cut) is cut off and counted in stats_.
+  Status LoadInodes(const MetadataImage& image, const ReplayReport& report);
+  // Cuts rec's extents back to the bytes the zones hold (write pointers);
+  // the tail goes too. False if nothing was missing.
+  bool TrimToDevices(InodeRecord* rec) const;
+  // The path of a file (one of its names), for reports; mu_ held or mount.
+  std::string PathOfLocked(uint64_t inode) const;
 
   // ---- space (fs_space.cc)
   DeviceSpace DeviceSpaceLocked(uint32_t device) const;
@@ -173,16 +181,7 @@ class FsImpl : public Filesystem {
                       uint32_t keep_empty = 0);
   // Takes a partly written zone of role away from a writer that is idle (its
   // lock is free), so that idle files (logs, manifests) do not pin zones.
-  // The zone is usable once the release of its owner record is durable.
   bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self);
-  // ReleaseOwnership with mu_ held.
-  bool ReleaseOwnershipLocked(Inode* ino);
-  // Commits the record of the zone the inode owns if it is not yet durable,
-  // so whole blocks already in the zone survive a crash unsynced.
-  Status MakeOwnershipDurable(Inode* ino);
-  bool CoolingLocked(const ZoneSlot& slot) const {
-    return slot.release_generation > journal_->committed_generation();
-  }
   void AddLiveLocked(const Extent& e, int sign);
   Status FlushDirtyDevices();
   Status CommitAndReclaim();

@@ -52,7 +52,6 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
     const ZoneSlot& s = m->zones[z];
     if (s.reserved) continue;
     if ((s.used > 0 && s.used < s.capacity) || (s.writer && s.used == 0)) active++;
-    if (CoolingLocked(s)) continue;
     if (s.used == 0 && !s.writer) empty++;
     if (s.writer || s.used == 0 || s.live == 0 || s.role != role) continue;
     uint64_t room = s.capacity - s.used;
@@ -75,7 +74,6 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       const ZoneSlot& s = m->zones[z];
       if (s.reserved || s.writer || s.used == 0 || s.used >= s.capacity) continue;
-      if (CoolingLocked(s)) continue;
       if (s.capacity - s.used < victim_room) {
         victim = z;
         victim_room = s.capacity - s.used;
@@ -88,7 +86,7 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
   }
   for (uint32_t z = 0; z < m->zones.size(); z++) {
     ZoneSlot& s = m->zones[z];
-    if (!s.reserved && !s.writer && s.used == 0 && !CoolingLocked(s)) {
+    if (!s.reserved && !s.writer && s.used == 0) {
       s.writer = true;
       s.role = role;
       *zone = z;
@@ -125,21 +123,21 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
     if (d >= members_.size()) continue;
     for (int attempt = 0; attempt < 3; attempt++) {
       uint64_t garbage = 0, capacity = 0;
-      bool revoked = false;
       {
         std::lock_guard<std::mutex> l(mu_);
-        if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone,
-                           policy_->ReservedEmptyZones(spaces[d], ino->role))) {
+        const uint32_t keep_empty = policy_->ReservedEmptyZones(spaces[d], ino->role);
+        if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty) ||
+            (attempt == 0 && RevokeIdleZoneLocked(d, ino->role, ino) &&
+             PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty))) {
           *device = d;
           policy_->OnAllocated(req, spaces[d]);
           return Status::OK();
         }
-        revoked = attempt == 0 && RevokeIdleZoneLocked(d, ino->role, ino);
         for (const ZoneSlot& s : members_[d]->zones) {
           if (!s.reserved) garbage += s.used - s.live, capacity = s.capacity;
         }
       }
-      if (!revoked && garbage < capacity) break;  // nothing worth reclaiming here
+      if (garbage < capacity) break;  // nothing worth reclaiming here
       if (attempt == 0) {
         Status s = CommitAndReclaim();
         if (!s.ok()) return s;
@@ -171,7 +169,6 @@ bool FsImpl::RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* s
     // Never wait: a busy holder is not idle, and waiting here could deadlock.
     std::unique_lock<std::mutex> held(holder->mu, std::try_to_lock);
     if (!held.owns_lock()) continue;
-    ReleaseOwnershipLocked(holder);
     slot.writer = false;
     slot.holder = nullptr;
     holder->zone_device = -1;
@@ -202,8 +199,7 @@ Status FsImpl::CommitAndReclaim() {
     uint64_t committed = journal_->committed_generation();
     for (auto& m : members_) {
       for (const ZoneSlot& z : m->zones) {
-        waiting = waiting || (!z.reserved && z.used > 0 && z.live == 0 && z.dead_generation > committed) ||
-                  z.release_generation > committed;
+        waiting = waiting || (!z.reserved && z.used > 0 && z.live == 0 && z.dead_generation > committed);
       }
     }
   }
@@ -223,7 +219,7 @@ void FsImpl::ReclaimZones() {
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       ZoneSlot& s = m->zones[z];
       if (s.reserved || s.used == 0 || s.live != 0 || s.writer || s.readers != 0 ||
-          s.dead_generation > committed || s.release_generation > committed) {
+          s.dead_generation > committed) {
         continue;
       }
       if (!m->device->ResetZone(z).ok()) continue;  // stays garbage; retried later

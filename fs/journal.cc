@@ -12,13 +12,16 @@ namespace hintfs {
 namespace {
 
 constexpr uint32_t kBatchMagic = 0x31424a48;  // "HJB1"
-constexpr uint16_t kBatchVersion = 1;
+// Version 2 added the flags field; version 1 batches read as flushed.
+constexpr uint16_t kBatchVersion = 2;
+constexpr uint16_t kFlagUnflushed = 1;  // written with Durability::kProcessKill
 constexpr size_t kBatchHeader = 40;
 constexpr size_t kSnapshotChunk = 1 << 20;
 
 uint64_t RoundUp(uint64_t n, uint64_t block) { return (n + block - 1) / block * block; }
 
 struct BatchHeader {
+  uint16_t flags = 0;
   uint64_t seq = 0;
   uint64_t epoch = 0;
   uint32_t payload_len = 0;
@@ -32,7 +35,9 @@ bool ParseHeader(std::string_view h, BatchHeader* out) {
   if (DecodeFixed32(h.data()) != kBatchMagic) return false;
   if (DecodeFixed32(h.data() + 32) != crc32c::Value(h.data(), 32)) return false;
   uint16_t version = static_cast<uint16_t>(static_cast<uint8_t>(h[4]) | (static_cast<uint8_t>(h[5]) << 8));
-  if (version != kBatchVersion) return false;
+  if (version != 1 && version != kBatchVersion) return false;
+  out->flags = static_cast<uint16_t>(static_cast<uint8_t>(h[6]) | (static_cast<uint8_t>(h[7]) << 8));
+  if (version == 1) out->flags = 0;
   out->seq = DecodeFixed64(h.data() + 8);
   out->epoch = DecodeFixed64(h.data() + 16);
   out->payload_len = DecodeFixed32(h.data() + 24);
@@ -51,14 +56,15 @@ uint64_t Journal::ZoneEnd(uint32_t zone) const {
   return device_->geometry().zone_start(zone) + device_->geometry().zone_capacity;
 }
 
-std::string Journal::EncodeBatch(const std::vector<MetadataOp>& ops, uint64_t seq) const {
+std::string Journal::EncodeBatch(const std::vector<MetadataOp>& ops, uint64_t seq,
+                                 bool flushed) const {
   std::string payload;
   PutFixed32(&payload, static_cast<uint32_t>(ops.size()));
   for (const MetadataOp& op : ops) EncodeOp(op, &payload);
   std::string b;
   PutFixed32(&b, kBatchMagic);
   PutFixed16(&b, kBatchVersion);
-  PutFixed16(&b, 0);
+  PutFixed16(&b, flushed ? 0 : kFlagUnflushed);
   PutFixed64(&b, seq);
   PutFixed64(&b, stats_.epoch);
   PutFixed32(&b, static_cast<uint32_t>(payload.size()));
@@ -70,8 +76,9 @@ std::string Journal::EncodeBatch(const std::vector<MetadataOp>& ops, uint64_t se
   return b;
 }
 
-Status Journal::WriteBatch(const std::vector<MetadataOp>& ops, uint32_t zone, uint64_t* wp) {
-  std::string batch = EncodeBatch(ops, next_seq_);
+Status Journal::WriteBatch(const std::vector<MetadataOp>& ops, bool flushed, uint32_t zone,
+                           uint64_t* wp) {
+  std::string batch = EncodeBatch(ops, next_seq_, flushed);
   if (*wp + batch.size() > ZoneEnd(zone)) {
     return Status::NoSpace(fmt::format("journal batch of {} bytes does not fit metadata zone {}",
                                        batch.size(), zone));
@@ -94,6 +101,10 @@ Status Journal::Format(const MetadataImage& image) {
 }
 
 Status Journal::RollLocked() {
+  // The snapshot states as durable everything the image holds, the effects
+  // of unflushed batches included: their data must be durable first.
+  Status s = flush_data_();
+  if (!s.ok()) return s;
   const DeviceGeometry& g = device_->geometry();
   // The next empty metadata zone after the active one.
   uint32_t target = UINT32_MAX;
@@ -101,7 +112,7 @@ Status Journal::RollLocked() {
     uint32_t z = first_zone_ + (active_zone_ - first_zone_ + i) % zone_count_;
     if (z == active_zone_) continue;
     ZoneInfo info;
-    Status s = device_->ReportZone(z, &info);
+    s = device_->ReportZone(z, &info);
     if (!s.ok()) return s;
     if (info.write_pointer != info.start) {
       s = device_->ResetZone(z);  // stale: an older generation
@@ -127,12 +138,11 @@ Status Journal::RollLocked() {
   uint64_t wp = g.zone_start(target);
   std::vector<MetadataOp> chunk;
   std::string probe;
-  Status s;
   for (size_t i = 0; i < ops.size() && s.ok(); i++) {
     chunk.push_back(ops[i]);
     EncodeOp(ops[i], &probe);
     if (probe.size() >= kSnapshotChunk || i + 1 == ops.size()) {
-      s = WriteBatch(chunk, target, &wp);
+      s = WriteBatch(chunk, /*flushed=*/true, target, &wp);
       chunk.clear();
       probe.clear();
     }
@@ -148,6 +158,7 @@ Status Journal::RollLocked() {
   uint32_t old_zone = active_zone_;
   active_zone_ = target;
   active_wp_ = wp;
+  unflushed_batches_ = 0;
   stats_.rolls++;
   // The new snapshot is durable: the old generation is garbage.
   ZoneInfo info;
@@ -169,33 +180,48 @@ uint64_t Journal::pending_generation() {
 
 uint64_t Journal::committed_generation() { return committed_gen_.load(); }
 
-Status Journal::Commit() {
+Status Journal::Commit(Durability durability) {
   std::lock_guard<std::mutex> l(commit_mu_);
-  return CommitLocked();
+  return CommitLocked(durability);
 }
 
-Status Journal::CommitLocked() {
+Status Journal::FlushAllLocked() {
+  Status s = flush_data_();
+  if (s.ok()) s = device_->Flush();
+  if (s.ok()) unflushed_batches_ = 0;
+  return s;
+}
+
+Status Journal::CommitLocked(Durability durability) {
   if (!failed_.ok()) return failed_;
+  const bool flush = durability == Durability::kPowerCut;
   std::vector<MetadataOp> ops;
   uint64_t generation;
   {
     std::lock_guard<std::mutex> l(pending_mu_);
     generation = pending_gen_++;
-    if (pending_.empty()) {
-      // Every op of earlier generations is already durable (commits are
-      // serialized), so this generation is complete without a write.
-      committed_gen_ = generation;
-      return Status::OK();
-    }
     ops.swap(pending_);
   }
-  Status s = flush_data_();
+  Status s;
+  if (ops.empty()) {
+    // Every op of earlier generations is already written (commits are
+    // serialized); for a power cut they may still need a flush.
+    if (!flush) return Status::OK();
+    if (unflushed_batches_ > 0) s = FlushAllLocked();
+    if (!s.ok()) {
+      failed_ = s;
+      return s;
+    }
+    committed_gen_ = generation;
+    return Status::OK();
+  }
+  if (flush) s = flush_data_();
   if (!s.ok()) {
     failed_ = s;
     return s;
   }
   // Roll first: the snapshot must not contain this batch's ops.
-  uint64_t size = EncodeBatch(ops, 0).size();
+  uint64_t size = EncodeBatch(ops, 0, flush).size();
   if (active_wp_ + size > ZoneEnd(active_zone_)) {
     s = RollLocked();
     if (!s.ok()) {
@@ -213,20 +239,26 @@ Status Journal::CommitLocked() {
       return failed_;
     }
   }
-  s = WriteBatch(ops, active_zone_, &active_wp_);
-  if (s.ok()) s = device_->Flush();
+  s = WriteBatch(ops, flush, active_zone_, &active_wp_);
+  if (s.ok() && flush) s = device_->Flush();
   if (!s.ok()) {
     failed_ = s;
     return s;
   }
-  committed_gen_ = generation;
+  if (flush) {
+    unflushed_batches_ = 0;
+    committed_gen_ = generation;
+  } else {
+    unflushed_batches_++;
+    stats_.unflushed_batches_committed++;
+  }
   stats_.batches_committed++;
   return Status::OK();
 }
 
 Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image, uint64_t* end,
                            uint64_t* last_seq, uint64_t* epoch, bool* complete,
-                           uint64_t* batches) {
+                           uint64_t* batches, ReplayReport* report) {
   const uint32_t block = device_->geometry().block_size;
   uint64_t pos = device_->geometry().zone_start(zone);
   *complete = false;
@@ -276,6 +308,17 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
       }
       *epoch = ops[0].epoch;
     }
+    if ((h.flags & kFlagUnflushed) == 0) {
+      *report = ReplayReport();  // a flushed batch makes everything before it durable
+    } else {
+      report->unflushed_batches++;
+      for (const MetadataOp& op : ops) {
+        if (op.type != MetadataOp::Type::kSetExtents && op.type != MetadataOp::Type::kCreateInode) continue;
+        if (report->durable.count(op.inode.id)) continue;
+        auto it = image->inodes().find(op.inode.id);
+        report->durable[op.inode.id] = it == image->inodes().end() ? InodeRecord() : it->second;
+      }
+    }
     for (const MetadataOp& op : ops) {
       s = image->Apply(op);
       if (!s.ok()) return s;
@@ -290,7 +333,7 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
   return Status::OK();
 }
 
-Status Journal::Recover(bool read_only, MetadataImage* image) {
+Status Journal::Recover(bool read_only, MetadataImage* image, ReplayReport* report) {
   std::lock_guard<std::mutex> l(commit_mu_);
   struct Candidate {
     uint32_t zone;
@@ -315,9 +358,11 @@ Status Journal::Recover(bool read_only, MetadataImage* image) {
   Status last_error = Status::Corruption("no metadata journal found (not a hintfs filesystem, or its journal zones were wiped)");
   for (const Candidate& c : candidates) {
     MetadataImage replayed;
+    ReplayReport replay_report;
     uint64_t end = 0, last_seq = 0, epoch = 0, batches = 0;
     bool complete = false;
-    s = ReplayZone(c.zone, c.wp, &replayed, &end, &last_seq, &epoch, &complete, &batches);
+    s = ReplayZone(c.zone, c.wp, &replayed, &end, &last_seq, &epoch, &complete, &batches,
+                   &replay_report);
     if (!s.ok()) {
       // A damaged newest generation is an error, not a reason to go back in time,
       // unless its snapshot never completed (a crash during a roll).
@@ -336,7 +381,9 @@ Status Journal::Recover(bool read_only, MetadataImage* image) {
     stats_.epoch = epoch;
     stats_.replayed_batches = batches;
     stats_.torn_tail = end != c.wp;
+    unflushed_batches_ = replay_report.unflushed_batches;
     *image = image_;
+    if (report != nullptr) *report = replay_report;
     if (read_only) return Status::OK();
     if (stats_.torn_tail) return RollLocked();  // never append after a torn batch
     for (const ZoneInfo& z : zones) {

@@ -8,15 +8,24 @@
 // it up to the first invalid batch (a torn tail); an invalid batch followed by
 // a valid later one is reported as corruption, never silently skipped.
 //
-// A commit first makes data durable (the flush_data callback), then writes
-// the batch, then flushes the metadata device: a file's extents are never
-// durable before its bytes are.
+// A commit carries the queued ops as far as asked (Durability):
+//  - kPowerCut first makes data durable (the flush_data callback), then
+//    writes the batch, then flushes the metadata device: a file's extents are
+//    never durable before its bytes are.
+//  - kProcessKill writes the batch and flushes nothing. The batch is then in
+//    the device (or the host's page cache under an emulated device), so it
+//    survives the process being killed, as a write(2) to a kernel filesystem
+//    does; a power cut may drop it, or keep it while dropping data it refers
+//    to. Such a batch is marked "unflushed"; replay reports which files the
+//    unflushed batches after the last flushed one changed, so mount can check
+//    their extents against the devices (ReplayReport).
 #ifndef HINTFS_FS_JOURNAL_H_
 #define HINTFS_FS_JOURNAL_H_
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -33,10 +42,26 @@ struct JournalStats {
   uint64_t active_bytes = 0;    // bytes used in the active zone
   uint64_t next_seq = 0;
   uint64_t batches_committed = 0;  // since mount
+  uint64_t unflushed_batches_committed = 0;  // of those, written with kProcessKill
   uint64_t bytes_committed = 0;    // since mount
   uint64_t rolls = 0;              // since mount
   uint64_t replayed_batches = 0;   // at mount
   bool torn_tail = false;          // recovery found a torn batch after the last valid one
+};
+
+// How far Commit carries the queued ops.
+enum class Durability {
+  kProcessKill,  // written, nothing flushed: survives a killed process
+  kPowerCut,     // data and journal flushed: survives a power cut
+};
+
+// What replay found past the last batch written with kPowerCut.
+struct ReplayReport {
+  uint64_t unflushed_batches = 0;
+  // Files whose extents or size unflushed batches changed, as they were
+  // before the first such change (a record with id 0 for a file they
+  // created): the last state durable against a power cut.
+  std::map<uint64_t, InodeRecord> durable;
 };
 
 class Journal {
@@ -49,8 +74,9 @@ class Journal {
 
   // mount: rebuilds *image from the newest complete snapshot and its batches.
   // Unless read_only, resets stale metadata zones and rolls past a torn tail
-  // so that later appends are always replayable.
-  Status Recover(bool read_only, MetadataImage* image);
+  // so that later appends are always replayable. *report (if given) says what
+  // came from unflushed batches.
+  Status Recover(bool read_only, MetadataImage* image, ReplayReport* report = nullptr);
 
   // Queues ops (kept together in one batch) for the next commit. Returns the
   // commit generation that will carry them: they are durable once
@@ -58,23 +84,30 @@ class Journal {
   uint64_t Add(std::vector<MetadataOp> ops);
   uint64_t Add(const MetadataOp& op) { return Add(std::vector<MetadataOp>{op}); }
   uint64_t pending_generation();
+  // The newest generation durable against a power cut (kPowerCut commits).
   uint64_t committed_generation();
 
-  // Makes every queued op durable. After a write error the journal refuses
-  // further commits (the on-device state is unknown until remount).
-  Status Commit();
+  // Writes every queued op, durable as far as asked. Concurrent commits share
+  // batches: a call returns once its ops are written (and flushed, for
+  // kPowerCut). After a write error the journal refuses further commits (the
+  // on-device state is unknown until remount).
+  Status Commit(Durability durability = Durability::kPowerCut);
 
   // The image as of the last commit.
   MetadataImage image();
   JournalStats stats();
 
  private:
-  Status CommitLocked();
+  Status CommitLocked(Durability durability);
+  // Flushes data, then the journal device: every batch written so far and
+  // the data it refers to are durable.
+  Status FlushAllLocked();
   Status RollLocked();
-  Status WriteBatch(const std::vector<MetadataOp>& ops, uint32_t zone, uint64_t* wp);
+  Status WriteBatch(const std::vector<MetadataOp>& ops, bool flushed, uint32_t zone, uint64_t* wp);
   Status ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image, uint64_t* end,
-                    uint64_t* last_seq, uint64_t* epoch, bool* complete, uint64_t* batches);
-  std::string EncodeBatch(const std::vector<MetadataOp>& ops, uint64_t seq) const;
+                    uint64_t* last_seq, uint64_t* epoch, bool* complete, uint64_t* batches,
+                    ReplayReport* report);
+  std::string EncodeBatch(const std::vector<MetadataOp>& ops, uint64_t seq, bool flushed) const;
   uint64_t ZoneEnd(uint32_t zone) const;
 
   ZonedDevice* device_;
@@ -87,6 +120,7 @@ class Journal {
   uint64_t pending_gen_ = 1;
   std::atomic<uint64_t> committed_gen_{0};
   std::atomic<uint64_t> next_seq_{1};  // advanced only under commit_mu_
+  uint64_t unflushed_batches_ = 0;     // written with kProcessKill since the last flush
 
   std::mutex commit_mu_;  // serializes commits and rolls; guards the rest
   MetadataImage image_;
