@@ -157,6 +157,11 @@ struct RecoveredFile {
                                  // (unsynced, lost in a power cut)
 };
 
+// One line saying what mount did with the file, e.g. "/db/000004.log: kept
+// 6897664 bytes written after the last sync (the last run stopped without
+// unmounting)".
+std::string DescribeRecoveredFile(const RecoveredFile& file);
+
 struct FsStats {
   uint64_t bytes_written[2] = {0, 0};  // per tier, data written by files
   uint64_t bytes_read[2] = {0, 0};
@@ -174,6 +179,7 @@ struct FsStats {
   uint64_t journal_bytes = 0;
   uint64_t journal_rolls = 0;
   uint64_t journal_epoch = 0;
+  uint32_t journal_active_zone = 0;  // the metadata zone batches go to
   uint64_t files = 0;
   uint64_t directories = 0;
 };

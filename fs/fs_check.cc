@@ -17,8 +17,11 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
   JournalStats js = journal_->stats();
   if (js.torn_tail) warn("journal ends in a torn batch (a crash during a commit); mount rolls past it");
   for (const auto& [key, owner] : image.owners()) {
-    warn(fmt::format("device {} zone {}: inode {} was being written; mount recovers the whole "
-                     "blocks it wrote past its last sync", key.first, key.second, owner.inode));
+    warn(fmt::format("device {} zone {}: zone owner record of inode {} (an older format); mount "
+                     "releases it", key.first, key.second, owner.inode));
+  }
+  for (const RecoveredFile& f : Stats().recovered_files) {
+    warn(fmt::format("inode {} {}", f.inode, DescribeRecoveredFile(f)));
   }
 
   // Superblocks: every member must carry the same description of the filesystem.
@@ -89,7 +92,10 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
   };
   std::vector<std::vector<Span>> spans(members_.size());
   uint64_t total_bytes = 0;
-  for (const auto& [id, rec] : image.inodes()) {
+  // The files as mount left them (a read-only mount cuts files back only in memory).
+  std::map<uint64_t, InodeRecord> records = image.inodes();
+  for (const auto& [id, cut] : cut_records_) records[id] = cut;
+  for (const auto& [id, rec] : records) {
     if (rec.type == FileType::kDirectory) {
       report->directories++;
       if (!rec.extents.empty()) error(fmt::format("directory inode {} has extents", id));
@@ -145,7 +151,7 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
 
   if (deep) {
     std::string buf;
-    for (const auto& [id, rec] : image.inodes()) {
+    for (const auto& [id, rec] : records) {
       for (const Extent& e : rec.extents) {
         if (e.device >= members_.size()) continue;
         buf.resize(e.length);

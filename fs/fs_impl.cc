@@ -325,6 +325,15 @@ Status FsImpl::Open() {
   return CommitAndReclaim();
 }
 
+std::string DescribeRecoveredFile(const RecoveredFile& f) {
+  std::string line = fmt::format("{}: kept {} bytes written after the last sync", f.path,
+                                 f.recovered_bytes);
+  if (f.dropped_bytes > 0) {
+    line += fmt::format(", dropped {} more that the devices lost in a power cut", f.dropped_bytes);
+  }
+  return line + " (the last run stopped without unmounting)";
+}
+
 bool FsImpl::TrimToDevices(InodeRecord* rec) const {
   uint64_t kept = 0;
   for (size_t i = 0; i < rec->extents.size(); i++) {
@@ -374,6 +383,8 @@ Status FsImpl::LoadInodes(const MetadataImage& image, const ReplayReport& replay
       ino->nlink = journaled.nlink;  // the names are the journal's
       ino->first_dirty = 0;
       ino->attr_dirty = true;
+      rec.nlink = journaled.nlink;
+      cut_records_[id] = rec;  // what fsck checks instead of the journal's record
     }
     for (const Extent& e : ino->extents) {
       if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size() ||
@@ -842,6 +853,7 @@ FsStats FsImpl::Stats() {
     st.journal_bytes = js.bytes_committed;
     st.journal_rolls = js.rolls;
     st.journal_epoch = js.epoch;
+    st.journal_active_zone = js.active_zone;
   }
   std::lock_guard<std::mutex> l(mu_);
   for (const auto& [id, ino] : inodes_) {

@@ -226,6 +226,10 @@ class FsImpl : public Filesystem {
   std::map<std::string, std::string> attributes_;
   uint64_t next_inode_ = 2;
 
+  // Files mount cut back to what the devices hold (LoadInodes), as it left
+  // them; a read-only mount cannot write them to the journal.
+  std::map<uint64_t, InodeRecord> cut_records_;
+
   std::mutex gc_mu_;  // one GC at a time
   std::mutex stats_mu_;
   FsStats stats_;

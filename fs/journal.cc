@@ -186,7 +186,10 @@ Status Journal::Commit(Durability durability) {
 }
 
 Status Journal::FlushAllLocked() {
+  // An empty flushed batch tells replay that the batches before it are durable.
   Status s = flush_data_();
+  if (s.ok()) s = WriteBatch({}, /*flushed=*/true, active_zone_, &active_wp_);
+  if (s.IsNoSpace()) s = RollLocked();  // the snapshot says the same
   if (s.ok()) s = device_->Flush();
   if (s.ok()) unflushed_batches_ = 0;
   return s;

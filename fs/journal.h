@@ -99,8 +99,9 @@ class Journal {
 
  private:
   Status CommitLocked(Durability durability);
-  // Flushes data, then the journal device: every batch written so far and
-  // the data it refers to are durable.
+  // Flushes data, marks the end of the unflushed batches with an empty
+  // flushed one, then flushes the journal device: every batch written so far
+  // and the data it refers to are durable.
   Status FlushAllLocked();
   Status RollLocked();
   Status WriteBatch(const std::vector<MetadataOp>& ops, bool flushed, uint32_t zone, uint64_t* wp);

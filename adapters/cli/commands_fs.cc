@@ -138,7 +138,16 @@ int Info(const std::string& uri, bool as_json) {
   j["journal"] = {{"device", sb.meta_device},
                   {"first_zone", sb.meta_first_zone},
                   {"zones", sb.meta_zone_count},
-                  {"epoch", st.journal_epoch}};
+                  {"epoch", st.journal_epoch},
+                  {"active_zone", st.journal_active_zone}};
+  // What a read-write mount will keep, and cut back, of files the last run
+  // left unsynced without unmounting.
+  json recovered = json::array();
+  for (const RecoveredFile& f : st.recovered_files) {
+    recovered.push_back({{"path", f.path}, {"recovered_bytes", f.recovered_bytes},
+                         {"dropped_bytes", f.dropped_bytes}});
+  }
+  j["unsynced_files"] = recovered;
   j["files"] = st.files;
   j["directories"] = st.directories;
   json members = json::array();

@@ -1,5 +1,6 @@
 #include "adapters/common/mount_registry.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -105,6 +106,9 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   std::unique_ptr<Filesystem> mounted;
   s = Filesystem::Mount(base, opts, &mounted);
   if (!s.ok()) return s;
+  for (const RecoveredFile& f : mounted->Stats().recovered_files) {
+    std::fprintf(stderr, "hintfs: %s: %s\n", base.c_str(), DescribeRecoveredFile(f).c_str());
+  }
   std::shared_ptr<AllocationPolicy> policy = opts.policy ? opts.policy : *made;
   std::shared_ptr<Filesystem> mounted_fs(mounted.release());
   std::unique_ptr<MountServices> started;

@@ -68,6 +68,16 @@ Status OrderedAppender::ReadStored(FileReader* reader, uint64_t offset, size_t n
 
 Status OrderedAppender::Write(uint64_t offset, std::string_view data, bool in_order_only, bool* held) {
   std::lock_guard<std::mutex> l(mu_);
+  const uint64_t stored_before = stored_;
+  Status s = WriteLocked(offset, data, in_order_only, held);
+  // The kernel forgets a page once its write is answered: what the file
+  // took must survive the daemon being killed from here on.
+  if (s.ok() && stored_ != stored_before) s = writer_->Flush();
+  return s;
+}
+
+Status OrderedAppender::WriteLocked(uint64_t offset, std::string_view data, bool in_order_only,
+                                    bool* held) {
   if (held != nullptr) *held = false;
   if (data.empty()) return Status::OK();  // as write(2) of nothing: no change, even past the end
   if (in_order_only && offset != size_) {

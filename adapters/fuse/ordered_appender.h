@@ -59,7 +59,9 @@ class OrderedAppender {
 
   // Takes bytes written at offset. in_order_only: anything but a write at the
   // end (Size()) fails with InvalidArgument. *held (if given) tells whether
-  // some of the bytes had to wait for a gap before them.
+  // some of the bytes had to wait for a gap before them. Bytes the file took
+  // are flushed (FileWriter::Flush) before it returns, so they survive the
+  // daemon being killed; held bytes live only in memory until their gap fills.
   Status Write(uint64_t offset, std::string_view data, bool in_order_only, bool* held = nullptr);
 
   // Reads [offset, offset + n) of the file as written so far, held bytes and
@@ -88,6 +90,7 @@ class OrderedAppender {
 
  private:
   Status OpenWriterLocked();
+  Status WriteLocked(uint64_t offset, std::string_view data, bool in_order_only, bool* held);
   // Readers are used one thread at a time: a read takes one (or opens one)
   // and gives it back, so reads of a file need not wait for each other.
   Status TakeReaderLocked(std::unique_ptr<FileReader>* reader);

@@ -76,8 +76,10 @@ expect_usage_error gc "file:$WORK/ssd.img" --zones 0
 # Refusals and damage: clear errors, exit 1.
 if "$HINTFS" mkfs --fast "$FAST" --slow "$SLOW" 2>/dev/null; then fail "mkfs overwrote without --force"; fi
 if "$HINTFS" info "file:$WORK/missing.img" 2>/dev/null; then fail "info on a missing image"; fi
-# The journal starts in zone 1: image data begins at 1 MiB, zones are 4 MiB.
-printf '\xff\xff\xff\xff' | dd of="$WORK/ssd.img" bs=1 seek=$((1048576 + 4194304 + 4096 + 100)) conv=notrunc status=none
+# Damage the payload of the second batch (the second block) of the active journal zone: image
+# data begins at 1 MiB, zones are 4 MiB, a batch header is 40 bytes.
+zone=$("$HINTFS" info --json "file:$WORK/ssd.img" | python3 -c 'import json,sys; print(json.load(sys.stdin)["journal"]["active_zone"])')
+printf '\xff\xff\xff\xff' | dd of="$WORK/ssd.img" bs=1 seek=$((1048576 + zone * 4194304 + 4096 + 40)) conv=notrunc status=none
 before=$(md5sum "$WORK/ssd.img")
 if "$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null 2>&1; then fail "fsck passed a corrupt journal"; fi
 [ "$before" = "$(md5sum "$WORK/ssd.img")" ] || fail "fsck wrote to a corrupt image"

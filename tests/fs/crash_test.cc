@@ -535,6 +535,23 @@ TEST_F(KillRecoveryTest, TruncateThenAppendSurvivesAKill) {
   ExpectClean();
 }
 
+// After an unmount (or any sync) nothing is left for the next mount to
+// recover: the last unflushed batches are marked durable.
+TEST_F(KillRecoveryTest, SyncAfterFlushesLeavesNothingToRecover) {
+  std::unique_ptr<FileWriter> w;
+  ASSERT_OK(fs_->OpenWriter("/a", WriteMode::kTruncate, &w));
+  ASSERT_OK(w->Append("flushed"));
+  ASSERT_OK(w->Flush());
+  ASSERT_OK(w->Close());
+  ASSERT_OK(fs_->Mkdir("/d"));
+  ASSERT_OK(fs_->SyncMetadata());  // no op queued: only a flush and its marker
+  KillAndRemount();
+  EXPECT_TRUE(fs_->Stats().recovered_files.empty());
+  EXPECT_EQ(ReadFile("/a"), "flushed");
+  Remount();
+  EXPECT_TRUE(fs_->Stats().recovered_files.empty());
+}
+
 // A power cut may keep an unflushed journal batch and drop the data it names
 // (the devices keep any prefix of their unflushed writes): mount cuts the
 // file back to the bytes the devices hold, reports what it dropped, and the
