@@ -132,6 +132,7 @@ Status FsImpl::OpenWriter(const std::string& path, WriteMode mode,
   ino->has_writer = true;
   if (mode == WriteMode::kTruncate && ino->size > 0) {
     ino->pending.clear();
+    ino->tail_len = 0;
     ino->size = 0;
     ino->data_version++;
     std::lock_guard<std::mutex> l(mu_);

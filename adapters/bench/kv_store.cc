@@ -25,8 +25,10 @@ namespace {
 
 class RocksDbStore : public KvStore {
  public:
-  RocksDbStore(std::unique_ptr<rocksdb::Env> env, std::shared_ptr<Filesystem> fs)
-      : env_(std::move(env)), fs_(std::move(fs)) {}
+  RocksDbStore(std::unique_ptr<rocksdb::Env> env, std::shared_ptr<Filesystem> fs, bool sync)
+      : env_(std::move(env)), fs_(std::move(fs)) {
+    write_options_.sync = sync;
+  }
   ~RocksDbStore() override { Close(); }
 
   bool Open(const rocksdb::Options& options, const std::string& path, std::string* error) {
@@ -41,7 +43,7 @@ class RocksDbStore : public KvStore {
   }
 
   bool Put(const std::string& key, const std::string& value) override {
-    return db_->Put(rocksdb::WriteOptions(), key, value).ok();
+    return db_->Put(write_options_, key, value).ok();
   }
   bool Get(const std::string& key, std::string* value) override {
     rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), key, value);
@@ -78,13 +80,16 @@ class RocksDbStore : public KvStore {
  private:
   std::unique_ptr<rocksdb::Env> env_;  // outlives db_
   std::shared_ptr<Filesystem> fs_;
+  rocksdb::WriteOptions write_options_;
   std::unique_ptr<rocksdb::DB> db_;
 };
 
 class LevelDbStore : public KvStore {
  public:
-  LevelDbStore(std::unique_ptr<leveldb::Env> env, std::shared_ptr<Filesystem> fs)
-      : env_(std::move(env)), fs_(std::move(fs)) {}
+  LevelDbStore(std::unique_ptr<leveldb::Env> env, std::shared_ptr<Filesystem> fs, bool sync)
+      : env_(std::move(env)), fs_(std::move(fs)) {
+    write_options_.sync = sync;
+  }
   ~LevelDbStore() override { Close(); }
 
   bool Open(leveldb::Options options, uint64_t block_cache, const std::string& path, std::string* error) {
@@ -102,7 +107,7 @@ class LevelDbStore : public KvStore {
   }
 
   bool Put(const std::string& key, const std::string& value) override {
-    return db_->Put(leveldb::WriteOptions(), key, value).ok();
+    return db_->Put(write_options_, key, value).ok();
   }
   bool Get(const std::string& key, std::string* value) override {
     leveldb::Status s = db_->Get(leveldb::ReadOptions(), key, value);
@@ -125,6 +130,7 @@ class LevelDbStore : public KvStore {
   std::unique_ptr<leveldb::Env> env_;  // null: the default Env
   std::shared_ptr<Filesystem> fs_;
   std::unique_ptr<leveldb::Cache> cache_;
+  leveldb::WriteOptions write_options_;
   std::unique_ptr<leveldb::DB> db_;
 };
 
@@ -212,7 +218,7 @@ bool OpenRocksDb(const KvStoreOptions& a, std::unique_ptr<KvStore>* store, std::
   rocksdb::BlockBasedTableOptions t;
   t.block_cache = rocksdb::NewLRUCache(lru);
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-  auto rocks = std::make_unique<RocksDbStore>(std::move(env), std::move(fs));
+  auto rocks = std::make_unique<RocksDbStore>(std::move(env), std::move(fs), a.sync_writes);
   if (!rocks->Open(o, a.hintfs_spec.empty() ? a.host_dir : a.db_path, error)) return false;
   *store = std::move(rocks);
   return true;
@@ -243,7 +249,7 @@ bool OpenLevelDb(const KvStoreOptions& a, std::unique_ptr<KvStore>* store, std::
     std::string device;
     if (!MountOf(a.hintfs_spec, &fs, &device, error)) return false;
   }
-  auto level = std::make_unique<LevelDbStore>(std::move(env), std::move(fs));
+  auto level = std::make_unique<LevelDbStore>(std::move(env), std::move(fs), a.sync_writes);
   if (!level->Open(o, a.block_cache_bytes, a.hintfs_spec.empty() ? a.host_dir : a.db_path, error)) return false;
   *store = std::move(level);
   return true;

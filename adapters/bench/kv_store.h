@@ -24,6 +24,7 @@ struct KvStoreOptions {
   uint64_t block_cache_bytes = 8 << 20;
   bool secondary_cache = false;  // RocksDB on hintfs: the SSD cache as secondary cache
   bool listener = true;          // RocksDB on hintfs: HintfsEventListener
+  bool sync_writes = false;      // every Put with sync=true (the stores' default is false)
 };
 
 class KvStore {

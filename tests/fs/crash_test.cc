@@ -535,6 +535,25 @@ TEST_F(KillRecoveryTest, TruncateThenAppendSurvivesAKill) {
   ExpectClean();
 }
 
+// A file recovered with a tail in the journal can be truncated and rewritten
+// (LevelDB reuses the number of a table it was writing when it died).
+TEST_F(KillRecoveryTest, RecoveredFileWithATailCanBeRewritten) {
+  std::unique_ptr<FileWriter> w;
+  ASSERT_OK(fs_->OpenWriter("/000011.ldb", WriteMode::kTruncate, &w));
+  ASSERT_OK(w->Append(std::string(5000, 'a')));
+  ASSERT_OK(w->Flush());
+  w.release();
+  KillAndRemount();
+  ASSERT_EQ(ReadFile("/000011.ldb"), std::string(5000, 'a'));
+  ASSERT_OK(fs_->OpenWriter("/000011.ldb", WriteMode::kTruncate, &w));
+  ASSERT_OK(w->Append("new table"));
+  ASSERT_OK(w->Sync());
+  ASSERT_OK(w->Close());
+  Remount();
+  EXPECT_EQ(ReadFile("/000011.ldb"), "new table");
+  ExpectClean();
+}
+
 // After an unmount (or any sync) nothing is left for the next mount to
 // recover: the last unflushed batches are marked durable.
 TEST_F(KillRecoveryTest, SyncAfterFlushesLeavesNothingToRecover) {

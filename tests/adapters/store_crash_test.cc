@@ -1,7 +1,9 @@
-// Crash safety of RocksDB on hintfs: every write acknowledged with sync=true
-// survives (a) SIGKILL of the writing process at a random moment and (b) a
-// power cut of the emulated devices after a random number of device writes.
-// The DB and hintfs fsck must be consistent afterwards.
+// Crash safety of RocksDB and LevelDB on hintfs: (a) a child process writing
+// keys is killed with SIGKILL at a random moment, with sync=true and with the
+// stores' default sync=false — every Put that returned before the kill
+// survives, as on a kernel filesystem; (b) the emulated devices lose power
+// after a random number of writes — every write acknowledged with sync=true
+// survives. The DB and hintfs fsck must be consistent afterwards.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -18,59 +20,48 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/env.h>
 
+#include "adapters/bench/kv_store.h"
 #include "adapters/common/mount_registry.h"
 #include "adapters/rocksdb/hintfs_rocksdb.h"
 #include "fs/emulated_device.h"
 #include "fs/fault_injection.h"
+#include "tests/adapters/crash_keys.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {
 namespace {
 
-std::string Key(long i) {
-  char key[32];
-  std::snprintf(key, sizeof(key), "key%010ld", i);
-  return key;
-}
+using test::CrashKey;
+using test::CrashValue;
 
-// Opens the DB in this process, checks keys [0, acked) and returns the count
-// of keys present (it may exceed acked: a write can land before its ack).
-long VerifyDb(const std::string& spec, long acked, std::string* error) {
-  std::shared_ptr<rocksdb::FileSystem> fs;
-  rocksdb::ConfigOptions cfg;
-  rocksdb::Status s = rocksdb::FileSystem::CreateFromString(cfg, "hintfs://" + spec, &fs);
-  if (!s.ok()) {
-    *error = "mount: " + s.ToString();
-    return -1;
-  }
-  auto env = rocksdb::NewCompositeEnv(fs);
-  rocksdb::Options options;
-  options.env = env.get();
-  options.create_if_missing = true;
-  rocksdb::DB* raw = nullptr;
-  s = rocksdb::DB::Open(options, "/db", &raw);
-  if (!s.ok()) {
-    *error = "open: " + s.ToString();
-    return -1;
-  }
-  std::unique_ptr<rocksdb::DB> db(raw);
-  for (long i = 0; i < acked; i++) {
+// Opens the store in this process, checks keys [0, acked) and returns the
+// count of keys present (it may exceed acked: a write can land before its
+// ack). The filesystem under it must pass fsck too.
+long VerifyStore(const std::string& engine, const std::string& spec, const std::string& db_options,
+                 long acked, std::string* error) {
+  long present = acked;
+  {
+    KvStoreOptions options;
+    options.engine = engine;
+    options.hintfs_spec = spec;
+    options.db_options = db_options;
+    std::unique_ptr<KvStore> store;
+    bool usage_error = false;
+    if (!OpenKvStore(options, &store, error, &usage_error)) return -1;
+    for (long i = 0; i < acked; i++) {
+      std::string v;
+      if (!store->Get(CrashKey(i), &v) || v != CrashValue(i)) {
+        *error = "acknowledged key " + std::to_string(i) + " of " + std::to_string(acked) + " lost";
+        return -1;
+      }
+    }
     std::string v;
-    s = db->Get(rocksdb::ReadOptions(), Key(i), &v);
-    if (!s.ok() || v != "value-" + Key(i) + std::string(100, 'x')) {
-      *error = "acknowledged key " + std::to_string(i) + " of " + std::to_string(acked) + ": " + s.ToString();
+    while (store->Get(CrashKey(present), &v) && v == CrashValue(present)) present++;
+    if (!store->Close()) {
+      *error = "close failed";
       return -1;
     }
   }
-  long present = acked;
-  std::string v;
-  while (db->Get(rocksdb::ReadOptions(), Key(present), &v).ok()) present++;
-  s = db->Close();
-  if (!s.ok()) {
-    *error = "close: " + s.ToString();
-    return -1;
-  }
-  // The filesystem under the recovered DB is consistent too.
   std::shared_ptr<Filesystem> mounted;
   FsckReport report;
   Status fs_status = AcquireMount(spec, &mounted);
@@ -90,15 +81,29 @@ void ExpectFsckClean(const std::string& spec) {
   EXPECT_TRUE(report.ok()) << report.errors[0];
 }
 
-TEST(RocksDbCrash, SigkillNeverLosesSyncedWrites) {
+struct KillCase {
+  const char* engine;
+  bool sync;
+};
+
+class StoreKill : public ::testing::TestWithParam<KillCase> {};
+
+// Zones of 256 KiB: the WAL (1 MiB memtables) crosses zones and tables span
+// them, on both tiers. Each run adds up to 3,000 keys and then rewrites them,
+// so flushes and compactions go on while the database stays small.
+TEST_P(StoreKill, SigkillLosesNoAcknowledgedWrite) {
+  const KillCase c = GetParam();
   const char* child = std::getenv("HINTFS_CRASH_CHILD");
-  ASSERT_NE(child, nullptr) << "set HINTFS_CRASH_CHILD to the rocksdb_crash_child binary";
-  int cycles = std::getenv("HINTFS_CRASH_CYCLES") ? std::atoi(std::getenv("HINTFS_CRASH_CYCLES")) : 50;
+  ASSERT_NE(child, nullptr) << "set HINTFS_CRASH_CHILD to the store_crash_child binary";
+  int cycles = std::getenv("HINTFS_CRASH_CYCLES") ? std::atoi(std::getenv("HINTFS_CRASH_CYCLES")) : 40;
+  const std::string db_options = std::string(c.engine) == "rocksdb"
+      ? "write_buffer_size=1048576;target_file_size_base=524288;max_bytes_for_level_base=4194304"
+      : "write_buffer_size=1048576;max_file_size=524288";
   test::ScratchDir dir;
   std::string spec = "file:" + dir.File("ssd.img");
   MkfsOptions mkfs;
-  mkfs.devices = {{Tier::kFast, spec + "?zone_size=8MiB&zones=32"},
-                  {Tier::kSlow, "file:" + dir.File("hdd.img") + "?zone_size=8MiB&zones=64"}};
+  mkfs.devices = {{Tier::kFast, spec + "?zone_size=256KiB&zones=48"},
+                  {Tier::kSlow, "file:" + dir.File("hdd.img") + "?zone_size=256KiB&zones=600"}};
   ASSERT_TRUE(Filesystem::Mkfs(mkfs).ok());
   std::mt19937_64 rng(20261121);
   long acked = 0;
@@ -113,7 +118,8 @@ TEST(RocksDbCrash, SigkillNeverLosesSyncedWrites) {
       close(out[0]);
       close(out[1]);
       std::string start = std::to_string(acked);
-      execl(child, child, spec.c_str(), "/db", start.c_str(), static_cast<char*>(nullptr));
+      execl(child, child, c.engine, spec.c_str(), start.c_str(), c.sync ? "sync" : "nosync", "3000",
+            db_options.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
     close(out[1]);
@@ -140,16 +146,24 @@ TEST(RocksDbCrash, SigkillNeverLosesSyncedWrites) {
     close(out[0]);
     ASSERT_TRUE(WIFSIGNALED(status)) << "child exited by itself (status " << status << ") in cycle " << cycle;
     std::string error;
-    long present = VerifyDb(spec, last + 1, &error);
+    long present = VerifyStore(c.engine, spec, db_options, last + 1, &error);
     ASSERT_GE(present, 0) << "cycle " << cycle << ": " << error;
     verified_writes += last + 1;
     acked = present;
   }
   ExpectFsckClean(spec);
-  std::cout << "sigkill cycles: " << cycles << ", acknowledged writes verified: " << verified_writes
-            << ", keys in the final DB: " << acked << "\n";
+  std::cout << c.engine << (c.sync ? " sync=true" : " sync=false") << " sigkill cycles: " << cycles
+            << ", acknowledged writes verified: " << verified_writes << ", keys in the final DB: " << acked
+            << "\n";
   EXPECT_GT(acked, cycles);
 }
+
+INSTANTIATE_TEST_SUITE_P(Stores, StoreKill,
+                         ::testing::Values(KillCase{"rocksdb", true}, KillCase{"rocksdb", false},
+                                           KillCase{"leveldb", true}, KillCase{"leveldb", false}),
+                         [](const auto& info) {
+                           return std::string(info.param.engine) + (info.param.sync ? "Sync" : "NoSync");
+                         });
 
 TEST(RocksDbCrash, PowerCutNeverLosesSyncedWrites) {
   int cycles = std::getenv("HINTFS_CRASH_CYCLES") ? std::atoi(std::getenv("HINTFS_CRASH_CYCLES")) : 50;
@@ -179,7 +193,7 @@ TEST(RocksDbCrash, PowerCutNeverLosesSyncedWrites) {
         rocksdb::WriteOptions wo;
         wo.sync = true;
         for (long i = acked; i < acked + 100000; i++) {
-          if (!db->Put(wo, Key(i), "value-" + Key(i) + std::string(100, 'x')).ok()) break;
+          if (!db->Put(wo, CrashKey(i), CrashValue(i)).ok()) break;
           last = i;
         }
         db->Close();  // fails on the dead devices; the process "dies" here
@@ -188,7 +202,7 @@ TEST(RocksDbCrash, PowerCutNeverLosesSyncedWrites) {
     unsetenv("HINTFS_DEVICE_PARAMS");
     ResetPowerDomain(domain);
     std::string error;
-    long present = VerifyDb(spec, last + 1, &error);
+    long present = VerifyStore("rocksdb", spec, "", last + 1, &error);
     ASSERT_GE(present, 0) << "cycle " << cycle << " (cut after " << cut_after << " writes): " << error;
     verified_writes += last + 1;
     acked = present;
