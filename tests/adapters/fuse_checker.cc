@@ -5,6 +5,12 @@
 //                                       for small writes, every result checked
 //   fuse_checker crash DIR LOG SEED     appends and fsyncs until killed; after each
 //                                       fsync records (file, length) in the host file LOG
+//   fuse_checker crash-nosync DIR LOG SEED
+//                                       the same without fsync: after each append the
+//                                       kernel writes the file's dirty pages back to the
+//                                       daemon (sync_file_range, no flush of any device)
+//                                       and (file, length) goes to LOG: what the daemon
+//                                       answered must survive the daemon being killed
 //   fuse_checker verify DIR LOG SEED    every file holds at least what LOG says was
 //                                       synced, and only the bytes that were written
 // Exits 1 with the seed and operation on the first mismatch.
@@ -257,7 +263,7 @@ std::string CrashBytes(int f, uint64_t offset, size_t n) {
   return s;
 }
 
-int RunCrash(const std::string& log_path) {
+int RunCrash(const std::string& log_path, bool fsyncs) {
   std::mt19937_64 rng(seed);
   FILE* log = std::fopen(log_path.c_str(), "a");
   if (log == nullptr) Fail("open log");
@@ -270,9 +276,15 @@ int RunCrash(const std::string& log_path) {
     int fd = open(path.c_str(), O_CREAT | O_WRONLY | O_APPEND, 0644);
     if (fd < 0) return 0;  // the daemon is gone: done
     size_t n = 1 + rng() % 50000;
-    if (!WriteAll(fd, CrashBytes(f, sizes[f], n)) || fsync(fd) != 0) return 0;
+    if (!WriteAll(fd, CrashBytes(f, sizes[f], n))) return 0;
+    if (fsyncs && fsync(fd) != 0) return 0;
+    // Hands every dirty page to the daemon and waits for its answers.
+    if (!fsyncs && sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                                                 SYNC_FILE_RANGE_WAIT_AFTER) != 0) {
+      return 0;
+    }
     close(fd);
-    if (fresh && fsync(dfd) != 0) return 0;  // the name is durable too
+    if (fresh && fsyncs && fsync(dfd) != 0) return 0;  // the name is durable too
     sizes[f] += n;
     std::fprintf(log, "%d %llu\n", f, static_cast<unsigned long long>(sizes[f]));
     std::fflush(log);
@@ -303,7 +315,7 @@ int RunVerify(const std::string& log_path) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: fuse_checker ops|crash|verify DIR ...\n");
+    std::fprintf(stderr, "usage: fuse_checker ops|crash|crash-nosync|verify DIR ...\n");
     return 2;
   }
   std::string mode = argv[1];
@@ -312,9 +324,10 @@ int main(int argc, char** argv) {
     seed = std::strtoul(argv[3], nullptr, 10);
     return RunOps(std::strtol(argv[4], nullptr, 10));
   }
-  if ((mode == "crash" || mode == "verify") && argc == 5) {
+  if ((mode == "crash" || mode == "crash-nosync" || mode == "verify") && argc == 5) {
     seed = std::strtoul(argv[4], nullptr, 10);
-    return mode == "crash" ? RunCrash(argv[3]) : RunVerify(argv[3]);
+    if (mode == "verify") return RunVerify(argv[3]);
+    return RunCrash(argv[3], /*fsyncs=*/mode == "crash");
   }
   std::fprintf(stderr, "fuse_checker: bad arguments\n");
   return 2;

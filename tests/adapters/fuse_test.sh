@@ -3,7 +3,8 @@
 # against a model, with and without the kernel's write-back cache; LevelDB
 # and RocksDB unmodified on the mount; table levels
 # read from their MANIFESTs visible in `hintfs ls -l`; the daemon killed
-# with SIGKILL mid-workload, then every synced byte found after a remount;
+# with SIGKILL mid-workload, then every synced byte (and, without fsync, every
+# byte the daemon answered) found after a remount;
 # the fio mount jobs; clean fsck after each unmount.
 #   bash fuse_test.sh HINTFS FUSE_CHECKER FUSE_STORES FIO_RUN_SH
 set -euo pipefail
@@ -115,6 +116,21 @@ umount -l "$MNT" 2>/dev/null || fusermount3 -u -z "$MNT" 2>/dev/null || true
 "$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null || fail "fsck after the kill"
 mount_fs
 "$CHECKER" verify "$MNT/crash" "$WORK/synced.log" 7 || fail "synced data lost across the kill"
+
+# 3b. The same without fsync: bytes the kernel wrote back to the daemon
+# (sync_file_range) survive the daemon's death, as they would survive a
+# killed process on a kernel filesystem.
+mkdir "$MNT/crash-nosync"
+"$CHECKER" crash-nosync "$MNT/crash-nosync" "$WORK/handed.log" 8 &
+WORKER=$!
+sleep 3
+kill -9 "$DAEMON"
+wait "$WORKER" || true
+DAEMON=
+umount -l "$MNT" 2>/dev/null || fusermount3 -u -z "$MNT" 2>/dev/null || true
+"$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null || fail "fsck after the second kill"
+mount_fs
+"$CHECKER" verify "$MNT/crash-nosync" "$WORK/handed.log" 8 || fail "bytes the daemon took lost across the kill"
 
 # 4. The fio mount jobs, briefly; their output is checked for errors, not speed.
 DIR=$MNT SIZE=8M RUNTIME=1 bash "$FIO_RUN" "$(dirname "$FIO_RUN")/mount.fio" || fail "fio mount jobs"
