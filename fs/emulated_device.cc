@@ -27,6 +27,9 @@ constexpr uint64_t kHeaderSize = 4096;
 constexpr uint64_t kZoneEntrySize = 16;
 constexpr uint64_t kDataAlignment = 1 << 20;
 constexpr uint32_t kMaxZones = 1u << 22;
+// Where the header keeps the count of simulated power losses (zero in images
+// written before it existed).
+constexpr uint64_t kPowerCyclesOffset = kHeaderSize - 12;
 
 // Mutable state of one zone. Offsets are relative to the zone start.
 struct ZoneState {
@@ -44,6 +47,7 @@ class Backing {
   virtual Status WriteData(uint64_t offset, const char* data, size_t n) = 0;
   virtual Status DiscardZone(uint32_t zone) = 0;
   virtual Status PersistZone(uint32_t zone, const ZoneState& state) = 0;
+  virtual Status PersistPowerCycles(uint64_t power_cycles) = 0;
   virtual Status Sync() = 0;
 };
 
@@ -54,6 +58,7 @@ struct DeviceState {
   DeviceGeometry geometry;
   StoredProfile profile;
   std::vector<ZoneState> zones;
+  uint64_t power_cycles = 0;  // simulated power losses so far
 };
 
 // ---------------------------------------------------------------- memory
@@ -110,6 +115,7 @@ class MemBacking : public Backing {
   }
 
   Status PersistZone(uint32_t, const ZoneState&) override { return Status::OK(); }
+  Status PersistPowerCycles(uint64_t) override { return Status::OK(); }
   Status Sync() override { return Status::OK(); }
 
  private:
@@ -127,7 +133,8 @@ class MemBacking : public Backing {
 
 // ---------------------------------------------------------------- file
 
-std::string EncodeHeader(const DeviceGeometry& g, const StoredProfile& p, uint64_t data_offset) {
+std::string EncodeHeader(const DeviceGeometry& g, const StoredProfile& p, uint64_t data_offset,
+                         uint64_t power_cycles) {
   std::string h(kImageMagic, sizeof(kImageMagic));
   PutFixed32(&h, kImageVersion);
   PutFixed32(&h, static_cast<uint32_t>(kHeaderSize));
@@ -144,7 +151,8 @@ std::string EncodeHeader(const DeviceGeometry& g, const StoredProfile& p, uint64
   std::memcpy(&scale_bits, &p.scale, sizeof(scale_bits));
   PutFixed64(&h, scale_bits);
   PutLengthPrefixed(&h, p.name);
-  h.resize(kHeaderSize - 4, '\0');
+  h.resize(kPowerCyclesOffset, '\0');
+  PutFixed64(&h, power_cycles);
   PutFixed32(&h, crc32c::Value(h.data(), h.size()));
   return h;
 }
@@ -180,7 +188,7 @@ Status ValidateGeometry(const DeviceGeometry& g) {
 }
 
 Status DecodeHeader(std::string_view h, DeviceGeometry* g, StoredProfile* p, uint64_t* data_offset,
-                    const std::string& path) {
+                    uint64_t* power_cycles, const std::string& path) {
   if (h.size() < kHeaderSize || std::memcmp(h.data(), kImageMagic, sizeof(kImageMagic)) != 0) {
     return Status::Corruption(path + " is not a hintfs emulated device image (bad magic)");
   }
@@ -210,6 +218,7 @@ Status DecodeHeader(std::string_view h, DeviceGeometry* g, StoredProfile* p, uin
                                             path, version, kImageVersion));
   }
   std::memcpy(&p->scale, &scale_bits, sizeof(p->scale));
+  *power_cycles = DecodeFixed64(h.data() + kPowerCyclesOffset);
   Status s = ValidateGeometry(*g);
   if (!s.ok()) return Status::Corruption(path + ": " + s.message());
   uint64_t min_data = kHeaderSize + kZoneEntrySize * g->zone_count;
@@ -281,6 +290,19 @@ class FileBacking : public Backing {
     return PwriteFull(kHeaderSize + kZoneEntrySize * zone, e.data(), e.size());
   }
 
+  Status PersistPowerCycles(uint64_t power_cycles) override {
+    std::string h(kHeaderSize, '\0');
+    Status s = PreadFull(0, h.size(), &h[0]);
+    if (!s.ok()) return s;
+    std::string count;
+    PutFixed64(&count, power_cycles);
+    h.replace(kPowerCyclesOffset, count.size(), count);
+    std::string crc;
+    PutFixed32(&crc, crc32c::Value(h.data(), kHeaderSize - 4));
+    h.replace(kHeaderSize - 4, 4, crc);
+    return PwriteFull(0, h.data(), h.size());
+  }
+
   Status Sync() override {
     if (sync_ && fdatasync(fd_) != 0) {
       return Status::IOError(fmt::format("fdatasync: {}", std::strerror(errno)), errno);
@@ -310,6 +332,10 @@ class EmulatedDevice : public ZonedDevice {
 
   std::string uri() const override { return uri_; }
   const DeviceGeometry& geometry() const override { return state_->geometry; }
+  uint64_t power_cycles() const override {
+    std::lock_guard<std::mutex> l(state_->mu);
+    return state_->power_cycles;
+  }
 
   Status ReportZones(uint32_t first, uint32_t count, std::vector<ZoneInfo>* zones) override {
     std::lock_guard<std::mutex> l(state_->mu);
@@ -474,6 +500,10 @@ class EmulatedDevice : public ZonedDevice {
 
   Status SimulatePowerLoss(uint64_t seed) override {
     std::lock_guard<std::mutex> l(state_->mu);
+    // Counted, so that what lived in host memory meanwhile can tell it is stale.
+    state_->power_cycles++;
+    Status counted = backing_->PersistPowerCycles(state_->power_cycles);
+    if (!counted.ok()) return counted;
     std::mt19937_64 rng(seed);
     const DeviceGeometry& g = state_->geometry;
     for (uint32_t zone = g.conventional_zones; zone < g.zone_count; zone++) {
@@ -742,7 +772,7 @@ Status OpenFileDevice(const DeviceUri& uri, bool create, std::unique_ptr<ZonedDe
     const DeviceGeometry& g = state->geometry;
     data_offset = (kHeaderSize + kZoneEntrySize * g.zone_count + kDataAlignment - 1) /
                   kDataAlignment * kDataAlignment;
-    std::string image = EncodeHeader(g, state->profile, data_offset);
+    std::string image = EncodeHeader(g, state->profile, data_offset, 0);
     state->zones.resize(g.zone_count);
     state->zone_write_mu.reset(new std::mutex[g.zone_count]);
     for (uint32_t z = 0; z < g.zone_count; z++) {
@@ -772,7 +802,8 @@ Status OpenFileDevice(const DeviceUri& uri, bool create, std::unique_ptr<ZonedDe
   std::string header(kHeaderSize, '\0');
   s = PreadFd(fd, 0, kHeaderSize, &header[0]);
   if (!s.ok()) return fail(s);
-  s = DecodeHeader(header, &state->geometry, &state->profile, &data_offset, uri.path);
+  s = DecodeHeader(header, &state->geometry, &state->profile, &data_offset, &state->power_cycles,
+                   uri.path);
   if (!s.ok()) return fail(s);
   s = CheckGeometryMatches(uri, state->geometry);
   if (!s.ok()) return fail(s);

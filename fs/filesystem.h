@@ -8,9 +8,11 @@
 //  - Process kill: every change a call made has survived once the call
 //    returned — namespace changes (create, rename, unlink, link, mkdir,
 //    truncate) and the bytes a writer handed over with Flush, Sync or Close,
-//    to the last byte. They are written to the devices without a flush
-//    (Journal, Durability::kProcessKill). Bytes only Appended are still in
-//    the writer's buffer, like bytes in a program's own stdio buffer.
+//    to the last byte. Their journal ops go to the host log, memory that
+//    outlives the process (host_log.h), or without one to the devices
+//    without a flush (Journal, Durability::kProcessKill). Bytes only
+//    Appended are still in the writer's buffer, like bytes in a program's
+//    own stdio buffer.
 //  - Power cut: FileWriter::Sync makes a file's bytes and size durable (data
 //    first, then a journal batch); namespace changes are durable after the
 //    next Sync of any file or SyncMetadata() — the directory fsync of POSIX.
@@ -89,6 +91,13 @@ struct MountOptions {
   size_t write_buffer_bytes = 1 << 20;
   // Told about every create, append, delete and read (may be null).
   std::shared_ptr<IoObserver> observer;
+  // Where the host log lives: memory that outlives the process, so that a
+  // Flush or a namespace call survives a kill at the cost of a memory copy
+  // (fs/host_log.h). A directory in a memory filesystem; filesystems on mem:
+  // devices keep it in the process. Empty: no host log, such calls write an
+  // unflushed journal batch to the device instead.
+  std::string host_log_dir = "/dev/shm";
+  uint64_t host_log_bytes = 16 << 20;
   // Extra device URI options applied to every member when it is opened, e.g.
   // "profile_scale=10" or "power_domain=crash&power_cut_after=100".
   std::string device_params;
@@ -176,6 +185,7 @@ struct FsStats {
   uint64_t migrations[2] = {0, 0};      // files moved, per destination tier
   uint64_t migrations_aborted = 0;      // file changed during the copy; copy dropped
   uint64_t journal_commits = 0;
+  uint64_t journal_unflushed_commits = 0;  // of those, for a process kill only (Flush, namespace calls)
   uint64_t journal_bytes = 0;
   uint64_t journal_rolls = 0;
   uint64_t journal_epoch = 0;
@@ -208,10 +218,10 @@ class FileWriter {
   // Until the next Flush, Sync or Close the bytes may be lost if the process
   // dies.
   virtual Status Append(std::string_view data) = 0;
-  // Hands every appended byte to the devices: whole blocks to the file's
-  // zone, the partial last block with the file's extents in an unflushed
-  // journal batch. They survive the process being killed, not a power cut
-  // (as write(2) without fsync on a kernel filesystem).
+  // Hands every appended byte over: whole blocks to the file's zone, the
+  // partial last block with the file's extents to the journal's host log
+  // (or an unflushed journal batch). They survive the process being killed,
+  // not a power cut (as write(2) without fsync on a kernel filesystem).
   virtual Status Flush() = 0;
   // Makes every appended byte and the file size durable (power cut too).
   virtual Status Sync() = 0;

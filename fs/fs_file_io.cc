@@ -186,6 +186,22 @@ Status FsImpl::QueueAllBytes(Inode* ino) {
   // flush or sync never pads a block that later appends would have to skip.
   Status s = WriteOut(ino, /*include_partial=*/false);
   if (!s.ok()) return s;
+  if (ino->first_dirty == SIZE_MAX && ino->pending.size() > ino->tail_len && !ino->deleted &&
+      !options_.read_only) {
+    // Only the tail grew since the journal last heard of the file (every
+    // other change is queued when it is made): a log flushed after each
+    // record journals each record's bytes once, not its whole tail again.
+    MetadataOp op;
+    op.type = MetadataOp::Type::kAppendTail;
+    op.inode.id = ino->id;
+    op.inode.tail = ino->pending.substr(ino->tail_len);
+    op.inode.size = ino->size;
+    op.inode.mtime_ns = ino->mtime_ns;
+    journal_->Add(op);
+    ino->tail_len = ino->pending.size();
+    ino->attr_dirty = false;
+    return Status::OK();
+  }
   if (ino->tail_len != ino->pending.size()) {
     ino->tail_len = ino->pending.size();
     ino->attr_dirty = true;

@@ -173,6 +173,8 @@ Status Filesystem::Mkfs(const MkfsOptions& options) {
   Status s = image.Apply(policy);
   if (s.ok()) s = image.Apply(root);
   if (!s.ok()) return s;
+  // A host log in process memory of an earlier filesystem on this mem: device.
+  HostLog::ForgetMemory(HostLogPath("", sb.members[meta_device].uri, sb.fs_uuid));
   Journal journal(meta, sb.meta_first_zone, sb.meta_zone_count, [] { return Status::OK(); });
   return journal.Format(image);
 }
@@ -243,6 +245,23 @@ Status FsImpl::Open() {
   Member* meta = members_[sb_.meta_device].get();
   journal_ = std::make_unique<Journal>(meta->device.get(), sb_.meta_first_zone,
                                        sb_.meta_zone_count, [this] { return FlushDirtyDevices(); });
+  if (!options_.host_log_dir.empty()) {
+    std::unique_ptr<HostLog> log;
+    std::string path = HostLogPath(options_.host_log_dir, meta->info.uri, sb_.fs_uuid);
+    // Without one, process-kill commits write unflushed device batches.
+    if (HostLog::Open(path, options_.host_log_bytes, /*create=*/!options_.read_only, &log).ok()) {
+      HostLogOwner owner;
+      owner.fs_uuid = sb_.fs_uuid;
+      owner.boot_id = CurrentBootId();
+      owner.power_cycles = meta->device->power_cycles();
+      journal_->UseHostLog(std::move(log), owner);
+    }
+  }
+  // The last run's data may still be only in a host or drive cache: the
+  // first commit that declares anything durable flushes every device.
+  if (!options_.read_only) {
+    for (auto& m : members_) m->dirty = true;
+  }
   MetadataImage image;
   ReplayReport replay;
   Status s = journal_->Recover(options_.read_only, &image, &replay);
@@ -296,12 +315,6 @@ Status FsImpl::Open() {
   s = LoadInodes(image, replay);
   if (!s.ok()) return s;
   if (options_.read_only) return Status::OK();
-  if (replay.unflushed_batches > 0) {
-    // The last run's unflushed batches and their data may still be only in
-    // the host's page cache (or a drive's cache): the commit below flushes
-    // every device before it declares anything durable.
-    for (auto& m : members_) m->dirty = true;
-  }
   {
     std::lock_guard<std::mutex> l(mu_);
     // Zone owner records of earlier format versions: nothing claims them now.
@@ -471,6 +484,7 @@ Status FsImpl::Unmount() {
       s = m->device->Flush();
       if (!s.ok() && result.ok()) result = s;
     }
+    if (result.ok()) journal_->RemoveHostLog();  // everything is in the device journal
   }
   unmounted_ = true;
   for (auto& m : members_) m->device.reset();
@@ -850,6 +864,7 @@ FsStats FsImpl::Stats() {
   if (journal_) {
     JournalStats js = journal_->stats();
     st.journal_commits = js.batches_committed;
+    st.journal_unflushed_commits = js.unflushed_batches_committed;
     st.journal_bytes = js.bytes_committed;
     st.journal_rolls = js.rolls;
     st.journal_epoch = js.epoch;

@@ -56,11 +56,29 @@ uint64_t Journal::ZoneEnd(uint32_t zone) const {
   return device_->geometry().zone_start(zone) + device_->geometry().zone_capacity;
 }
 
+void Journal::EncodeOps(const std::vector<MetadataOp>& ops, std::string* payload) {
+  PutFixed32(payload, static_cast<uint32_t>(ops.size()));
+  for (const MetadataOp& op : ops) EncodeOp(op, payload);
+}
+
+Status Journal::DecodeOps(std::string_view payload, std::vector<MetadataOp>* ops) {
+  uint32_t count = 0;
+  Decoder d(payload, "journal ops");
+  if (!d.GetFixed32(&count)) return Status::Corruption("no op count");
+  payload.remove_prefix(4);
+  for (uint32_t i = 0; i < count; i++) {
+    MetadataOp op;
+    Status s = DecodeOp(&payload, &op);
+    if (!s.ok()) return s;
+    ops->push_back(std::move(op));
+  }
+  return Status::OK();
+}
+
 std::string Journal::EncodeBatch(const std::vector<MetadataOp>& ops, uint64_t seq,
                                  bool flushed) const {
   std::string payload;
-  PutFixed32(&payload, static_cast<uint32_t>(ops.size()));
-  for (const MetadataOp& op : ops) EncodeOp(op, &payload);
+  EncodeOps(ops, &payload);
   std::string b;
   PutFixed32(&b, kBatchMagic);
   PutFixed16(&b, kBatchVersion);
@@ -159,6 +177,8 @@ Status Journal::RollLocked() {
   active_zone_ = target;
   active_wp_ = wp;
   unflushed_batches_ = 0;
+  backlog_.Clear();  // the snapshot holds the image, and with it the backlog
+  StartHostLogLocked();  // its records followed the old zone
   stats_.rolls++;
   // The new snapshot is durable: the old generation is garbage.
   ZoneInfo info;
@@ -185,14 +205,25 @@ Status Journal::Commit(Durability durability) {
   return CommitLocked(durability);
 }
 
-Status Journal::FlushAllLocked() {
-  // An empty flushed batch tells replay that the batches before it are durable.
-  Status s = flush_data_();
-  if (s.ok()) s = WriteBatch({}, /*flushed=*/true, active_zone_, &active_wp_);
-  if (s.IsNoSpace()) s = RollLocked();  // the snapshot says the same
-  if (s.ok()) s = device_->Flush();
-  if (s.ok()) unflushed_batches_ = 0;
-  return s;
+void Journal::UseHostLog(std::unique_ptr<HostLog> log, const HostLogOwner& owner) {
+  std::lock_guard<std::mutex> l(commit_mu_);
+  host_log_ = std::move(log);
+  host_owner_ = owner;
+  host_log_started_ = false;
+}
+
+void Journal::RemoveHostLog() {
+  std::lock_guard<std::mutex> l(commit_mu_);
+  if (host_log_ && backlog_.empty()) host_log_->Remove();
+  host_log_.reset();
+}
+
+void Journal::StartHostLogLocked() {
+  if (!host_log_) return;
+  host_owner_.epoch = stats_.epoch;
+  host_owner_.seq = next_seq_ - 1;
+  host_log_->Start(host_owner_);
+  host_log_started_ = true;
 }
 
 Status Journal::CommitLocked(Durability durability) {
@@ -205,58 +236,60 @@ Status Journal::CommitLocked(Durability durability) {
     generation = pending_gen_++;
     ops.swap(pending_);
   }
-  Status s;
-  if (ops.empty()) {
-    // Every op of earlier generations is already written (commits are
-    // serialized); for a power cut they may still need a flush.
-    if (!flush) return Status::OK();
-    if (unflushed_batches_ > 0) s = FlushAllLocked();
-    if (!s.ok()) {
-      failed_ = s;
-      return s;
-    }
-    committed_gen_ = generation;
-    return Status::OK();
-  }
-  if (flush) s = flush_data_();
-  if (!s.ok()) {
-    failed_ = s;
-    return s;
-  }
-  // Roll first: the snapshot must not contain this batch's ops.
-  uint64_t size = EncodeBatch(ops, 0, flush).size();
-  if (active_wp_ + size > ZoneEnd(active_zone_)) {
-    s = RollLocked();
-    if (!s.ok()) {
-      failed_ = s;
-      return s;
-    }
-  }
-  // Apply to the image before anything reaches the device: an inconsistent
-  // change (a bug) must never be written where replay would trip over it.
-  // The image is then partly changed, so the journal stops accepting commits.
+  // Apply to the image before anything is written: an inconsistent change
+  // (a bug) must never be written where replay would trip over it. The
+  // image is then partly changed, so the journal stops accepting commits.
   for (const MetadataOp& op : ops) {
-    s = image_.Apply(op);
+    Status s = image_.Apply(op);
     if (!s.ok()) {
       failed_ = Status::Corruption("refusing to journal an inconsistent change: " + s.message());
       return failed_;
     }
   }
-  s = WriteBatch(ops, flush, active_zone_, &active_wp_);
-  if (s.ok() && flush) s = device_->Flush();
+  if (!flush && host_log_started_) {
+    if (ops.empty()) return Status::OK();
+    std::string record;
+    EncodeOps(ops, &record);
+    if (host_log_->Append(record)) {
+      backlog_.Add(ops, image_);
+      stats_.host_log_records++;
+      return Status::OK();
+    }
+    // Full: everything it holds goes to the device, and it starts over.
+  }
+  backlog_.Add(ops, image_);
+  Status s = WriteBacklogLocked(flush);
   if (!s.ok()) {
     failed_ = s;
     return s;
   }
-  if (flush) {
-    unflushed_batches_ = 0;
-    committed_gen_ = generation;
-  } else {
-    unflushed_batches_++;
-    stats_.unflushed_batches_committed++;
-  }
-  stats_.batches_committed++;
+  if (flush) committed_gen_ = generation;
   return Status::OK();
+}
+
+Status Journal::WriteBacklogLocked(bool flush) {
+  std::vector<MetadataOp> ops = backlog_.Take(image_);
+  if (ops.empty() && (!flush || unflushed_batches_ == 0)) return Status::OK();
+  Status s;
+  if (flush) s = flush_data_();
+  if (!s.ok()) return s;
+  // A flushed batch, empty or not, says that the batches before it are durable.
+  uint64_t size = EncodeBatch(ops, 0, flush).size();
+  if (active_wp_ + size > ZoneEnd(active_zone_)) {
+    s = RollLocked();  // the snapshot holds these ops: the image has them
+  } else {
+    s = WriteBatch(ops, flush, active_zone_, &active_wp_);
+    if (s.ok() && flush) s = device_->Flush();
+    if (s.ok() && flush) {
+      unflushed_batches_ = 0;
+    } else if (s.ok()) {
+      unflushed_batches_++;
+      stats_.unflushed_batches_committed++;
+    }
+    if (s.ok()) stats_.batches_committed++;
+  }
+  if (s.ok()) StartHostLogLocked();  // what it held is in the device journal now
+  return s;
 }
 
 Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image, uint64_t* end,
@@ -293,18 +326,9 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
     if (*batches != 0 && (h.seq != *last_seq + 1 || h.epoch != *epoch)) {
       return damaged("batch out of sequence");
     }
-    std::string_view payload(buf.data() + kBatchHeader, h.payload_len);
-    uint32_t count = 0;
-    Decoder d(payload, "journal batch");
-    if (!d.GetFixed32(&count)) return damaged("empty batch");
-    payload.remove_prefix(4);
     std::vector<MetadataOp> ops;
-    for (uint32_t i = 0; i < count; i++) {
-      MetadataOp op;
-      s = DecodeOp(&payload, &op);
-      if (!s.ok()) return damaged(s.message());
-      ops.push_back(std::move(op));
-    }
+    s = DecodeOps(std::string_view(buf.data() + kBatchHeader, h.payload_len), &ops);
+    if (!s.ok()) return damaged(s.message());
     if (*batches == 0) {
       if (ops.empty() || ops[0].type != MetadataOp::Type::kSnapshotBegin || ops[0].epoch != h.epoch) {
         return Status::Corruption(fmt::format("metadata zone {} does not start with a snapshot", zone));
@@ -315,12 +339,7 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
       *report = ReplayReport();  // a flushed batch makes everything before it durable
     } else {
       report->unflushed_batches++;
-      for (const MetadataOp& op : ops) {
-        if (op.type != MetadataOp::Type::kSetExtents && op.type != MetadataOp::Type::kCreateInode) continue;
-        if (report->durable.count(op.inode.id)) continue;
-        auto it = image->inodes().find(op.inode.id);
-        report->durable[op.inode.id] = it == image->inodes().end() ? InodeRecord() : it->second;
-      }
+      NoteUnflushed(ops, *image, report);
     }
     for (const MetadataOp& op : ops) {
       s = image->Apply(op);
@@ -333,6 +352,36 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
   }
   *end = pos;
   if (*batches == 0) return Status::Corruption(fmt::format("metadata zone {} has no valid snapshot", zone));
+  return Status::OK();
+}
+
+void Journal::NoteUnflushed(const std::vector<MetadataOp>& ops, const MetadataImage& image,
+                            ReplayReport* report) {
+  for (const MetadataOp& op : ops) {
+    if (op.type != MetadataOp::Type::kSetExtents && op.type != MetadataOp::Type::kCreateInode) continue;
+    if (report->durable.count(op.inode.id)) continue;
+    auto it = image.inodes().find(op.inode.id);
+    report->durable[op.inode.id] = it == image.inodes().end() ? InodeRecord() : it->second;
+  }
+}
+
+Status Journal::ReplayHostLogLocked(MetadataImage* image, ReplayReport* report) {
+  host_owner_.epoch = stats_.epoch;
+  host_owner_.seq = next_seq_ - 1;
+  for (const std::string& record : host_log_->Records(host_owner_)) {
+    std::vector<MetadataOp> ops;
+    Status s = DecodeOps(record, &ops);
+    // A record's checksum held: an op that does not decode or apply is a bug
+    // or damage, not a torn write.
+    if (!s.ok()) return Status::Corruption("host log: " + s.message());
+    NoteUnflushed(ops, *image, report);
+    for (const MetadataOp& op : ops) {
+      s = image->Apply(op);
+      if (!s.ok()) return Status::Corruption("host log: " + s.message());
+    }
+    backlog_.Add(ops, *image);
+    report->host_log_records++;
+  }
   return Status::OK();
 }
 
@@ -377,7 +426,6 @@ Status Journal::Recover(bool read_only, MetadataImage* image, ReplayReport* repo
       last_error = Status::Corruption(fmt::format("metadata zone {}: incomplete snapshot", c.zone));
       continue;
     }
-    image_ = replayed;
     active_zone_ = c.zone;
     active_wp_ = end;
     next_seq_ = last_seq + 1;
@@ -385,9 +433,16 @@ Status Journal::Recover(bool read_only, MetadataImage* image, ReplayReport* repo
     stats_.replayed_batches = batches;
     stats_.torn_tail = end != c.wp;
     unflushed_batches_ = replay_report.unflushed_batches;
+    if (host_log_) {
+      s = ReplayHostLogLocked(&replayed, &replay_report);
+      if (!s.ok()) return s;
+    }
+    image_ = replayed;
     *image = image_;
     if (report != nullptr) *report = replay_report;
     if (read_only) return Status::OK();
+    // The host log starts over once what it held is in a device batch.
+    if (backlog_.empty()) StartHostLogLocked();
     if (stats_.torn_tail) return RollLocked();  // never append after a torn batch
     for (const ZoneInfo& z : zones) {
       if (z.index != active_zone_ && z.write_pointer != z.start) {

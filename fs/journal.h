@@ -30,7 +30,9 @@
 #include <string>
 #include <vector>
 
+#include "fs/host_log.h"
 #include "fs/metadata.h"
+#include "fs/op_backlog.h"
 #include "fs/status.h"
 #include "fs/zoned_device.h"
 
@@ -43,6 +45,7 @@ struct JournalStats {
   uint64_t next_seq = 0;
   uint64_t batches_committed = 0;  // since mount
   uint64_t unflushed_batches_committed = 0;  // of those, written with kProcessKill
+  uint64_t host_log_records = 0;   // kProcessKill commits the host log took (since mount)
   uint64_t bytes_committed = 0;    // since mount
   uint64_t rolls = 0;              // since mount
   uint64_t replayed_batches = 0;   // at mount
@@ -58,6 +61,7 @@ enum class Durability {
 // What replay found past the last batch written with kPowerCut.
 struct ReplayReport {
   uint64_t unflushed_batches = 0;
+  uint64_t host_log_records = 0;  // replayed from the host log (host_log.h)
   // Files whose extents or size unflushed batches changed, as they were
   // before the first such change (a record with id 0 for a file they
   // created): the last state durable against a power cut.
@@ -71,6 +75,15 @@ class Journal {
 
   // mkfs: writes the first snapshot of image into the first metadata zone.
   Status Format(const MetadataImage& image);
+
+  // Before Recover: commits for a process kill go to log (host memory that
+  // outlives the process) while it has room, instead of a device batch.
+  // owner names the filesystem, boot and device power cycles; the journal
+  // fills in where its records start. Recover replays what the log holds
+  // for exactly that owner.
+  void UseHostLog(std::unique_ptr<HostLog> log, const HostLogOwner& owner);
+  // Clean unmount, after a final kPowerCut commit: the host log is deleted.
+  void RemoveHostLog();
 
   // mount: rebuilds *image from the newest complete snapshot and its batches.
   // Unless read_only, resets stale metadata zones and rolls past a torn tail
@@ -99,10 +112,17 @@ class Journal {
 
  private:
   Status CommitLocked(Durability durability);
-  // Flushes data, marks the end of the unflushed batches with an empty
-  // flushed one, then flushes the journal device: every batch written so far
-  // and the data it refers to are durable.
-  Status FlushAllLocked();
+  // Writes the backlog (ops no device batch holds yet) as one batch — for a
+  // power cut: data flushed first, the batch flushed after, and written even
+  // when empty if unflushed batches precede it — then starts the host log over.
+  Status WriteBacklogLocked(bool flush);
+  void StartHostLogLocked();
+  Status ReplayHostLogLocked(MetadataImage* image, ReplayReport* report);
+  // Records in report the state before ops of the files they change.
+  static void NoteUnflushed(const std::vector<MetadataOp>& ops, const MetadataImage& image,
+                            ReplayReport* report);
+  static void EncodeOps(const std::vector<MetadataOp>& ops, std::string* payload);
+  static Status DecodeOps(std::string_view payload, std::vector<MetadataOp>* ops);
   Status RollLocked();
   Status WriteBatch(const std::vector<MetadataOp>& ops, bool flushed, uint32_t zone, uint64_t* wp);
   Status ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image, uint64_t* end,
@@ -122,6 +142,10 @@ class Journal {
   std::atomic<uint64_t> committed_gen_{0};
   std::atomic<uint64_t> next_seq_{1};  // advanced only under commit_mu_
   uint64_t unflushed_batches_ = 0;     // written with kProcessKill since the last flush
+  std::unique_ptr<HostLog> host_log_;
+  HostLogOwner host_owner_;
+  bool host_log_started_ = false;  // records may be appended
+  OpBacklog backlog_;              // in the image (and the host log), in no device batch
 
   std::mutex commit_mu_;  // serializes commits and rolls; guards the rest
   MetadataImage image_;

@@ -61,6 +61,12 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
       }
       PutLengthPrefixed(dst, in.tail);
       break;
+    case MetadataOp::Type::kAppendTail:
+      PutFixed64(dst, in.id);
+      PutFixed64(dst, in.size);
+      PutFixed64(dst, static_cast<uint64_t>(in.mtime_ns));
+      PutLengthPrefixed(dst, in.tail);
+      break;
     case MetadataOp::Type::kSetHints:
       PutFixed64(dst, in.id);
       PutFixed32(dst, static_cast<uint32_t>(in.hints.level));
@@ -149,6 +155,13 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       d.GetLengthPrefixed(&in.tail, kMaxTail);
       break;
     }
+    case MetadataOp::Type::kAppendTail:
+      d.GetFixed64(&in.id);
+      d.GetFixed64(&in.size);
+      d.GetFixed64(&mtime);
+      d.GetLengthPrefixed(&in.tail, kMaxTail);
+      in.mtime_ns = static_cast<int64_t>(mtime);
+      break;
     case MetadataOp::Type::kSetHints: {
       uint32_t level = 0;
       d.GetFixed64(&in.id);
@@ -251,6 +264,19 @@ Status MetadataImage::Apply(const MetadataOp& op) {
       rec.size = op.inode.size;
       rec.mtime_ns = op.inode.mtime_ns;
       rec.tail = op.inode.tail;
+      return Status::OK();
+    }
+    case MetadataOp::Type::kAppendTail: {
+      auto it = inodes_.find(op.inode.id);
+      if (it == inodes_.end()) return corrupt("no such inode");
+      InodeRecord& rec = it->second;
+      if (op.inode.tail.empty() || rec.size + op.inode.tail.size() != op.inode.size) {
+        return corrupt("appended tail does not continue the file");
+      }
+      if (rec.tail.size() + op.inode.tail.size() > kMaxTail) return corrupt("tail too long");
+      rec.tail += op.inode.tail;
+      rec.size = op.inode.size;
+      rec.mtime_ns = op.inode.mtime_ns;
       return Status::OK();
     }
     case MetadataOp::Type::kSetHints: {

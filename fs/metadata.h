@@ -95,6 +95,8 @@ struct MetadataOp {
     kZoneOwner = 9,      // device, zone, owner (inode 0: released)
     kSetHints = 10,      // inode.id, inode.hints
     kSetAttribute = 11,  // name, value: a filesystem attribute (empty value: removed)
+    kAppendTail = 12,    // inode.id, inode.size (after), mtime_ns, inode.tail: bytes appended
+                         // to the file's tail (a flush that wrote no whole block)
   };
   Type type = Type::kCreateInode;
   InodeRecord inode;

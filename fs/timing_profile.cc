@@ -89,6 +89,7 @@ class TimedDevice : public ZonedDevice {
 
   std::string uri() const override { return device_->uri(); }
   const DeviceGeometry& geometry() const override { return device_->geometry(); }
+  uint64_t power_cycles() const override { return device_->power_cycles(); }
   double random_read_iops() const override {
     return profile_.read_access_us > 0 ? profile_.parallel_units * 1e6 / profile_.read_access_us * scale_ : 0;
   }

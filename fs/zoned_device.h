@@ -68,6 +68,11 @@ class ZonedDevice {
   // Random 4 KiB reads per second the device is known or modelled to serve
   // (a timing profile's figure); 0 when unknown.
   virtual double random_read_iops() const { return 0; }
+  // How many times the device lost power, as far as it knows: emulated
+  // devices count simulated power losses (SimulatePowerLoss); 0 if unknown.
+  // Host memory that outlived the process (a host log, fs/host_log.h) is
+  // stale once this changes.
+  virtual uint64_t power_cycles() const { return 0; }
 
   // Emulated devices only: behave as if power was cut now, dropping writes
   // that were not flushed (seed picks how much of each zone's unflushed tail

@@ -11,6 +11,7 @@
 #include "hints/manifest_watcher.h"
 #include "hints/trace.h"
 #include "adapters/common/mount_services.h"
+#include "adapters/common/mount_stats.h"
 #include "placement/policy_registry.h"
 
 namespace hintfs {
@@ -91,6 +92,12 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
     opts.observer = std::make_shared<TraceRecorder>(std::move(writer), bus);
     uri.params.erase("trace");
   }
+  std::string stats_path;  // the mount's statistics go there at unmount
+  if (uri.Has("stats")) {
+    stats_path = uri.GetString("stats", "");
+    uri.params.erase("stats");
+    if (stats_path.empty()) return Status::InvalidArgument("stats= needs a host file path");
+  }
   // MANIFEST edits become hints for every mount: stores that send none
   // (LevelDB, anything on a FUSE mount) still tell placement their levels,
   // and a new table's level is guessed from the compactions running.
@@ -119,8 +126,9 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   std::shared_ptr<MountServices> services(started.release());
   std::shared_ptr<Filesystem> target = services->filesystem();
   mounted_fs.reset();
-  std::shared_ptr<Filesystem> shared(target.get(), [services, target](Filesystem*) mutable {
+  std::shared_ptr<Filesystem> shared(target.get(), [services, target, stats_path](Filesystem*) mutable {
     services->Stop();
+    if (!stats_path.empty()) WriteStatsFile(target.get(), stats_path);
     services.reset();
     target.reset();  // the last reference: unmounts
   });

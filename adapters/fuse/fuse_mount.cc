@@ -26,7 +26,7 @@
 
 #include "adapters/common/mount_registry.h"
 #include "adapters/fuse/dirty_limit.h"
-#include "adapters/fuse/mount_stats.h"
+#include "adapters/common/mount_stats.h"
 #include "adapters/fuse/ordered_appender.h"
 
 namespace hintfs {

@@ -1,5 +1,8 @@
-#include "adapters/fuse/mount_stats.h"
+#include "adapters/common/mount_stats.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include <fmt/format.h>
@@ -22,6 +25,11 @@ nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
   j["zone_resets"] = st.zone_resets;
   j["gc_runs"] = st.gc_runs;
   j["journal_commits"] = st.journal_commits;
+  j["journal_unflushed_commits"] = st.journal_unflushed_commits;
+  j["journal_bytes"] = st.journal_bytes;
+  j["journal_rolls"] = st.journal_rolls;
+  j["recovered_bytes"] = st.recovered_bytes;
+  j["dropped_bytes"] = st.dropped_bytes;
   std::vector<DeviceUsage> usage;
   if (fs->Usage(&usage).ok()) {
     for (const DeviceUsage& u : usage) {
@@ -51,6 +59,7 @@ std::string MountMetrics(const nlohmann::json& j) {
   metric("migrated_to_slow_bytes", "bytes migrated to the slow tier", "", j["migrated_bytes"]["to_slow"].get<uint64_t>());
   metric("zone_resets", "zones reset", "", j["zone_resets"].get<uint64_t>());
   metric("journal_commits", "journal batches committed", "", j["journal_commits"].get<uint64_t>());
+  metric("journal_bytes", "bytes written to the journal", "", j["journal_bytes"].get<uint64_t>());
   for (const auto& d : j["devices"]) {
     std::string labels = fmt::format("{{device=\"{}\",tier=\"{}\"}}", d["uri"].get<std::string>(),
                                      d["tier"].get<std::string>());
@@ -72,6 +81,14 @@ std::string MountMetrics(const nlohmann::json& j) {
                        m.value("held_bytes", 0ull));
   }
   return out;
+}
+
+void WriteStatsFile(Filesystem* fs, const std::string& path) {
+  std::string text = MountStatsJson(fs, nlohmann::json::object()).dump(2) + "\n";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  bool ok = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f != nullptr) ok = std::fclose(f) == 0 && ok;
+  if (!ok) std::fprintf(stderr, "hintfs: cannot write statistics to %s: %s\n", path.c_str(), std::strerror(errno));
 }
 
 }  // namespace hintfs
