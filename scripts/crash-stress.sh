@@ -24,5 +24,5 @@ esac
 bash scripts/run.sh build >/dev/null
 BUILD="${HINTFS_BUILD_DIR:-build}"
 HINTFS_CRASH_CYCLES=$CYCLES HINTFS_CRASH_CHILD="$BUILD/tests/adapters/store_crash_child" \
-  "$BUILD/tests/adapters/adapter_tests" --gtest_filter="$FILTER" \
+  "$BUILD/tests/adapters/adapter_tests" --gtest_filter="$FILTER" 2>/dev/null \
   | grep -E "cycles:|PASSED|FAILED|Failure"

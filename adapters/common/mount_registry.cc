@@ -92,6 +92,12 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
     opts.observer = std::make_shared<TraceRecorder>(std::move(writer), bus);
     uri.params.erase("trace");
   }
+  if (uri.Has("host_log")) {  // where process-kill commits go (fs/host_log.h)
+    std::string dir = uri.GetString("host_log", "");
+    if (dir.empty()) return Status::InvalidArgument("host_log= needs a directory or 'off'");
+    opts.host_log_dir = dir == "off" ? "" : dir;
+    uri.params.erase("host_log");
+  }
   std::string stats_path;  // the mount's statistics go there at unmount
   if (uri.Has("stats")) {
     stats_path = uri.GetString("stats", "");
