@@ -1,6 +1,7 @@
-// Internal: the implementation of Filesystem, shared by fs_impl.cc
-// (mkfs, mount, namespace), fs_file_io.cc (writers and readers), fs_space.cc
-// (zone allocation, reclaim, GC, usage) and fs_check.cc (fsck).
+// Internal: the implementation of Filesystem, shared by fs_mount.cc (mkfs,
+// mount, recovery, unmount), fs_impl.cc (namespace), fs_file_io.cc (writers
+// and readers), fs_space.cc (zone allocation, reclaim, GC, usage),
+// fs_migrate.cc (migration) and fs_check.cc (fsck).
 //
 // Locking, outermost first: Inode::mu -> FsImpl::mu_ -> Journal. An inode's
 // extent list changes only with both its mu and mu_ held, so either lock is

@@ -1,0 +1,459 @@
+// Filesystem: mkfs, mount (journal replay, the host log, what a crash left)
+// and unmount.
+#include "fs/fs_impl.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "fs/emulated_device.h"
+#include "fs/uri.h"
+
+namespace hintfs {
+
+namespace {
+
+// "scheme:path" with an absolute path, as recorded in the superblock.
+std::string CanonicalUri(const DeviceUri& uri) {
+  std::string path = uri.path;
+  if (uri.scheme == "file" && !path.empty() && path[0] != '/') {
+    char* cwd = ::getcwd(nullptr, 0);
+    if (cwd != nullptr) {
+      path = std::string(cwd) + "/" + path;
+      std::free(cwd);
+    }
+  }
+  return uri.scheme + ":" + path;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- mkfs
+
+Status Filesystem::Mkfs(const MkfsOptions& options) {
+  if (options.devices.empty()) return Status::InvalidArgument("mkfs needs at least one device");
+  if (options.meta_zones < 2) return Status::InvalidArgument("meta_zones must be at least 2");
+  if (options.policy.size() > kMaxPolicyName) {
+    return Status::InvalidArgument(fmt::format("placement policy name longer than {} bytes", kMaxPolicyName));
+  }
+  size_t meta_device = options.devices.size();
+  for (size_t i = 0; i < options.devices.size(); i++) {
+    if (options.devices[i].tier == Tier::kFast) {
+      meta_device = i;
+      break;
+    }
+  }
+  if (meta_device == options.devices.size()) {
+    return Status::InvalidArgument("mkfs needs a fast device (it holds the journal)");
+  }
+
+  Superblock sb;
+  sb.fs_uuid = NewUuid();
+  sb.created_ns = NowNs();
+  sb.meta_device = static_cast<uint32_t>(meta_device);
+  sb.meta_zone_count = options.meta_zones;
+  std::vector<std::unique_ptr<ZonedDevice>> devices;
+  std::set<std::string> seen;
+  for (const MkfsDevice& d : options.devices) {
+    DeviceUri uri;
+    Status s = DeviceUri::Parse(d.uri, &uri);
+    if (!s.ok()) return s;
+    std::string canonical = CanonicalUri(uri);
+    if (!seen.insert(canonical).second) {
+      return Status::InvalidArgument(canonical + " is named twice");
+    }
+    if (options.force && uri.Has("zones")) {
+      // Recreate the emulated device with the geometry asked for.
+      if (uri.scheme == "file") ::unlink(uri.path.c_str());
+      if (uri.scheme == "mem") DestroyMemDevice(uri.path);
+    }
+    std::unique_ptr<ZonedDevice> dev;
+    s = OpenZonedDevice(d.uri, /*create=*/true, &dev);
+    if (!s.ok()) return s;
+    std::vector<ZoneInfo> zones;
+    s = dev->ReportZones(0, dev->geometry().zone_count, &zones);
+    if (!s.ok()) return s;
+    bool written = false;
+    for (const ZoneInfo& z : zones) written = written || (z.is_sequential() && z.write_pointer != z.start);
+    if (!options.force) {
+      Superblock existing;
+      if (written && Superblock::Read(dev.get(), &existing).ok()) {
+        return Status::AlreadyExists(fmt::format("{} holds hintfs filesystem {}; use --force to overwrite",
+                                                 canonical, UuidToString(existing.fs_uuid)));
+      }
+      if (written) return Status::AlreadyExists(canonical + " is not empty; use --force to overwrite");
+    }
+    MemberInfo m;
+    m.uuid = NewUuid();
+    m.tier = d.tier;
+    m.uri = canonical;
+    m.zone_count = dev->geometry().zone_count;
+    m.zone_size = dev->geometry().zone_size;
+    m.zone_capacity = dev->geometry().zone_capacity;
+    sb.members.push_back(m);
+    devices.push_back(std::move(dev));
+  }
+  ZonedDevice* meta = devices[meta_device].get();
+  sb.meta_first_zone = std::max<uint32_t>(1, meta->geometry().conventional_zones);
+  uint64_t needed = uint64_t{sb.meta_first_zone} + sb.meta_zone_count + 2;
+  if (meta->geometry().zone_count < needed) {
+    return Status::InvalidArgument(fmt::format(
+        "{} has {} zones; the journal device needs at least {} (superblock, {} journal zones, 2 data)",
+        sb.members[meta_device].uri, meta->geometry().zone_count, needed, sb.meta_zone_count));
+  }
+
+  // Wipe every zone, then write the superblocks and the first journal snapshot.
+  uint64_t total_zones = 0, done_zones = 0;
+  for (auto& dev : devices) total_zones += dev->geometry().zone_count;
+  for (size_t i = 0; i < devices.size(); i++) {
+    ZonedDevice* dev = devices[i].get();
+    const DeviceGeometry& g = dev->geometry();
+    if (g.zone_count < 2) return Status::InvalidArgument(sb.members[i].uri + " needs at least 2 zones");
+    std::vector<ZoneInfo> zones;
+    Status s = dev->ReportZones(0, g.zone_count, &zones);
+    if (!s.ok()) return s;
+    for (const ZoneInfo& z : zones) {
+      if (z.is_sequential() && z.condition != ZoneCondition::kEmpty) {
+        s = dev->ResetZone(z.index);
+        if (!s.ok()) return s;
+      }
+      if (options.progress) options.progress(++done_zones, total_zones);
+    }
+  }
+  for (size_t i = 0; i < devices.size(); i++) {
+    ZonedDevice* dev = devices[i].get();
+    sb.member_index = static_cast<uint32_t>(i);
+    std::string block = sb.Encode();
+    block.resize(std::max<size_t>(block.size(), dev->geometry().block_size), '\0');
+    Status s = dev->Write(0, block.data(), block.size());
+    if (s.ok() && dev->geometry().conventional_zones == 0) s = dev->FinishZone(0);
+    if (s.ok()) s = dev->Flush();
+    if (!s.ok()) return s;
+  }
+  MetadataImage image;
+  MetadataOp policy;
+  policy.type = MetadataOp::Type::kSetPolicy;
+  policy.name = options.policy;
+  MetadataOp root;
+  root.type = MetadataOp::Type::kCreateInode;
+  root.inode.id = kRootInode;
+  root.inode.type = FileType::kDirectory;
+  root.inode.mtime_ns = sb.created_ns;
+  Status s = image.Apply(policy);
+  if (s.ok()) s = image.Apply(root);
+  if (!s.ok()) return s;
+  // A host log in process memory of an earlier filesystem on this mem: device.
+  HostLog::ForgetMemory(HostLogPath("", sb.members[meta_device].uri, sb.fs_uuid));
+  Journal journal(meta, sb.meta_first_zone, sb.meta_zone_count, [] { return Status::OK(); });
+  return journal.Format(image);
+}
+
+// ---------------------------------------------------------------- mount
+
+Status Filesystem::Mount(const std::string& uri, const MountOptions& options,
+                         std::unique_ptr<Filesystem>* fs) {
+  auto with_params = [&](const std::string& u) {
+    if (options.device_params.empty()) return u;
+    return u + (u.find('?') == std::string::npos ? "?" : "&") + options.device_params;
+  };
+  std::unique_ptr<ZonedDevice> first;
+  Status s = OpenZonedDevice(with_params(uri), /*create=*/false, &first);
+  if (!s.ok()) return s;
+  Superblock sb;
+  s = Superblock::Read(first.get(), &sb);
+  if (!s.ok()) return s;
+  std::vector<std::unique_ptr<Member>> members(sb.members.size());
+  for (size_t i = 0; i < sb.members.size(); i++) {
+    auto m = std::make_unique<Member>();
+    m->info = sb.members[i];
+    if (i == sb.member_index) {
+      m->device = std::move(first);
+    } else {
+      s = OpenZonedDevice(with_params(m->info.uri), /*create=*/false, &m->device);
+      if (!s.ok()) {
+        return Status(s.IsNotFound() ? Status::NotFound(fmt::format(
+                                           "member {} ({}, {}) is missing: {}", i,
+                                           TierName(m->info.tier), m->info.uri, s.message()))
+                                     : s);
+      }
+      Superblock other;
+      s = Superblock::Read(m->device.get(), &other);
+      if (!s.ok()) return s;
+      if (other.fs_uuid != sb.fs_uuid || other.member_index != i ||
+          other.members[i].uuid != m->info.uuid) {
+        return Status::InvalidArgument(fmt::format(
+            "{} belongs to another filesystem ({}), not to {}", m->info.uri,
+            UuidToString(other.fs_uuid), UuidToString(sb.fs_uuid)));
+      }
+    }
+    const DeviceGeometry& g = m->device->geometry();
+    if (g.zone_count != m->info.zone_count || g.zone_size != m->info.zone_size ||
+        g.zone_capacity != m->info.zone_capacity) {
+      return Status::Corruption(m->info.uri + ": device geometry differs from the superblock");
+    }
+    m->block_size = g.block_size;
+    m->max_active = g.max_active_zones;
+    members[i] = std::move(m);
+  }
+  auto impl = std::make_unique<FsImpl>(options, sb, std::move(members));
+  s = impl->Open();
+  if (!s.ok()) return s;
+  *fs = std::move(impl);
+  return Status::OK();
+}
+
+FsImpl::FsImpl(const MountOptions& options, Superblock sb,
+               std::vector<std::unique_ptr<Member>> members)
+    : options_(options), sb_(std::move(sb)), members_(std::move(members)) {}
+
+FsImpl::~FsImpl() {
+  if (!unmounted_) Unmount();
+}
+
+Status FsImpl::Open() {
+  Member* meta = members_[sb_.meta_device].get();
+  journal_ = std::make_unique<Journal>(meta->device.get(), sb_.meta_first_zone,
+                                       sb_.meta_zone_count, [this] { return FlushDirtyDevices(); });
+  if (!options_.host_log_dir.empty()) {
+    std::unique_ptr<HostLog> log;
+    std::string path = HostLogPath(options_.host_log_dir, meta->info.uri, sb_.fs_uuid);
+    // Without one, process-kill commits write unflushed device batches.
+    if (HostLog::Open(path, options_.host_log_bytes, /*create=*/!options_.read_only, &log).ok()) {
+      HostLogOwner owner;
+      owner.fs_uuid = sb_.fs_uuid;
+      owner.boot_id = CurrentBootId();
+      owner.power_cycles = meta->device->power_cycles();
+      journal_->UseHostLog(std::move(log), owner);
+    }
+  }
+  // The last run's data may still be only in a host or drive cache: the
+  // first commit that declares anything durable flushes every device.
+  if (!options_.read_only) {
+    for (auto& m : members_) m->dirty = true;
+  }
+  MetadataImage image;
+  ReplayReport replay;
+  Status s = journal_->Recover(options_.read_only, &image, &replay);
+  if (!s.ok()) return s;
+
+  // The policy: the caller's, or the one recorded by mkfs.
+  std::string recorded = image.policy().empty() ? "fast-first" : image.policy();
+  policy_ = options_.policy;
+  if (!policy_ && options_.policy_factory) {
+    s = options_.policy_factory(recorded, &policy_);
+    if (!s.ok()) return s;
+  }
+  if (!policy_) {
+    if (recorded != "fast-first") {
+      return Status::NotSupported("this filesystem uses placement policy '" + recorded +
+                                  "'; mount it through a tool that links placement/");
+    }
+    policy_ = std::make_shared<FastFirstPolicy>();
+  }
+  if (policy_->name().size() > kMaxPolicyName) {
+    return Status::InvalidArgument(fmt::format("placement policy name longer than {} bytes", kMaxPolicyName));
+  }
+  if (policy_->name() != recorded && !options_.read_only) {
+    MetadataOp op;
+    op.type = MetadataOp::Type::kSetPolicy;
+    op.name = policy_->name();
+    journal_->Add(op);
+  }
+
+  // Zones as the devices report them.
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    Member* m = members_[d].get();
+    std::vector<ZoneInfo> zones;
+    s = m->device->ReportZones(0, m->device->geometry().zone_count, &zones);
+    if (!s.ok()) return s;
+    m->zones.resize(zones.size());
+    for (const ZoneInfo& z : zones) {
+      ZoneSlot& slot = m->zones[z.index];
+      slot.capacity = z.capacity;
+      slot.used = z.is_sequential() ? z.write_pointer - z.start : 0;
+      if (!z.is_sequential()) slot.reserved = true, slot.role = ZoneRole::kFree;
+      if (z.index == 0) slot.reserved = true, slot.role = ZoneRole::kSuperblock;
+      if (d == sb_.meta_device && z.index >= sb_.meta_first_zone &&
+          z.index < sb_.meta_first_zone + sb_.meta_zone_count) {
+        slot.reserved = true;
+        slot.role = ZoneRole::kMetadata;
+      }
+    }
+  }
+
+  s = LoadInodes(image, replay);
+  if (!s.ok()) return s;
+  if (options_.read_only) return Status::OK();
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    // Zone owner records of earlier format versions: nothing claims them now.
+    for (const auto& [key, owner] : image.owners()) {
+      MetadataOp release;
+      release.type = MetadataOp::Type::kZoneOwner;
+      release.device = key.first;
+      release.zone = key.second;
+      journal_->Add(release);
+    }
+    // Inodes left unlinked by a crash while open are deleted now.
+    std::vector<Inode*> orphans;
+    for (auto& [id, ino] : inodes_) {
+      if (id != kRootInode && ino->nlink == 0) orphans.push_back(ino.get());
+    }
+    for (Inode* ino : orphans) DeleteInodeLocked(ino);
+  }
+  // Zones whose bytes nothing references (an unfinished migration or GC
+  // copy, orphans, blocks appended but never flushed) are reset once the
+  // changes above are durable.
+  return CommitAndReclaim();
+}
+
+std::string DescribeRecoveredFile(const RecoveredFile& f) {
+  std::string line = fmt::format("{}: kept {} bytes written after the last sync", f.path,
+                                 f.recovered_bytes);
+  if (f.dropped_bytes > 0) {
+    line += fmt::format(", dropped {} more that the devices lost in a power cut", f.dropped_bytes);
+  }
+  return line + " (the last run stopped without unmounting)";
+}
+
+bool FsImpl::TrimToDevices(InodeRecord* rec) const {
+  uint64_t kept = 0;
+  for (size_t i = 0; i < rec->extents.size(); i++) {
+    Extent& e = rec->extents[i];
+    if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size()) return false;
+    const Member* m = members_[e.device].get();
+    uint64_t written_end = m->device->geometry().zone_start(e.zone) + m->zones[e.zone].used;
+    if (e.offset + e.length <= written_end) {
+      kept += e.length;
+      continue;
+    }
+    uint64_t held = written_end > e.offset ? written_end - e.offset : 0;
+    e.length = held;
+    rec->extents.resize(held > 0 ? i + 1 : i);
+    rec->tail.clear();
+    rec->size = kept + held;
+    return true;
+  }
+  return false;
+}
+
+Status FsImpl::LoadInodes(const MetadataImage& image, const ReplayReport& replay) {
+  std::vector<RecoveredFile> recovered;
+  for (const auto& [id, journaled] : image.inodes()) {
+    InodeRecord rec = journaled;
+    auto durable = replay.durable.find(id);
+    bool rewrite = false;
+    if (durable != replay.durable.end() && TrimToDevices(&rec)) {
+      // Unflushed batches named bytes the devices lost in a power cut: the
+      // file keeps the longest state the devices hold, never less than its
+      // last durable one, as after a crash of any filesystem.
+      if (rec.size < durable->second.size) rec = durable->second;
+      rewrite = true;
+    }
+    auto ino = std::make_shared<Inode>();
+    ino->id = id;
+    ino->type = rec.type;
+    ino->role = rec.role;
+    ino->nlink = rec.nlink;
+    ino->size = rec.size;
+    ino->mtime_ns = rec.mtime_ns;
+    ino->extents = rec.extents;
+    ino->hints = rec.hints;
+    ino->pending = rec.tail;  // a synced tail is not on a device yet
+    ino->tail_len = rec.tail.size();
+    if (rewrite) {
+      ino->nlink = journaled.nlink;  // the names are the journal's
+      ino->first_dirty = 0;
+      ino->attr_dirty = true;
+      rec.nlink = journaled.nlink;
+      cut_records_[id] = rec;  // what fsck checks instead of the journal's record
+    }
+    for (const Extent& e : ino->extents) {
+      if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size() ||
+          members_[e.device]->zones[e.zone].reserved) {
+        return Status::Corruption(fmt::format("inode {} has an extent outside the data zones", id));
+      }
+      ZoneSlot& slot = members_[e.device]->zones[e.zone];
+      uint64_t end = e.offset + e.length - members_[e.device]->device->geometry().zone_start(e.zone);
+      if (end > slot.used) {
+        return Status::Corruption(fmt::format(
+            "inode {}: extent ends past the write pointer of zone {} on {} (run fsck)", id, e.zone,
+            members_[e.device]->info.uri));
+      }
+      slot.role = rec.role;
+      AddLiveLocked(e, +1);
+    }
+    if (durable != replay.durable.end() && rec.type == FileType::kFile) {
+      RecoveredFile f;
+      f.inode = id;
+      f.recovered_bytes = ino->size > durable->second.size ? ino->size - durable->second.size : 0;
+      f.dropped_bytes = journaled.size > ino->size ? journaled.size - ino->size : 0;
+      recovered.push_back(f);
+      if (!options_.read_only) QueueInodeLocked(ino.get());
+    }
+    next_inode_ = std::max(next_inode_, id + 1);
+    inodes_[id] = ino;
+  }
+  if (inodes_.count(kRootInode) == 0) return Status::Corruption("journal has no root directory");
+  for (const auto& [parent, names] : image.entries()) dirs_[parent] = names;
+  attributes_ = image.attributes();
+  std::lock_guard<std::mutex> l(stats_mu_);
+  for (RecoveredFile& f : recovered) {
+    f.path = PathOfLocked(f.inode);
+    stats_.recovered_bytes += f.recovered_bytes;
+    stats_.dropped_bytes += f.dropped_bytes;
+  }
+  stats_.recovered_files = std::move(recovered);
+  return Status::OK();
+}
+
+std::string FsImpl::PathOfLocked(uint64_t inode) const {
+  std::string path;
+  for (uint64_t cur = inode; cur != kRootInode;) {
+    bool found = false;
+    for (const auto& [dir, names] : dirs_) {
+      for (const auto& [name, child] : names) {
+        if (child != cur) continue;
+        path = "/" + name + path;
+        cur = dir;
+        found = true;
+        break;
+      }
+      if (found) break;
+    }
+    if (!found) return path.empty() ? fmt::format("(inode {}, no name)", inode) : path;
+  }
+  return path.empty() ? "/" : path;
+}
+
+Status FsImpl::Unmount() {
+  if (unmounted_) return Status::OK();
+  Status result;
+  if (!options_.read_only) {
+    std::vector<std::shared_ptr<Inode>> all;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      for (auto& [id, ino] : inodes_) all.push_back(ino);
+    }
+    for (auto& ino : all) {
+      std::lock_guard<std::mutex> il(ino->mu);
+      if (ino->deleted) continue;
+      Status s = FinishWriting(ino.get());
+      if (!s.ok() && result.ok()) result = s;
+    }
+    Status s = CommitAndReclaim();
+    if (!s.ok() && result.ok()) result = s;
+    for (auto& m : members_) {
+      s = m->device->Flush();
+      if (!s.ok() && result.ok()) result = s;
+    }
+    if (result.ok()) journal_->RemoveHostLog();  // everything is in the device journal
+  }
+  unmounted_ = true;
+  for (auto& m : members_) m->device.reset();
+  return result;
+}
+
+}  // namespace hintfs
