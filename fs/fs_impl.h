@@ -164,6 +164,10 @@ class FsImpl : public Filesystem {
   Status LinkUncommitted(const std::string& existing, const std::string& new_path);
   // Finds the file or directory at path and holds it open until CloseHandle.
   Status HoldInode(const std::string& path, bool files_only, std::shared_ptr<Inode>* ino);
+  // Mount: gives the journal the host log (if one can be had).
+  void AttachHostLog();
+  // Mount: zones as the devices report them.
+  Status LoadZones();
   // Mount: builds the inodes from the journal image. Files that unflushed
   // batches changed (report) keep the extents the devices hold; the rest of
   // them (lost in a power cut) is cut off and counted in stats_.

@@ -216,18 +216,7 @@ Status FsImpl::Open() {
   Member* meta = members_[sb_.meta_device].get();
   journal_ = std::make_unique<Journal>(meta->device.get(), sb_.meta_first_zone,
                                        sb_.meta_zone_count, [this] { return FlushDirtyDevices(); });
-  if (!options_.host_log_dir.empty()) {
-    std::unique_ptr<HostLog> log;
-    std::string path = HostLogPath(options_.host_log_dir, meta->info.uri, sb_.fs_uuid);
-    // Without one, process-kill commits write unflushed device batches.
-    if (HostLog::Open(path, options_.host_log_bytes, /*create=*/!options_.read_only, &log).ok()) {
-      HostLogOwner owner;
-      owner.fs_uuid = sb_.fs_uuid;
-      owner.boot_id = CurrentBootId();
-      owner.power_cycles = meta->device->power_cycles();
-      journal_->UseHostLog(std::move(log), owner);
-    }
-  }
+  AttachHostLog();
   // The last run's data may still be only in a host or drive cache: the
   // first commit that declares anything durable flushes every device.
   if (!options_.read_only) {
@@ -262,28 +251,8 @@ Status FsImpl::Open() {
     journal_->Add(op);
   }
 
-  // Zones as the devices report them.
-  for (uint32_t d = 0; d < members_.size(); d++) {
-    Member* m = members_[d].get();
-    std::vector<ZoneInfo> zones;
-    s = m->device->ReportZones(0, m->device->geometry().zone_count, &zones);
-    if (!s.ok()) return s;
-    m->zones.resize(zones.size());
-    for (const ZoneInfo& z : zones) {
-      ZoneSlot& slot = m->zones[z.index];
-      slot.capacity = z.capacity;
-      slot.used = z.is_sequential() ? z.write_pointer - z.start : 0;
-      if (!z.is_sequential()) slot.reserved = true, slot.role = ZoneRole::kFree;
-      if (z.index == 0) slot.reserved = true, slot.role = ZoneRole::kSuperblock;
-      if (d == sb_.meta_device && z.index >= sb_.meta_first_zone &&
-          z.index < sb_.meta_first_zone + sb_.meta_zone_count) {
-        slot.reserved = true;
-        slot.role = ZoneRole::kMetadata;
-      }
-    }
-  }
-
-  s = LoadInodes(image, replay);
+  s = LoadZones();
+  if (s.ok()) s = LoadInodes(image, replay);
   if (!s.ok()) return s;
   if (options_.read_only) return Status::OK();
   {
@@ -316,6 +285,43 @@ std::string DescribeRecoveredFile(const RecoveredFile& f) {
     line += fmt::format(", dropped {} more that the devices lost in a power cut", f.dropped_bytes);
   }
   return line + " (the last run stopped without unmounting)";
+}
+
+void FsImpl::AttachHostLog() {
+  if (options_.host_log_dir.empty()) return;
+  const Member* meta = members_[sb_.meta_device].get();
+  std::unique_ptr<HostLog> log;
+  std::string path = HostLogPath(options_.host_log_dir, meta->info.uri, sb_.fs_uuid);
+  // Without one, process-kill commits write unflushed device batches.
+  if (!HostLog::Open(path, options_.host_log_bytes, /*create=*/!options_.read_only, &log).ok()) return;
+  HostLogOwner owner;
+  owner.fs_uuid = sb_.fs_uuid;
+  owner.boot_id = CurrentBootId();
+  owner.power_cycles = meta->device->power_cycles();
+  journal_->UseHostLog(std::move(log), owner);
+}
+
+Status FsImpl::LoadZones() {
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    Member* m = members_[d].get();
+    std::vector<ZoneInfo> zones;
+    Status s = m->device->ReportZones(0, m->device->geometry().zone_count, &zones);
+    if (!s.ok()) return s;
+    m->zones.resize(zones.size());
+    for (const ZoneInfo& z : zones) {
+      ZoneSlot& slot = m->zones[z.index];
+      slot.capacity = z.capacity;
+      slot.used = z.is_sequential() ? z.write_pointer - z.start : 0;
+      if (!z.is_sequential()) slot.reserved = true, slot.role = ZoneRole::kFree;
+      if (z.index == 0) slot.reserved = true, slot.role = ZoneRole::kSuperblock;
+      if (d == sb_.meta_device && z.index >= sb_.meta_first_zone &&
+          z.index < sb_.meta_first_zone + sb_.meta_zone_count) {
+        slot.reserved = true;
+        slot.role = ZoneRole::kMetadata;
+      }
+    }
+  }
+  return Status::OK();
 }
 
 bool FsImpl::TrimToDevices(InodeRecord* rec) const {
