@@ -20,11 +20,14 @@ using rocksdb::IOOptions;
 using rocksdb::IOStatus;
 using rocksdb::Slice;
 
+// As RocksDB's POSIX FileSystem answers: a missing file or directory is an
+// IOError with the PathNotFound subcode (what RocksDB tests for), except for
+// FileExists, whose contract is NotFound.
 IOStatus ToIO(const Status& s) {
   if (s.ok()) return IOStatus::OK();
   const std::string& m = s.message();
   switch (s.code()) {
-    case Status::Code::kNotFound: return IOStatus::NotFound(m);
+    case Status::Code::kNotFound: return IOStatus::PathNotFound(m);
     case Status::Code::kCorruption: return IOStatus::Corruption(m);
     case Status::Code::kNotSupported: return IOStatus::NotSupported(m);
     case Status::Code::kInvalidArgument: return IOStatus::InvalidArgument(m);
@@ -73,6 +76,7 @@ class RandomAccessFile : public rocksdb::FSRandomAccessFile {
       : m_(std::move(m)), r_(std::move(r)), direct_(direct) {}
   IOStatus Read(uint64_t offset, size_t n, const IOOptions&, Slice* result, char* scratch,
                 IODebugContext*) const override {
+    if (scratch == nullptr) return PinnedRead(offset, n, result);
     size_t got = 0;
     Status s = r_->Read(offset, n, scratch, &got);
     *result = Slice(scratch, got);
@@ -83,9 +87,30 @@ class RandomAccessFile : public rocksdb::FSRandomAccessFile {
   size_t GetRequiredBufferAlignment() const override { return 4096; }
 
  private:
+  // With allow_mmap_reads RocksDB passes no buffer and keeps the slice while
+  // the file is open, as it would a mapping: the file is read whole into
+  // memory that lives as long as this handle (again if it grew).
+  IOStatus PinnedRead(uint64_t offset, size_t n, Slice* result) const {
+    std::lock_guard<std::mutex> l(pin_mu_);
+    if (pinned_.empty() || pinned_.back()->size() < std::min<uint64_t>(offset + n, r_->Size())) {
+      auto whole = std::make_unique<std::string>(r_->Size(), '\0');
+      size_t got = 0;
+      Status s = r_->Read(0, whole->size(), &(*whole)[0], &got);
+      if (!s.ok()) return ToIO(s);
+      whole->resize(got);
+      pinned_.push_back(std::move(whole));  // earlier copies stay: slices into them live on
+    }
+    const std::string& whole = *pinned_.back();
+    uint64_t from = std::min<uint64_t>(offset, whole.size());
+    *result = Slice(whole.data() + from, std::min<uint64_t>(n, whole.size() - from));
+    return IOStatus::OK();
+  }
+
   Mount m_;
   std::unique_ptr<FileReader> r_;
   bool direct_;
+  mutable std::mutex pin_mu_;
+  mutable std::vector<std::unique_ptr<std::string>> pinned_;
 };
 
 class WritableFile : public rocksdb::FSWritableFile {
@@ -253,7 +278,8 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
 
   IOStatus FileExists(const std::string& f, const IOOptions&, IODebugContext*) override {
     FileStat st;
-    return ToIO(fs_->Stat(f, &st));
+    Status s = fs_->Stat(f, &st);
+    return s.IsNotFound() ? IOStatus::NotFound(s.message()) : ToIO(s);
   }
 
   IOStatus GetChildren(const std::string& dir, const IOOptions&, std::vector<std::string>* result,
