@@ -19,8 +19,13 @@ Status ZonedDevice::SimulatePowerLoss(uint64_t) {
   return Status::NotSupported("power-loss simulation needs an emulated device");
 }
 
-Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<ZonedDevice>* device) {
-  DeviceUri uri;
+namespace {
+
+// The checks of CheckDeviceUri; fills *uri, the fault plan and the profile
+// scale it names.
+Status ParseDeviceUri(const std::string& text, DeviceUri* out, FaultPlan* out_plan, double* out_scale) {
+  DeviceUri& uri = *out;
+  FaultPlan& plan = *out_plan;
   Status s = DeviceUri::Parse(text, &uri);
   if (!s.ok()) return s;
   const bool emulated = uri.scheme == "file" || uri.scheme == "mem";
@@ -39,19 +44,35 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
   if (!s.ok()) return s;
 
   // Validate the decorator options before touching (or creating) the device.
-  FaultPlan plan;
   if (!(s = uri.GetUint("fail_read", 0, &plan.fail_read)).ok()) return s;
   if (!(s = uri.GetUint("fail_write", 0, &plan.fail_write)).ok()) return s;
   if (!(s = uri.GetUint("fail_reset", 0, &plan.fail_reset)).ok()) return s;
   if (!(s = uri.GetUint("power_cut_after", 0, &plan.power_cut_after_writes)).ok()) return s;
   if (!(s = uri.GetUint("kill_after", 0, &plan.kill_after_writes)).ok()) return s;
-  TimingProfile profile;
   if (uri.Has("profile") && uri.GetString("profile", "") != "none") {
+    TimingProfile profile;
     if (!(s = FindTimingProfile(uri.GetString("profile", ""), &profile)).ok()) return s;
   }
-  double scale_override = 0;
-  if (!(s = uri.GetDouble("profile_scale", 1.0, &scale_override)).ok()) return s;
+  return uri.GetDouble("profile_scale", 1.0, out_scale);
+}
 
+}  // namespace
+
+Status CheckDeviceUri(const std::string& text) {
+  DeviceUri uri;
+  FaultPlan plan;
+  double scale = 0;
+  return ParseDeviceUri(text, &uri, &plan, &scale);
+}
+
+Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<ZonedDevice>* device) {
+  DeviceUri uri;
+  FaultPlan plan;
+  double scale_override = 0;
+  Status s = ParseDeviceUri(text, &uri, &plan, &scale_override);
+  if (!s.ok()) return s;
+  const bool emulated = uri.scheme == "file" || uri.scheme == "mem";
+  TimingProfile profile;
   StoredProfile stored;
   std::unique_ptr<ZonedDevice> dev;
   if (emulated) {

@@ -92,6 +92,11 @@ class ZonedDevice {
 // power_cut_after=N, kill_after=N, power_domain=NAME (fault_injection.h).
 Status OpenZonedDevice(const std::string& uri, bool create, std::unique_ptr<ZonedDevice>* device);
 
+// What OpenZonedDevice checks of a URI before it touches a device: syntax,
+// scheme, option names and the values of the options above. InvalidArgument
+// or NotSupported say what is wrong.
+Status CheckDeviceUri(const std::string& uri);
+
 }  // namespace hintfs
 
 #endif  // HINTFS_FS_ZONED_DEVICE_H_

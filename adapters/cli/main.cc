@@ -7,18 +7,26 @@
 
 #include "adapters/cli/commands.h"
 #include "adapters/fuse/fuse_mount.h"
+#include "fs/zoned_device.h"
 
 using namespace hintfs;
 
 int main(int argc, char** argv) {
   CLI::App app{"hintfs: a hint-aware tiered filesystem over zoned devices"};
+  // A malformed device URI is bad usage (exit 2), found before any device is touched.
+  CLI::Validator device_uri(
+      [](std::string& text) {
+        Status s = CheckDeviceUri(text);
+        return s.ok() ? std::string() : s.message();
+      },
+      "DEVICE_URI");
   app.require_subcommand(1);
   app.set_version_flag("--version", "hintfs 0.1.0");
 
   cli::MkfsArgs mkfs;
   auto* mkfs_cmd = app.add_subcommand("mkfs", "create a filesystem over a fast and a slow tier");
-  mkfs_cmd->add_option("--fast", mkfs.fast, "fast-tier device URI (repeatable)")->required();
-  mkfs_cmd->add_option("--slow", mkfs.slow, "slow-tier device URI (repeatable)");
+  mkfs_cmd->add_option("--fast", mkfs.fast, "fast-tier device URI (repeatable)")->required()->check(device_uri);
+  mkfs_cmd->add_option("--slow", mkfs.slow, "slow-tier device URI (repeatable)")->check(device_uri);
   mkfs_cmd->add_option("--meta-zones", mkfs.meta_zones, "metadata journal zones")->check(CLI::Range(2, 64));
   mkfs_cmd->add_option("--policy", mkfs.policy, "placement policy");
   mkfs_cmd->add_flag("--force", mkfs.force, "overwrite an existing filesystem or device image");
@@ -27,7 +35,7 @@ int main(int argc, char** argv) {
   bool json = false, long_format = false, recursive = false, deep = false;
   uint32_t gc_zones = 16;
   auto add_uri = [&](CLI::App* cmd) {
-    cmd->add_option("URI", uri, "device URI of any member, e.g. file:/tmp/ssd.img")->required();
+    cmd->add_option("URI", uri, "device URI of any member, e.g. file:/tmp/ssd.img")->required()->check(device_uri);
   };
   auto* info = app.add_subcommand("info", "show the superblock and members");
   add_uri(info);

@@ -72,6 +72,10 @@ expect_usage_error mkfs --slow "$SLOW"
 expect_usage_error mkfs --fast "$FAST" --meta-zones 1
 expect_usage_error ls "file:$WORK/ssd.img" / --bogus
 expect_usage_error gc "file:$WORK/ssd.img" --zones 0
+expect_usage_error info "nope:$WORK/ssd.img"
+expect_usage_error info "file:$WORK/ssd.img?bogus=1"
+expect_usage_error fsck "file:$WORK/ssd.img?fail_read=abc"
+expect_usage_error mkfs --fast "file:$WORK/new.img?zones=8&profile=nosuchprofile"
 
 # Refusals and damage: clear errors, exit 1.
 if "$HINTFS" mkfs --fast "$FAST" --slow "$SLOW" 2>/dev/null; then fail "mkfs overwrote without --force"; fi
