@@ -808,6 +808,17 @@ Status OpenFileDevice(const DeviceUri& uri, bool create, std::unique_ptr<ZonedDe
   s = CheckGeometryMatches(uri, state->geometry);
   if (!s.ok()) return fail(s);
   const DeviceGeometry& g = state->geometry;
+  // A cut image would read back zeros where its data was.
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    return fail(Status::IOError(fmt::format("{}: {}", uri.path, std::strerror(errno)), errno));
+  }
+  if (static_cast<uint64_t>(st.st_size) < data_offset + g.capacity_bytes()) {
+    return fail(Status::Corruption(fmt::format(
+        "{} is shorter than its geometry ({} bytes, {} zones of {} need {}): the image was cut or "
+        "copied incompletely", uri.path, st.st_size, g.zone_count, FormatSize(g.zone_size),
+        data_offset + g.capacity_bytes())));
+  }
   state->zone_write_mu.reset(new std::mutex[g.zone_count]);
   std::string table(kZoneEntrySize * g.zone_count, '\0');
   s = PreadFd(fd, kHeaderSize, table.size(), &table[0]);

@@ -4,6 +4,8 @@
 // as "zbd:/dev/nullb0 nvme:/dev/ng0n1"), over real zoned drives. The tests
 // reset every zone of those drives: never point it at data you want.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -462,6 +464,21 @@ TEST(DeviceImage, CorruptHeaderIsRejected) {
     fclose(f);
   }
   ASSERT_OK(OpenZonedDevice("file:" + path, false, &dev));
+}
+
+// Issue 17: an image cut to half its size read back zeros where data was.
+TEST(DeviceImage, ShorterThanItsGeometryIsRejected) {
+  ScratchDir dir;
+  std::string path = dir.File("cut.img");
+  std::unique_ptr<ZonedDevice> dev;
+  ASSERT_OK(OpenZonedDevice("file:" + path + "?zone_size=1MiB&zones=4", true, &dev));
+  dev.reset();
+  struct stat st;
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  ASSERT_EQ(truncate(path.c_str(), st.st_size / 2), 0);
+  Status s = OpenZonedDevice("file:" + path, false, &dev);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find("shorter than its geometry"), std::string::npos) << s.ToString();
 }
 
 TEST(FaultInjection, FailsTheNthOperationOnce) {
