@@ -87,6 +87,8 @@ struct MountOptions {
   PolicyFactory policy_factory;
   // Empty zones per device kept back from writers so GC can always move data.
   uint32_t gc_reserve_zones = 1;
+  // Check the checksum of every block a read touches (block_sums.h).
+  bool verify_reads = true;
   // A writer sends full blocks to the device once this much is buffered.
   size_t write_buffer_bytes = 1 << 20;
   // Told about every create, append, delete and read (may be null).

@@ -9,6 +9,29 @@
 
 namespace hintfs {
 
+void FsImpl::CheckTrailers(const std::function<void(std::string)>& error) {
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    for (uint32_t z = 0; z < members_[d]->zones.size(); z++) {
+      std::vector<uint32_t> known;
+      uint32_t blocks;
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        const ZoneSlot& slot = members_[d]->zones[z];
+        if (!slot.sealed) continue;
+        blocks = slot.trailer_block;
+        known = slot.crcs;
+      }
+      std::vector<uint32_t> stored;
+      Status s = ReadTrailer(d, z, blocks, &stored);
+      if (!s.ok()) {
+        error(fmt::format("device {} zone {}: {}", d, z, s.message()));
+      } else if (known.size() == blocks && known != stored) {
+        error(fmt::format("device {} zone {}: the trailer's checksums differ from the journal's", d, z));
+      }
+    }
+  }
+}
+
 Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) {
   *report = FsckReport();
   auto error = [&](std::string msg) { report->errors.push_back(std::move(msg)); };
@@ -150,17 +173,19 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
   }
 
   if (deep) {
+    // Every byte against its block checksums, and every trailer against the journal's.
     std::string buf;
     for (const auto& [id, rec] : records) {
       for (const Extent& e : rec.extents) {
-        if (e.device >= members_.size()) continue;
+        if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size()) continue;
         buf.resize(e.length);
-        Status s = members_[e.device]->device->Read(e.offset, e.length, &buf[0]);
+        Status s = ReadChecked(e.device, e.zone, e.offset, e.length, &buf[0]);
         if (!s.ok()) error(fmt::format("inode {}: reading extent at {}: {}", id, e.offset, s.message()));
         report->bytes_checked += e.length;
         if (progress) progress(report->bytes_checked, total_bytes);
       }
     }
+    CheckTrailers(error);
   }
   return Status::OK();
 }

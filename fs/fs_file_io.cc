@@ -267,10 +267,10 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* dire
     {
       std::lock_guard<std::mutex> l(mu_);
       used = m->zones[zone].used;
-      room = m->zones[zone].capacity - used;
+      room = RoomLocked(m, m->zones[zone]);
     }
     size_t want = include_partial ? (source().size() + bs - 1) / bs * bs : whole;
-    size_t chunk = static_cast<size_t>(std::min<uint64_t>(want, room / bs * bs));
+    size_t chunk = static_cast<size_t>(std::min<uint64_t>(want, room));
     if (chunk == 0) {
       ReleaseWriterZone(ino);
       continue;
@@ -283,22 +283,20 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* dire
       src = block_buf.data();
     }
     uint64_t offset = zone_start + used;
-    Status s = m->device->Write(offset, src, chunk);
+    Status s = WriteBlocks(dev, zone, offset, src, chunk);
     if (!s.ok()) {
-      // The zone's state is unknown: take the device's word for it and stop using it.
+      // The zone's state is unknown: nothing more goes into it (its
+      // unwritten part counts as garbage, so GC empties and resets it).
       {
-        ZoneInfo info;
         std::lock_guard<std::mutex> l(mu_);
-        if (m->device->ReportZone(zone, &info).ok()) m->zones[zone].used = info.write_pointer - info.start;
+        m->zones[zone].used = m->zones[zone].capacity;
       }
       ReleaseWriterZone(ino);
       return s;
     }
-    m->dirty = true;
     {
       std::lock_guard<std::mutex> l(mu_);
       ZoneSlot& slot = m->zones[zone];
-      slot.used += chunk;
       slot.role = ino->role;
       slot.live += chunk;
       Extent e{dev, zone, offset, data_bytes};
@@ -322,7 +320,11 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* dire
       ino->pending.erase(0, data_bytes);
     }
     ino->tail_len = 0;  // the synced tail is now part of an extent
-    if (room - chunk < bs) ReleaseWriterZone(ino);
+    if (room - chunk < bs) {  // full: its checksums go into its trailer
+      s = SealZone(dev, zone);
+      ReleaseWriterZone(ino);
+      if (!s.ok()) return s;
+    }
   }
   return Status::OK();
 }
@@ -384,7 +386,9 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
   uint64_t tier_bytes[2] = {0, 0};
   for (const Piece& p : pieces) {
     Member* m = members_[p.device].get();
-    if (result.ok()) result = m->device->Read(p.device_offset, p.length, p.dst);
+    if (result.ok()) {
+      result = ReadChecked(p.device, p.zone, p.device_offset, p.length, p.dst, options_.verify_reads);
+    }
     tier_bytes[static_cast<int>(m->info.tier)] += p.length;
   }
   {

@@ -65,13 +65,19 @@ struct Inode {
 struct ZoneSlot {
   ZoneRole role = ZoneRole::kFree;
   bool reserved = false;   // superblock, journal or conventional: never data
-  uint64_t used = 0;       // bytes below the write pointer
+  uint64_t used = 0;       // data bytes below the write pointer (a trailer not counted)
   uint64_t capacity = 0;
   uint64_t live = 0;       // block-rounded extent bytes referencing the zone
   bool writer = false;     // held by a file writer or GC
   Inode* holder = nullptr; // the file writer holding it (null for GC)
   uint32_t readers = 0;    // in-flight reads
   uint64_t dead_generation = 0;  // journal generation that made live zero
+  // Block checksums (block_sums.h). A zone written before they existed has
+  // none and its reads are not checked.
+  bool checksummed = false;
+  std::vector<uint32_t> crcs;  // of blocks [0, crcs.size()); a sealed zone's load from its trailer
+  bool sealed = false;         // trailer written: no more data
+  uint32_t trailer_block = 0;  // where the trailer starts, when sealed
 };
 
 struct Member {
@@ -81,6 +87,7 @@ struct Member {
   std::atomic<bool> dirty{false};  // written since the last flush
   uint32_t block_size = 4096;
   uint32_t max_active = 0;
+  uint64_t data_capacity = 0;  // of a data zone: zone capacity less the trailer's blocks
 };
 
 class FsImpl : public Filesystem {
@@ -126,6 +133,30 @@ class FsImpl : public Filesystem {
   // *direct when given (the buffer then empty; what is sent is removed from
   // its front). ino->mu held.
   Status WriteOut(Inode* ino, bool include_partial, std::string_view* direct = nullptr);
+
+  // ---- checked block I/O (fs_blocks.cc); no lock held
+  // Writes n bytes (whole blocks) at zone's write pointer, at, into a zone
+  // the caller holds for writing; counts them as used and records their
+  // checksums (a journal op is queued).
+  Status WriteBlocks(uint32_t device, uint32_t zone, uint64_t at, const char* data, size_t n);
+  // Reads [offset, offset + n) of zone, checking (unless check is false) the
+  // checksum of every block it touches; a mismatch is an IOError naming the
+  // block. Zones written before checksums existed are read unchecked.
+  Status ReadChecked(uint32_t device, uint32_t zone, uint64_t offset, size_t n, char* dst, bool check = true);
+  // Closes a zone the caller holds for good: writes its checksums after its
+  // last block as its trailer, records that it is sealed, finishes it.
+  Status SealZone(uint32_t device, uint32_t zone);
+  Status SealZoneLocked(uint32_t device, uint32_t zone);  // mu_ held
+  Status WriteTrailerLocked(uint32_t device, uint32_t zone);  // mu_ held
+  // Reads a sealed zone's checksums from its trailer if they are not in memory.
+  Status LoadTrailer(uint32_t device, uint32_t zone);
+  // Reads and checks the trailer of a zone sealed after blocks data blocks.
+  Status ReadTrailer(uint32_t device, uint32_t zone, uint32_t blocks, std::vector<uint32_t>* crcs);
+  // fsck --deep: every sealed zone's trailer reads back and agrees with what
+  // the journal or memory holds.
+  void CheckTrailers(const std::function<void(std::string)>& error);
+  // The room left for data in a zone (0 once sealed). mu_ held.
+  uint64_t RoomLocked(const Member* m, const ZoneSlot& slot) const;
   // Close and unmount: everything to the device, zone released, extents queued.
   Status FinishWriting(Inode* ino);                  // ino->mu held
   // Whole blocks to the device, and the extents with the rest (the tail)
@@ -167,7 +198,7 @@ class FsImpl : public Filesystem {
   // Mount: gives the journal the host log (if one can be had).
   void AttachHostLog();
   // Mount: zones as the devices report them.
-  Status LoadZones();
+  Status LoadZones(const MetadataImage& image);
   // Mount: builds the inodes from the journal image. Files that unflushed
   // batches changed (report) keep the extents the devices hold; the rest of
   // them (lost in a power cut) is cut off and counted in stats_.

@@ -34,7 +34,6 @@ Status FsImpl::CopyExtents(const std::vector<Extent>& extents, ZoneRole role, Ti
   if (targets.empty()) return Status::InvalidArgument("the filesystem has no device of that tier");
   int64_t dest_device = -1;
   uint32_t dest_zone = 0;
-  std::vector<uint32_t> crcs;  // of each piece's bytes, in order
   std::string buf;
   for (size_t i = 0; i < extents.size(); i++) {
     const Extent& old = extents[i];
@@ -48,9 +47,12 @@ Status FsImpl::CopyExtents(const std::vector<Extent>& extents, ZoneRole role, Ti
         std::lock_guard<std::mutex> l(mu_);
         if (dest_device >= 0) {
           const ZoneSlot& slot = members_[dest_device]->zones[dest_zone];
-          uint64_t bs = members_[dest_device]->block_size;
           used = slot.used;
-          room = (slot.capacity - used) / bs * bs;
+          room = RoomLocked(members_[dest_device].get(), slot);
+          if (room == 0) {
+            Status s = SealZoneLocked(static_cast<uint32_t>(dest_device), dest_zone);
+            if (!s.ok()) return s;
+          }
         }
         if (room == 0) {
           dest_device = -1;
@@ -65,10 +67,8 @@ Status FsImpl::CopyExtents(const std::vector<Extent>& extents, ZoneRole role, Ti
             }
           }
           if (dest_device < 0) return Status::NoSpace("no zone to migrate into on the target tier");
-          const ZoneSlot& slot = members_[dest_device]->zones[dest_zone];
-          uint64_t bs = members_[dest_device]->block_size;
-          used = slot.used;
-          room = (slot.capacity - used) / bs * bs;
+          used = members_[dest_device]->zones[dest_zone].used;
+          room = RoomLocked(members_[dest_device].get(), members_[dest_device]->zones[dest_zone]);
         }
       }
       Member* dm = members_[dest_device].get();
@@ -80,37 +80,27 @@ Status FsImpl::CopyExtents(const std::vector<Extent>& extents, ZoneRole role, Ti
       }
       if (limiter != nullptr) limiter->Acquire(piece);
       buf.assign(padded, '\0');
-      Status s = members_[old.device]->device->Read(old.offset + done, piece, &buf[0]);
+      Status s = ReadChecked(old.device, old.zone, old.offset + done, piece, &buf[0]);
       if (!s.ok()) return s;
       uint64_t at = dm->device->geometry().zone_start(dest_zone) + used;
-      s = dm->device->Write(at, buf.data(), padded);
+      s = WriteBlocks(static_cast<uint32_t>(dest_device), dest_zone, at, buf.data(), padded);
       if (!s.ok()) return s;
-      dm->dirty = true;
-      {
-        std::lock_guard<std::mutex> l(mu_);
-        dm->zones[dest_zone].used += padded;
-      }
       me.pieces.push_back({static_cast<uint32_t>(dest_device), dest_zone, at, piece});
-      crcs.push_back(crc32c::Value(buf.data(), piece));
       done += piece;
       *bytes += piece;
     }
     moved->push_back(std::move(me));
   }
   if (moved->empty()) return Status::OK();
-  // Verify what the devices durably hold, not what a write cache has.
+  // Verify what the devices durably hold, not what a write cache has: every
+  // block against the checksum of the source bytes written there.
   Status s = FlushDirtyDevices();
   if (!s.ok()) return s;
-  size_t n = 0;
   for (const MovedExtent& me : *moved) {
     for (const Extent& p : me.pieces) {
       buf.resize(p.length);
-      s = members_[p.device]->device->Read(p.offset, p.length, &buf[0]);
-      if (!s.ok()) return s;
-      if (crc32c::Value(buf.data(), p.length) != crcs[n++]) {
-        return Status::Corruption(fmt::format("migration copy on {} zone {} does not match its source",
-                                              members_[p.device]->info.uri, p.zone));
-      }
+      s = ReadChecked(p.device, p.zone, p.offset, p.length, &buf[0]);
+      if (!s.ok()) return Status::Corruption("migration copy does not match its source: " + s.message());
     }
   }
   return Status::OK();

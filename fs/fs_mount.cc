@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "fs/block_sums.h"
 #include "fs/emulated_device.h"
 #include "fs/uri.h"
 
@@ -251,9 +252,18 @@ Status FsImpl::Open() {
     journal_->Add(op);
   }
 
-  s = LoadZones();
+  s = LoadZones(image);
   if (s.ok()) s = LoadInodes(image, replay);
   if (!s.ok()) return s;
+  for (auto& m : members_) {
+    for (ZoneSlot& slot : m->zones) {
+      // Sealed zones take no more data, nor do zones holding blocks nobody
+      // recorded a checksum for (no extent refers to them).
+      if (slot.checksummed && (slot.sealed || slot.crcs.size() < slot.used / m->block_size)) {
+        slot.used = slot.capacity;
+      }
+    }
+  }
   if (options_.read_only) return Status::OK();
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -301,12 +311,14 @@ void FsImpl::AttachHostLog() {
   journal_->UseHostLog(std::move(log), owner);
 }
 
-Status FsImpl::LoadZones() {
+Status FsImpl::LoadZones(const MetadataImage& image) {
   for (uint32_t d = 0; d < members_.size(); d++) {
     Member* m = members_[d].get();
     std::vector<ZoneInfo> zones;
     Status s = m->device->ReportZones(0, m->device->geometry().zone_count, &zones);
     if (!s.ok()) return s;
+    m->data_capacity = m->info.zone_capacity -
+                       uint64_t{TrailerBlocks(m->info.zone_capacity, m->block_size)} * m->block_size;
     m->zones.resize(zones.size());
     for (const ZoneInfo& z : zones) {
       ZoneSlot& slot = m->zones[z.index];
@@ -318,6 +330,38 @@ Status FsImpl::LoadZones() {
           z.index < sb_.meta_first_zone + sb_.meta_zone_count) {
         slot.reserved = true;
         slot.role = ZoneRole::kMetadata;
+      }
+      if (slot.reserved) continue;
+      auto sums = image.zone_sums().find({d, z.index});
+      if (slot.used > 0 && sums == image.zone_sums().end()) continue;  // written before checksums
+      // A data zone keeps room for its trailer; one sealed (or whose trailer
+      // was written but not yet recorded) takes no more data.
+      slot.capacity = m->data_capacity;
+      if (sums == image.zone_sums().end() || slot.used == 0) continue;  // empty (a reset the journal missed)
+      const uint64_t written = slot.used;
+      slot.used = std::min(slot.used, slot.capacity);  // data bytes (a trailer follows them)
+      slot.checksummed = true;
+      slot.sealed = sums->second.sealed;
+      slot.trailer_block = sums->second.trailer_block;
+      slot.crcs = sums->second.crcs;
+      const uint64_t trailer_end =
+          (uint64_t{slot.trailer_block} + TrailerBlocks(uint64_t{slot.trailer_block} * m->block_size, m->block_size)) *
+          m->block_size;
+      if (slot.sealed && written < trailer_end) {
+        // A power cut kept the record of the trailer, not the trailer: the
+        // journal keeps the checksums after all.
+        slot.sealed = false;
+        if (!options_.read_only) {
+          MetadataOp keep;
+          keep.type = MetadataOp::Type::kBlockSums;
+          keep.device = d;
+          keep.zone = z.index;
+          keep.crcs = slot.crcs;
+          journal_->Add(keep);
+        }
+      }
+      if (slot.crcs.size() > slot.used / m->block_size) {
+        slot.crcs.resize(slot.used / m->block_size);  // a power cut kept checksums, not all their blocks
       }
     }
   }

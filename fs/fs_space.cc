@@ -79,7 +79,8 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
         victim_room = s.capacity - s.used;
       }
     }
-    if (victim < 0 || !m->device->FinishZone(static_cast<uint32_t>(victim)).ok()) return false;
+    if (victim < 0) return false;
+    if (!SealZoneLocked(device, static_cast<uint32_t>(victim)).ok()) return false;
     m->zones[victim].used = m->zones[victim].capacity;
     std::lock_guard<std::mutex> l(stats_mu_);
     stats_.zones_finished++;
@@ -215,7 +216,8 @@ void FsImpl::ReclaimZones() {
   if (options_.read_only) return;
   std::lock_guard<std::mutex> l(mu_);
   uint64_t committed = journal_->committed_generation();
-  for (auto& m : members_) {
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    Member* m = members_[d].get();
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       ZoneSlot& s = m->zones[z];
       if (s.reserved || s.used == 0 || s.live != 0 || s.writer || s.readers != 0 ||
@@ -226,6 +228,17 @@ void FsImpl::ReclaimZones() {
       s.used = 0;
       s.role = ZoneRole::kFree;
       s.dead_generation = 0;
+      s.capacity = m->data_capacity;  // a zone from before checksums gets a trailer's room too
+      if (s.checksummed || s.sealed) {  // the journal forgets its checksums
+        MetadataOp forget;
+        forget.type = MetadataOp::Type::kBlockSums;
+        forget.device = d;
+        forget.zone = z;
+        journal_->Add(forget);
+      }
+      s.checksummed = false;
+      s.sealed = false;
+      s.crcs.clear();
       std::lock_guard<std::mutex> sl(stats_mu_);
       stats_.zone_resets++;
     }
@@ -290,7 +303,6 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_
                             bool* freed) {
   *freed = false;
   Member* m = members_[device].get();
-  const uint64_t bs = m->block_size;
   std::vector<std::shared_ptr<Inode>> owners;
   ZoneRole role;
   {
@@ -341,7 +353,7 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_
       if (old.device != device || old.zone != victim) continue;
       uint64_t padded = BlockRound(device, old.length);
       buf.resize(padded);
-      result = m->device->Read(old.offset, padded, &buf[0]);
+      result = ReadChecked(device, victim, old.offset, padded, &buf[0]);
       if (!result.ok()) break;
       std::vector<Extent> pieces;
       uint64_t done = 0;
@@ -351,7 +363,9 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_
           std::lock_guard<std::mutex> l(mu_);
           if (dest >= 0) {
             used = m->zones[dest].used;
-            room = (m->zones[dest].capacity - used) / bs * bs;
+            room = RoomLocked(m, m->zones[dest]);
+            if (room == 0) result = SealZoneLocked(device, static_cast<uint32_t>(dest));
+            if (!result.ok()) break;
           }
           if (room == 0) {
             uint32_t z = 0;
@@ -362,18 +376,13 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_
             dest = z;
             held.push_back(z);
             used = m->zones[dest].used;
-            room = (m->zones[dest].capacity - used) / bs * bs;
+            room = RoomLocked(m, m->zones[dest]);
           }
         }
         uint64_t n = std::min(room, padded - done);
         uint64_t at = m->device->geometry().zone_start(static_cast<uint32_t>(dest)) + used;
-        result = m->device->Write(at, buf.data() + done, n);
+        result = WriteBlocks(device, static_cast<uint32_t>(dest), at, buf.data() + done, n);
         if (!result.ok()) break;
-        m->dirty = true;
-        {
-          std::lock_guard<std::mutex> l(mu_);
-          m->zones[dest].used += n;
-        }
         pieces.push_back({device, static_cast<uint32_t>(dest), at, std::min(n, old.length - done)});
         done += n;
       }

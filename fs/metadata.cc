@@ -67,6 +67,18 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
       PutFixed64(dst, static_cast<uint64_t>(in.mtime_ns));
       PutLengthPrefixed(dst, in.tail);
       break;
+    case MetadataOp::Type::kBlockSums:
+      PutFixed32(dst, op.device);
+      PutFixed32(dst, op.zone);
+      PutFixed32(dst, op.block);
+      PutFixed32(dst, static_cast<uint32_t>(op.crcs.size()));
+      for (uint32_t c : op.crcs) PutFixed32(dst, c);
+      break;
+    case MetadataOp::Type::kZoneSealed:
+      PutFixed32(dst, op.device);
+      PutFixed32(dst, op.zone);
+      PutFixed32(dst, op.block);
+      break;
     case MetadataOp::Type::kSetHints:
       PutFixed64(dst, in.id);
       PutFixed32(dst, static_cast<uint32_t>(in.hints.level));
@@ -161,6 +173,23 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       d.GetFixed64(&mtime);
       d.GetLengthPrefixed(&in.tail, kMaxTail);
       in.mtime_ns = static_cast<int64_t>(mtime);
+      break;
+    case MetadataOp::Type::kBlockSums: {
+      uint32_t count = 0;
+      d.GetFixed32(&op->device);
+      d.GetFixed32(&op->zone);
+      d.GetFixed32(&op->block);
+      d.GetFixed32(&count);
+      if (!d.ok()) break;
+      if (count > d.remaining() / 4) return Status::Corruption("metadata op: block checksum count out of range");
+      op->crcs.resize(count);
+      for (uint32_t& c : op->crcs) d.GetFixed32(&c);
+      break;
+    }
+    case MetadataOp::Type::kZoneSealed:
+      d.GetFixed32(&op->device);
+      d.GetFixed32(&op->zone);
+      d.GetFixed32(&op->block);
       break;
     case MetadataOp::Type::kSetHints: {
       uint32_t level = 0;
@@ -306,6 +335,25 @@ Status MetadataImage::Apply(const MetadataOp& op) {
         attributes_[op.name] = op.value;
       }
       return Status::OK();
+    case MetadataOp::Type::kBlockSums: {
+      auto key = std::make_pair(op.device, op.zone);
+      ZoneSums& sums = zone_sums_[key];
+      if (op.block > sums.crcs.size()) {
+        return corrupt(fmt::format("checksums of zone {}/{} from block {} leave a gap after {}", op.device,
+                                   op.zone, op.block, sums.crcs.size()));
+      }
+      sums.crcs.resize(op.block);  // blocks written again after a reset
+      sums.crcs.insert(sums.crcs.end(), op.crcs.begin(), op.crcs.end());
+      if (op.block == 0) sums.sealed = false;
+      if (sums.crcs.empty()) zone_sums_.erase(key);
+      return Status::OK();
+    }
+    case MetadataOp::Type::kZoneSealed: {
+      ZoneSums& sums = zone_sums_[std::make_pair(op.device, op.zone)];
+      sums.sealed = true;
+      sums.trailer_block = op.block;
+      return Status::OK();
+    }
     case MetadataOp::Type::kSnapshotBegin:
     case MetadataOp::Type::kSnapshotEnd:
       return Status::OK();
@@ -350,6 +398,19 @@ void MetadataImage::SnapshotOps(std::vector<MetadataOp>* ops) const {
       h.inode.hints = rec.hints;
       ops->push_back(h);
     }
+  }
+  for (const auto& [key, sums] : zone_sums_) {
+    MetadataOp z;
+    z.device = key.first;
+    z.zone = key.second;
+    if (sums.sealed) {  // the trailer has them, durable before any snapshot
+      z.type = MetadataOp::Type::kZoneSealed;
+      z.block = sums.trailer_block;
+    } else {
+      z.type = MetadataOp::Type::kBlockSums;
+      z.crcs = sums.crcs;
+    }
+    ops->push_back(z);
   }
   for (const auto& [key, owner] : owners_) {
     MetadataOp o;

@@ -97,6 +97,10 @@ struct MetadataOp {
     kSetAttribute = 11,  // name, value: a filesystem attribute (empty value: removed)
     kAppendTail = 12,    // inode.id, inode.size (after), mtime_ns, inode.tail: bytes appended
                          // to the file's tail (a flush that wrote no whole block)
+    kBlockSums = 13,     // device, zone, block, crcs: the CRC32C of the zone's blocks from
+                         // block on; forgets any later ones (block 0 and no crcs: zone reset)
+    kZoneSealed = 14,    // device, zone, block: the zone's trailer, from block, holds the
+                         // CRC of every block before it
   };
   Type type = Type::kCreateInode;
   InodeRecord inode;
@@ -108,6 +112,15 @@ struct MetadataOp {
   uint32_t device = 0;
   uint32_t zone = 0;
   ZoneOwner owner;
+  uint32_t block = 0;           // zone-relative block index
+  std::vector<uint32_t> crcs;   // one per block
+};
+
+// The block checksums the journal keeps for a data zone.
+struct ZoneSums {
+  std::vector<uint32_t> crcs;  // of the zone's blocks [0, crcs.size())
+  bool sealed = false;         // the zone's trailer holds them (a snapshot then drops crcs)
+  uint32_t trailer_block = 0;  // where the trailer starts
 };
 
 // The longest placement policy name (options included) the journal keeps.
@@ -140,6 +153,9 @@ class MetadataImage {
   const std::map<std::string, std::string>& attributes() const { return attributes_; }
   // (device, zone) -> owner, for zones a file was appending to.
   const std::map<std::pair<uint32_t, uint32_t>, ZoneOwner>& owners() const { return owners_; }
+  // (device, zone) -> block checksums, for data zones written since format
+  // version 2 (zones without an entry were written before, or are empty).
+  const std::map<std::pair<uint32_t, uint32_t>, ZoneSums>& zone_sums() const { return zone_sums_; }
   uint64_t max_inode_id() const { return inodes_.empty() ? 0 : inodes_.rbegin()->first; }
 
  private:
@@ -148,6 +164,7 @@ class MetadataImage {
   std::string policy_;
   std::map<std::string, std::string> attributes_;
   std::map<std::pair<uint32_t, uint32_t>, ZoneOwner> owners_;
+  std::map<std::pair<uint32_t, uint32_t>, ZoneSums> zone_sums_;
 };
 
 }  // namespace hintfs

@@ -98,6 +98,12 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
     opts.host_log_dir = dir == "off" ? "" : dir;
     uri.params.erase("host_log");
   }
+  if (uri.Has("verify_reads")) {  // check block checksums on reads (fs/block_sums.h)
+    std::string v = uri.GetString("verify_reads", "");
+    if (v != "on" && v != "off") return Status::InvalidArgument("verify_reads= takes on or off");
+    opts.verify_reads = v == "on";
+    uri.params.erase("verify_reads");
+  }
   std::string stats_path;  // the mount's statistics go there at unmount
   if (uri.Has("stats")) {
     stats_path = uri.GetString("stats", "");

@@ -1,0 +1,175 @@
+// Filesystem: checked block I/O. Every write to a data zone records the
+// checksum of each block it wrote; every read checks the blocks it touches;
+// a zone that fills keeps its checksums in a trailer (block_sums.h).
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "fs/block_sums.h"
+#include "fs/fs_impl.h"
+
+namespace hintfs {
+
+uint64_t FsImpl::RoomLocked(const Member* m, const ZoneSlot& slot) const {
+  if (slot.sealed || slot.used >= slot.capacity) return 0;
+  return (slot.capacity - slot.used) / m->block_size * m->block_size;
+}
+
+Status FsImpl::WriteBlocks(uint32_t device, uint32_t zone, uint64_t at, const char* data, size_t n) {
+  Member* m = members_[device].get();
+  Status s = m->device->Write(at, data, n);
+  if (!s.ok()) return s;
+  m->dirty = true;
+  std::vector<uint32_t> crcs;
+  BlockChecksums(data, n, m->block_size, &crcs);
+  std::lock_guard<std::mutex> l(mu_);
+  ZoneSlot& slot = m->zones[zone];
+  const uint64_t first = (at - m->device->geometry().zone_start(zone)) / m->block_size;
+  if (first == 0) {
+    slot.checksummed = true;  // a fresh zone; one written before checksums stays unchecked
+    slot.crcs.clear();
+  }
+  slot.used += n;
+  if (!slot.checksummed) return Status::OK();
+  if (first != slot.crcs.size()) {
+    return Status::Corruption(fmt::format("zone {} on {}: checksums cover {} blocks, write at block {}", zone,
+                                          m->info.uri, slot.crcs.size(), first));
+  }
+  slot.crcs.insert(slot.crcs.end(), crcs.begin(), crcs.end());
+  MetadataOp op;
+  op.type = MetadataOp::Type::kBlockSums;
+  op.device = device;
+  op.zone = zone;
+  op.block = static_cast<uint32_t>(first);
+  op.crcs = std::move(crcs);
+  journal_->Add(op);
+  return Status::OK();
+}
+
+Status FsImpl::SealZone(uint32_t device, uint32_t zone) {
+  std::lock_guard<std::mutex> l(mu_);
+  return SealZoneLocked(device, zone);
+}
+
+Status FsImpl::SealZoneLocked(uint32_t device, uint32_t zone) {
+  Member* m = members_[device].get();
+  ZoneSlot& slot = m->zones[zone];
+  if (slot.sealed) return Status::OK();
+  if (slot.checksummed && slot.used > 0) {
+    Status s = WriteTrailerLocked(device, zone);
+    if (!s.ok()) return s;
+  }
+  // A zone the device still counts as open would hold one of its active-zone places.
+  return m->device->FinishZone(zone);
+}
+
+Status FsImpl::WriteTrailerLocked(uint32_t device, uint32_t zone) {
+  Member* m = members_[device].get();
+  ZoneSlot& slot = m->zones[zone];
+  const uint32_t blocks = static_cast<uint32_t>(slot.used / m->block_size);
+  if (slot.crcs.size() != blocks) {
+    return Status::Corruption(fmt::format("zone {} on {}: {} checksums for {} blocks", zone, m->info.uri,
+                                          slot.crcs.size(), blocks));
+  }
+  std::string trailer = EncodeTrailer(device, zone, slot.crcs, m->block_size);
+  Status s = m->device->Write(m->device->geometry().zone_start(zone) + slot.used, trailer.data(), trailer.size());
+  if (!s.ok()) return s;
+  m->dirty = true;
+  slot.sealed = true;
+  slot.trailer_block = blocks;
+  MetadataOp op;
+  op.type = MetadataOp::Type::kZoneSealed;
+  op.device = device;
+  op.zone = zone;
+  op.block = blocks;
+  journal_->Add(op);
+  return Status::OK();
+}
+
+Status FsImpl::ReadTrailer(uint32_t device, uint32_t zone, uint32_t blocks, std::vector<uint32_t>* crcs) {
+  Member* m = members_[device].get();
+  std::string t(static_cast<size_t>(TrailerBlocks(uint64_t{blocks} * m->block_size, m->block_size)) *
+                    m->block_size, '\0');
+  const uint64_t at = m->device->geometry().zone_start(zone) + uint64_t{blocks} * m->block_size;
+  Status s = m->device->Read(at, t.size(), &t[0]);
+  if (s.ok()) s = DecodeTrailer(t, device, zone, crcs);
+  if (s.ok() && crcs->size() != blocks) {
+    s = Status::Corruption(fmt::format("trailer of zone {} on {} has {} checksums, the zone {} blocks", zone,
+                                       m->info.uri, crcs->size(), blocks));
+  }
+  return s.ok() ? s : Status::IOError("block checksums unreadable: " + s.message(), EIO);
+}
+
+Status FsImpl::LoadTrailer(uint32_t device, uint32_t zone) {
+  Member* m = members_[device].get();
+  uint32_t blocks;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    const ZoneSlot& slot = m->zones[zone];
+    if (!slot.sealed || slot.crcs.size() >= slot.trailer_block) return Status::OK();
+    blocks = slot.trailer_block;
+  }
+  std::vector<uint32_t> crcs;
+  Status s = ReadTrailer(device, zone, blocks, &crcs);
+  if (!s.ok()) return s;
+  std::lock_guard<std::mutex> l(mu_);
+  ZoneSlot& slot = m->zones[zone];
+  if (slot.sealed && slot.trailer_block == blocks) slot.crcs = std::move(crcs);
+  return Status::OK();
+}
+
+Status FsImpl::ReadChecked(uint32_t device, uint32_t zone, uint64_t offset, size_t n, char* dst, bool check) {
+  Member* m = members_[device].get();
+  if (n == 0) return Status::OK();
+  const uint64_t bs = m->block_size;
+  const uint64_t zone_start = m->device->geometry().zone_start(zone);
+  const uint64_t first = (offset - zone_start) / bs;
+  const uint64_t end = (offset + n - zone_start + bs - 1) / bs;
+  std::vector<uint32_t> want;
+  for (int attempt = 0; want.empty(); attempt++) {
+    bool load = false;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      const ZoneSlot& slot = m->zones[zone];
+      if (!check || !slot.checksummed) return m->device->Read(offset, n, dst);
+      if (slot.crcs.size() >= end) {
+        want.assign(slot.crcs.begin() + static_cast<long>(first), slot.crcs.begin() + static_cast<long>(end));
+      } else if (slot.sealed && attempt == 0) {
+        load = true;
+      } else {
+        return Status::IOError(fmt::format("zone {} on {}: no checksum for block {}", zone, m->info.uri, end - 1),
+                               EIO);
+      }
+    }
+    if (load) {
+      Status s = LoadTrailer(device, zone);
+      if (!s.ok()) return s;
+    }
+  }
+  // Whole blocks: the caller's buffer when the range is block aligned.
+  const uint64_t from = zone_start + first * bs;
+  const size_t span = static_cast<size_t>((end - first) * bs);
+  std::string bounce;
+  char* blocks = dst;
+  if (from != offset || span != n) {
+    bounce.resize(span);
+    blocks = &bounce[0];
+  }
+  Status s = m->device->Read(from, span, blocks);
+  if (!s.ok()) return s;
+  std::vector<uint32_t> got;
+  BlockChecksums(blocks, span, m->block_size, &got);
+  for (size_t i = 0; i < got.size(); i++) {
+    if (got[i] != want[i]) {
+      return Status::IOError(fmt::format("checksum mismatch in block {} of zone {} on {} (device offset {}): "
+                                         "the data is damaged",
+                                         first + i, zone, m->info.uri, from + i * bs),
+                             EIO);
+    }
+  }
+  if (blocks != dst) std::memcpy(dst, blocks + (offset - from), n);
+  return Status::OK();
+}
+
+}  // namespace hintfs
