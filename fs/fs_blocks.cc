@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "fs/block_sums.h"
+#include "fs/crc32c.h"
 #include "fs/fs_impl.h"
 
 namespace hintfs {
@@ -126,7 +127,10 @@ Status FsImpl::ReadChecked(uint32_t device, uint32_t zone, uint64_t offset, size
   const uint64_t zone_start = m->device->geometry().zone_start(zone);
   const uint64_t first = (offset - zone_start) / bs;
   const uint64_t end = (offset + n - zone_start + bs - 1) / bs;
-  std::vector<uint32_t> want;
+  // Reused: a read must not cost an allocation.
+  thread_local std::vector<uint32_t> want;
+  thread_local std::string bounce;
+  want.clear();
   for (int attempt = 0; want.empty(); attempt++) {
     bool load = false;
     {
@@ -150,18 +154,15 @@ Status FsImpl::ReadChecked(uint32_t device, uint32_t zone, uint64_t offset, size
   // Whole blocks: the caller's buffer when the range is block aligned.
   const uint64_t from = zone_start + first * bs;
   const size_t span = static_cast<size_t>((end - first) * bs);
-  std::string bounce;
   char* blocks = dst;
   if (from != offset || span != n) {
-    bounce.resize(span);
+    if (bounce.size() < span) bounce.resize(span);
     blocks = &bounce[0];
   }
   Status s = m->device->Read(from, span, blocks);
   if (!s.ok()) return s;
-  std::vector<uint32_t> got;
-  BlockChecksums(blocks, span, m->block_size, &got);
-  for (size_t i = 0; i < got.size(); i++) {
-    if (got[i] != want[i]) {
+  for (size_t i = 0; i < want.size(); i++) {
+    if (crc32c::Value(blocks + i * bs, bs) != want[i]) {
       return Status::IOError(fmt::format("checksum mismatch in block {} of zone {} on {} (device offset {}): "
                                          "the data is damaged",
                                          first + i, zone, m->info.uri, from + i * bs),
