@@ -100,6 +100,12 @@ struct MountOptions {
   // unflushed journal batch to the device instead.
   std::string host_log_dir = "/dev/shm";
   uint64_t host_log_bytes = 16 << 20;
+  // Members to open at another place than the one recorded at mkfs (member
+  // index -> device URI): images that were moved or copied, renamed drives.
+  // Required for every other member when the device mounted is not at its
+  // recorded place, so that a copy never opens (and writes into) the
+  // original's other members.
+  std::map<uint32_t, std::string> member_uris;
   // Extra device URI options applied to every member when it is opened, e.g.
   // "profile_scale=10" or "power_domain=crash&power_cut_after=100".
   std::string device_params;

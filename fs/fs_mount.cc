@@ -153,6 +153,45 @@ Status Filesystem::Mkfs(const MkfsOptions& options) {
 
 // ---------------------------------------------------------------- mount
 
+namespace {
+
+// Where a device URI points, comparable across spellings: the scheme and the
+// real path (symlinks, relative paths and options left out).
+std::string DevicePlace(const std::string& text) {
+  DeviceUri uri;
+  if (!DeviceUri::Parse(text, &uri).ok()) return text;
+  std::string path = uri.path;
+  if (uri.scheme != "mem") {
+    char* real = ::realpath(uri.path.c_str(), nullptr);
+    if (real != nullptr) {
+      path = real;
+      std::free(real);
+    }
+  }
+  return uri.scheme + ":" + path;
+}
+
+// A device mounted away from the place mkfs recorded for it is a copy or was
+// moved: the recorded places of the other members may then be the
+// original's, which a copy must never open. They must be named.
+Status CheckMemberPlaces(const std::string& opened, const Superblock& sb,
+                         const std::map<uint32_t, std::string>& member_uris) {
+  const std::string recorded = sb.members[sb.member_index].uri;
+  if (DevicePlace(opened) == DevicePlace(recorded)) return Status::OK();
+  std::string missing;
+  for (uint32_t i = 0; i < sb.members.size(); i++) {
+    if (i == sb.member_index || member_uris.count(i)) continue;
+    missing += fmt::format("{}--member {}=URI (recorded: {})", missing.empty() ? "" : ", ", i, sb.members[i].uri);
+  }
+  if (missing.empty()) return Status::OK();
+  return Status::InvalidArgument(fmt::format(
+      "{} is member {} of filesystem {}, recorded at {}: it was copied or moved, so the recorded places "
+      "of its other members may be the original's; name them: {}",
+      opened, sb.member_index, UuidToString(sb.fs_uuid), recorded, missing));
+}
+
+}  // namespace
+
 Status Filesystem::Mount(const std::string& uri, const MountOptions& options,
                          std::unique_ptr<Filesystem>* fs) {
   auto with_params = [&](const std::string& u) {
@@ -165,14 +204,20 @@ Status Filesystem::Mount(const std::string& uri, const MountOptions& options,
   Superblock sb;
   s = Superblock::Read(first.get(), &sb);
   if (!s.ok()) return s;
+  s = CheckMemberPlaces(uri, sb, options.member_uris);
+  if (!s.ok()) return s;
   std::vector<std::unique_ptr<Member>> members(sb.members.size());
   for (size_t i = 0; i < sb.members.size(); i++) {
     auto m = std::make_unique<Member>();
     m->info = sb.members[i];
     if (i == sb.member_index) {
       m->device = std::move(first);
+      m->info.uri = DevicePlace(uri);
     } else {
+      auto moved = options.member_uris.find(static_cast<uint32_t>(i));
+      if (moved != options.member_uris.end()) m->info.uri = moved->second;
       s = OpenZonedDevice(with_params(m->info.uri), /*create=*/false, &m->device);
+      if (s.ok()) m->info.uri = DevicePlace(m->info.uri);
       if (!s.ok()) {
         return Status(s.IsNotFound() ? Status::NotFound(fmt::format(
                                            "member {} ({}, {}) is missing: {}", i,

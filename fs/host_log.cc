@@ -88,7 +88,9 @@ std::string CurrentBootId() {
 std::string HostLogPath(const std::string& dir, const std::string& journal_device_uri,
                         const Uuid& fs_uuid) {
   if (journal_device_uri.rfind("mem:", 0) == 0) return journal_device_uri;
-  return dir + "/hintfs-" + UuidToString(fs_uuid) + ".hostlog";
+  // The place is in the name: a copy of the images is not the original.
+  return fmt::format("{}/hintfs-{}-{:08x}.hostlog", dir, UuidToString(fs_uuid),
+                     crc32c::Value(journal_device_uri.data(), journal_device_uri.size()));
 }
 
 Status HostLog::Open(const std::string& path, uint64_t capacity, bool create,

@@ -58,7 +58,9 @@ struct HostLogOwner {
 std::string CurrentBootId();
 
 // The default place of a filesystem's host log: "mem:NAME" (process memory)
-// when the journal device is mem:NAME, else dir/hintfs-UUID.hostlog.
+// when the journal device is mem:NAME, else dir/hintfs-UUID-PLACE.hostlog,
+// PLACE a hash of where the journal device is (so a copy of the images has
+// a log of its own).
 std::string HostLogPath(const std::string& dir, const std::string& journal_device_uri,
                         const Uuid& fs_uuid);
 

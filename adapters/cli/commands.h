@@ -4,6 +4,7 @@
 #define HINTFS_ADAPTERS_CLI_COMMANDS_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,8 +53,11 @@ Status Walk(Filesystem* fs, const std::string& dir, bool recursive,
 
 // Prints "hintfs: <what>: <status>" and returns 1.
 int Fail(const std::string& what, const Status& s);
-// Mounts uri with the recorded placement policy.
+// Mounts uri with the recorded placement policy, and the members named by
+// SetMemberUris at the places given there.
 Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs);
+// The --member N=URI options of the command line (MountOptions::member_uris).
+void SetMemberUris(const std::map<uint32_t, std::string>& member_uris);
 
 }  // namespace cli
 }  // namespace hintfs

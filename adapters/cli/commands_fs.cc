@@ -43,8 +43,18 @@ int Fail(const std::string& what, const Status& s) {
   return 1;
 }
 
+namespace {
+std::map<uint32_t, std::string>& MemberUris() {
+  static auto* uris = new std::map<uint32_t, std::string>();
+  return *uris;
+}
+}  // namespace
+
+void SetMemberUris(const std::map<uint32_t, std::string>& member_uris) { MemberUris() = member_uris; }
+
 Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs) {
   MountOptions opts;
+  opts.member_uris = MemberUris();
   opts.read_only = read_only;
   opts.policy_factory = [](const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {
     return NewAllocationPolicy(name, policy);

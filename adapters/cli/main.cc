@@ -34,8 +34,21 @@ int main(int argc, char** argv) {
   std::string uri, path = "/", host_dir;
   bool json = false, long_format = false, recursive = false, deep = false;
   uint32_t gc_zones = 16;
+  std::vector<std::string> member_args;
   auto add_uri = [&](CLI::App* cmd) {
     cmd->add_option("URI", uri, "device URI of any member, e.g. file:/tmp/ssd.img")->required()->check(device_uri);
+    cmd->add_option("--member", member_args,
+                    "N=URI: open member N there instead of where mkfs recorded it (moved or copied images)")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+              size_t eq = text.find('=');
+              if (eq == 0 || eq == std::string::npos || eq > 6 || text.find_first_not_of("0123456789") != eq) {
+                return std::string("expected N=URI, e.g. 1=file:/var/tmp/hdd.img");
+              }
+              Status s = CheckDeviceUri(text.substr(eq + 1));
+              return s.ok() ? std::string() : s.message();
+            },
+            "N=URI"));
   };
   auto* info = app.add_subcommand("info", "show the superblock and members");
   add_uri(info);
@@ -109,6 +122,12 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  std::map<uint32_t, std::string> member_uris;
+  for (const std::string& m : member_args) {
+    size_t eq = m.find('=');
+    member_uris[static_cast<uint32_t>(std::stoul(m.substr(0, eq)))] = m.substr(eq + 1);
+  }
+  cli::SetMemberUris(member_uris);
   if (mkfs_cmd->parsed()) return cli::Mkfs(mkfs);
   if (info->parsed()) return cli::Info(uri, json);
   if (df->parsed()) return cli::Df(uri, json);

@@ -104,6 +104,17 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
     opts.verify_reads = v == "on";
     uri.params.erase("verify_reads");
   }
+  // memberN=URI: member N is not where mkfs recorded it (MountOptions::member_uris).
+  for (auto it = uri.params.begin(); it != uri.params.end();) {
+    const std::string& key = it->first;
+    if (key.size() > 6 && key.size() <= 12 && key.compare(0, 6, "member") == 0 &&
+        key.find_first_not_of("0123456789", 6) == std::string::npos) {
+      opts.member_uris[static_cast<uint32_t>(std::stoul(key.substr(6)))] = it->second;
+      it = uri.params.erase(it);
+    } else {
+      ++it;
+    }
+  }
   std::string stats_path;  // the mount's statistics go there at unmount
   if (uri.Has("stats")) {
     stats_path = uri.GetString("stats", "");

@@ -77,6 +77,15 @@ expect_usage_error info "file:$WORK/ssd.img?bogus=1"
 expect_usage_error fsck "file:$WORK/ssd.img?fail_read=abc"
 expect_usage_error mkfs --fast "file:$WORK/new.img?zones=8&profile=nosuchprofile"
 
+# A copied set: refused until its other member is named; then it is a filesystem of its own.
+cp "$WORK/ssd.img" "$WORK/ssd-copy.img"
+cp "$WORK/hdd.img" "$WORK/hdd-copy.img"
+if "$HINTFS" info "file:$WORK/ssd-copy.img" 2>"$WORK/err.txt"; then fail "a copied member opened the original's"; fi
+grep -q -- "--member 1=URI" "$WORK/err.txt" || fail "the refusal of a copy does not say how to name members"
+"$HINTFS" fsck "file:$WORK/ssd-copy.img" --member "1=file:$WORK/hdd-copy.img" >/dev/null || fail "fsck of a named copy"
+expect_usage_error info "file:$WORK/ssd-copy.img" --member "x=file:$WORK/hdd-copy.img"
+rm -f "$WORK/ssd-copy.img" "$WORK/hdd-copy.img"
+
 # Refusals and damage: clear errors, exit 1.
 if "$HINTFS" mkfs --fast "$FAST" --slow "$SLOW" 2>/dev/null; then fail "mkfs overwrote without --force"; fi
 if "$HINTFS" info "file:$WORK/missing.img" 2>/dev/null; then fail "info on a missing image"; fi
