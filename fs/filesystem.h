@@ -47,6 +47,9 @@ namespace hintfs {
 // Reports progress of a long operation: done out of total units (bytes).
 using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
 
+// Where repair (MountOptions::repair, fsck --repair) puts damaged files.
+constexpr char kLostAndFound[] = "/lost+found";
+
 struct MkfsDevice {
   Tier tier = Tier::kFast;
   std::string uri;  // created if it does not exist (file: and mem: need zones=N)
@@ -89,6 +92,11 @@ struct MountOptions {
   uint32_t gc_reserve_zones = 1;
   // Check the checksum of every block a read touches (block_sums.h).
   bool verify_reads = true;
+  // Mount a damaged filesystem (fsck --repair, backup --salvage): replay the
+  // journal up to damage instead of failing, cut files whose extents lie
+  // outside what the devices hold, and, read-write, move them to /lost+found
+  // and make the result durable. FsStats::repairs lists what was done.
+  bool repair = false;
   // A writer sends full blocks to the device once this much is buffered.
   size_t write_buffer_bytes = 1 << 20;
   // Told about every create, append, delete and read (may be null).
@@ -186,6 +194,7 @@ struct FsStats {
   uint64_t recovered_bytes = 0;  // at mount: unsynced bytes kept (sum over recovered_files)
   uint64_t dropped_bytes = 0;    // at mount: unsynced bytes the devices had lost
   std::vector<RecoveredFile> recovered_files;
+  std::vector<std::string> repairs;  // MountOptions::repair: what mount found and did
   uint64_t zones_finished = 0;   // finished early to respect max active zones
   uint64_t gc_runs = 0;
   uint64_t gc_bytes_moved = 0;

@@ -9,6 +9,11 @@
 
 namespace hintfs {
 
+bool FsImpl::SetAside(uint64_t inode) {
+  std::lock_guard<std::mutex> l(mu_);
+  return PathOfLocked(inode).rfind(std::string(kLostAndFound) + "/", 0) == 0;
+}
+
 void FsImpl::CheckTrailers(const std::function<void(std::string)>& error) {
   for (uint32_t d = 0; d < members_.size(); d++) {
     for (uint32_t z = 0; z < members_[d]->zones.size(); z++) {
@@ -180,7 +185,14 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
         if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size()) continue;
         buf.resize(e.length);
         Status s = ReadChecked(e.device, e.zone, e.offset, e.length, &buf[0]);
-        if (!s.ok()) error(fmt::format("inode {}: reading extent at {}: {}", id, e.offset, s.message()));
+        if (!s.ok()) {
+          std::string msg = fmt::format("inode {}: reading extent at {}: {}", id, e.offset, s.message());
+          if (SetAside(id)) {
+            warn(msg + " (set aside in " + kLostAndFound + ")");
+          } else {
+            error(msg);
+          }
+        }
         report->bytes_checked += e.length;
         if (progress) progress(report->bytes_checked, total_bytes);
       }

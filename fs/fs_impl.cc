@@ -424,6 +424,7 @@ FsStats FsImpl::Stats() {
     st.journal_epoch = js.epoch;
     st.journal_active_zone = js.active_zone;
   }
+  st.repairs = repairs_;
   std::lock_guard<std::mutex> l(mu_);
   for (const auto& [id, ino] : inodes_) {
     if (ino->type == FileType::kFile) st.files++;

@@ -155,6 +155,8 @@ class FsImpl : public Filesystem {
   // fsck --deep: every sealed zone's trailer reads back and agrees with what
   // the journal or memory holds.
   void CheckTrailers(const std::function<void(std::string)>& error);
+  // A file repair set aside in /lost+found: fsck warns of its damage.
+  bool SetAside(uint64_t inode);
   // The room left for data in a zone (0 once sealed). mu_ held.
   uint64_t RoomLocked(const Member* m, const ZoneSlot& slot) const;
   // Close and unmount: everything to the device, zone released, extents queued.
@@ -195,6 +197,10 @@ class FsImpl : public Filesystem {
   Status LinkUncommitted(const std::string& existing, const std::string& new_path);
   // Finds the file or directory at path and holds it open until CloseHandle.
   Status HoldInode(const std::string& path, bool files_only, std::shared_ptr<Inode>* ino);
+  // Mount: the placement policy, the caller's or the one recorded.
+  Status ChoosePolicy(const std::string& recorded_name);
+  // Repair, read-write: the files mount cut go to /lost+found.
+  Status SetDamagedFilesAside();
   // Mount: gives the journal the host log (if one can be had).
   void AttachHostLog();
   // Mount: zones as the devices report them.
@@ -203,6 +209,10 @@ class FsImpl : public Filesystem {
   // batches changed (report) keep the extents the devices hold; the rest of
   // them (lost in a power cut) is cut off and counted in stats_.
   Status LoadInodes(const MetadataImage& image, const ReplayReport& report);
+  // Counts the extents of a file being loaded as live; an extent outside the
+  // data zones or past a write pointer is Corruption, or with repair cuts the
+  // file there and marks it damaged.
+  Status AdoptExtents(Inode* ino);
   // Cuts rec's extents back to the bytes the zones hold (write pointers);
   // the tail goes too. False if nothing was missing.
   bool TrimToDevices(InodeRecord* rec) const;
@@ -265,6 +275,10 @@ class FsImpl : public Filesystem {
   // Files mount cut back to what the devices hold (LoadInodes), as it left
   // them; a read-only mount cannot write them to the journal.
   std::map<uint64_t, InodeRecord> cut_records_;
+  // Repair (MountOptions::repair): what mount found and did, and the files
+  // it cut, which a read-write mount moves to /lost+found.
+  std::vector<std::string> repairs_;
+  std::vector<uint64_t> damaged_;
 
   std::mutex gc_mu_;  // one GC at a time
   std::mutex stats_mu_;

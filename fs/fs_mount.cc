@@ -270,34 +270,12 @@ Status FsImpl::Open() {
   }
   MetadataImage image;
   ReplayReport replay;
+  journal_->SetSalvage(options_.repair);
   Status s = journal_->Recover(options_.read_only, &image, &replay);
   if (!s.ok()) return s;
-
-  // The policy: the caller's, or the one recorded by mkfs.
-  std::string recorded = image.policy().empty() ? "fast-first" : image.policy();
-  policy_ = options_.policy;
-  if (!policy_ && options_.policy_factory) {
-    s = options_.policy_factory(recorded, &policy_);
-    if (!s.ok()) return s;
-  }
-  if (!policy_) {
-    if (recorded != "fast-first") {
-      return Status::NotSupported("this filesystem uses placement policy '" + recorded +
-                                  "'; mount it through a tool that links placement/");
-    }
-    policy_ = std::make_shared<FastFirstPolicy>();
-  }
-  if (policy_->name().size() > kMaxPolicyName) {
-    return Status::InvalidArgument(fmt::format("placement policy name longer than {} bytes", kMaxPolicyName));
-  }
-  if (policy_->name() != recorded && !options_.read_only) {
-    MetadataOp op;
-    op.type = MetadataOp::Type::kSetPolicy;
-    op.name = policy_->name();
-    journal_->Add(op);
-  }
-
-  s = LoadZones(image);
+  if (!replay.damage.empty()) repairs_.push_back(replay.damage + ": replayed up to there");
+  s = ChoosePolicy(image.policy());
+  if (s.ok()) s = LoadZones(image);
   if (s.ok()) s = LoadInodes(image, replay);
   if (!s.ok()) return s;
   for (auto& m : members_) {
@@ -327,6 +305,8 @@ Status FsImpl::Open() {
     }
     for (Inode* ino : orphans) DeleteInodeLocked(ino);
   }
+  s = SetDamagedFilesAside();
+  if (!s.ok()) return s;
   // Zones whose bytes nothing references (an unfinished migration or GC
   // copy, orphans, blocks appended but never flushed) are reset once the
   // changes above are durable.
@@ -340,6 +320,52 @@ std::string DescribeRecoveredFile(const RecoveredFile& f) {
     line += fmt::format(", dropped {} more that the devices lost in a power cut", f.dropped_bytes);
   }
   return line + " (the last run stopped without unmounting)";
+}
+
+Status FsImpl::ChoosePolicy(const std::string& recorded_name) {
+  // The caller's, or the one recorded by mkfs.
+  const std::string recorded = recorded_name.empty() ? "fast-first" : recorded_name;
+  policy_ = options_.policy;
+  if (!policy_ && options_.policy_factory) {
+    Status s = options_.policy_factory(recorded, &policy_);
+    if (!s.ok()) return s;
+  }
+  if (!policy_) {
+    if (recorded != "fast-first") {
+      return Status::NotSupported("this filesystem uses placement policy '" + recorded +
+                                  "'; mount it through a tool that links placement/");
+    }
+    policy_ = std::make_shared<FastFirstPolicy>();
+  }
+  if (policy_->name().size() > kMaxPolicyName) {
+    return Status::InvalidArgument(fmt::format("placement policy name longer than {} bytes", kMaxPolicyName));
+  }
+  if (policy_->name() != recorded && !options_.read_only) {
+    MetadataOp op;
+    op.type = MetadataOp::Type::kSetPolicy;
+    op.name = policy_->name();
+    journal_->Add(op);
+  }
+  return Status::OK();
+}
+
+Status FsImpl::SetDamagedFilesAside() {
+  for (uint64_t id : damaged_) {
+    std::string path;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      if (inodes_.count(id) == 0) continue;  // deleted meanwhile (an orphan)
+      path = PathOfLocked(id);
+    }
+    if (path.rfind(std::string(kLostAndFound) + "/", 0) == 0 || path[0] != '/') continue;
+    Status s = Mkdir(kLostAndFound);
+    if (!s.ok() && !s.IsAlreadyExists()) return s;
+    std::string to = fmt::format("{}/{}-{}", kLostAndFound, id, path.substr(path.rfind('/') + 1));
+    s = Rename(path, to);
+    if (!s.ok()) return s;
+    repairs_.push_back(fmt::format("{} moved to {}", path, to));
+  }
+  return Status::OK();
 }
 
 void FsImpl::AttachHostLog() {
@@ -465,28 +491,15 @@ Status FsImpl::LoadInodes(const MetadataImage& image, const ReplayReport& replay
       rec.nlink = journaled.nlink;
       cut_records_[id] = rec;  // what fsck checks instead of the journal's record
     }
-    for (const Extent& e : ino->extents) {
-      if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size() ||
-          members_[e.device]->zones[e.zone].reserved) {
-        return Status::Corruption(fmt::format("inode {} has an extent outside the data zones", id));
-      }
-      ZoneSlot& slot = members_[e.device]->zones[e.zone];
-      uint64_t end = e.offset + e.length - members_[e.device]->device->geometry().zone_start(e.zone);
-      if (end > slot.used) {
-        return Status::Corruption(fmt::format(
-            "inode {}: extent ends past the write pointer of zone {} on {} (run fsck)", id, e.zone,
-            members_[e.device]->info.uri));
-      }
-      slot.role = rec.role;
-      AddLiveLocked(e, +1);
-    }
+    Status s = AdoptExtents(ino.get());
+    if (!s.ok()) return s;
+    if (!options_.read_only) QueueInodeLocked(ino.get());  // files mount cut or repaired
     if (durable != replay.durable.end() && rec.type == FileType::kFile) {
       RecoveredFile f;
       f.inode = id;
       f.recovered_bytes = ino->size > durable->second.size ? ino->size - durable->second.size : 0;
       f.dropped_bytes = journaled.size > ino->size ? journaled.size - ino->size : 0;
       recovered.push_back(f);
-      if (!options_.read_only) QueueInodeLocked(ino.get());
     }
     next_inode_ = std::max(next_inode_, id + 1);
     inodes_[id] = ino;
@@ -501,6 +514,39 @@ Status FsImpl::LoadInodes(const MetadataImage& image, const ReplayReport& replay
     stats_.dropped_bytes += f.dropped_bytes;
   }
   stats_.recovered_files = std::move(recovered);
+  return Status::OK();
+}
+
+Status FsImpl::AdoptExtents(Inode* ino) {
+  for (size_t i = 0; i < ino->extents.size(); i++) {
+    const Extent& e = ino->extents[i];
+    std::string problem;
+    if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size() ||
+        members_[e.device]->zones[e.zone].reserved) {
+      problem = fmt::format("inode {} has an extent outside the data zones", ino->id);
+    } else if (e.offset + e.length - members_[e.device]->device->geometry().zone_start(e.zone) >
+               members_[e.device]->zones[e.zone].used) {
+      problem = fmt::format("inode {}: extent ends past the write pointer of zone {} on {} (run fsck)", ino->id,
+                            e.zone, members_[e.device]->info.uri);
+    }
+    if (!problem.empty()) {
+      if (!options_.repair) return Status::Corruption(problem);
+      // Repair keeps what lies before the damage and sets the file aside.
+      uint64_t kept = 0;
+      for (size_t k = 0; k < i; k++) kept += ino->extents[k].length;
+      repairs_.push_back(fmt::format("{}: cut to {} of its {} bytes", problem, kept, ino->size));
+      damaged_.push_back(ino->id);
+      ino->extents.resize(i);
+      ino->pending.clear();
+      ino->tail_len = 0;
+      ino->size = kept;
+      ino->first_dirty = 0;
+      ino->attr_dirty = true;
+      return Status::OK();
+    }
+    members_[e.device]->zones[e.zone].role = ino->role;
+    AddLiveLocked(e, +1);
+  }
   return Status::OK();
 }
 

@@ -303,16 +303,16 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
   // Every batch is one device write, so a crash can only cut the last one
   // short: its declared end lies past the write pointer. Anything else that
   // does not check out below the write pointer is damage.
+  std::string damage;  // why replay stopped early
   while (pos < zone_wp) {
-    auto damaged = [&](const std::string& why) {
-      return Status::Corruption(fmt::format("journal damaged in metadata zone {} at byte {} ({}) after batch {}",
-                                            zone, pos, why, *last_seq));
-    };
     buf.resize(block);
     Status s = device_->Read(pos, block, &buf[0]);
     if (!s.ok()) return s;
     BatchHeader h;
-    if (!ParseHeader(buf, &h)) return damaged("bad batch header");
+    if (!ParseHeader(buf, &h)) {
+      damage = "bad batch header";
+      break;
+    }
     uint64_t total = RoundUp(kBatchHeader + h.payload_len, block);
     if (pos + total > zone_wp) break;  // torn by a crash
     buf.resize(total);
@@ -321,14 +321,19 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
       if (!s.ok()) return s;
     }
     if (crc32c::Value(buf.data() + kBatchHeader, h.payload_len) != h.payload_crc) {
-      return damaged("batch checksum mismatch");
+      damage = "batch checksum mismatch";
+      break;
     }
     if (*batches != 0 && (h.seq != *last_seq + 1 || h.epoch != *epoch)) {
-      return damaged("batch out of sequence");
+      damage = "batch out of sequence";
+      break;
     }
     std::vector<MetadataOp> ops;
     s = DecodeOps(std::string_view(buf.data() + kBatchHeader, h.payload_len), &ops);
-    if (!s.ok()) return damaged(s.message());
+    if (!s.ok()) {
+      damage = s.message();
+      break;
+    }
     if (*batches == 0) {
       if (ops.empty() || ops[0].type != MetadataOp::Type::kSnapshotBegin || ops[0].epoch != h.epoch) {
         return Status::Corruption(fmt::format("metadata zone {} does not start with a snapshot", zone));
@@ -341,16 +346,32 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
       report->unflushed_batches++;
       NoteUnflushed(ops, *image, report);
     }
+    // Salvage keeps the image as it was before a batch that does not apply.
+    MetadataImage before;
+    if (salvage_) before = *image;
     for (const MetadataOp& op : ops) {
       s = image->Apply(op);
-      if (!s.ok()) return s;
+      if (!s.ok()) break;
       if (op.type == MetadataOp::Type::kSnapshotEnd) *complete = true;
+    }
+    if (!s.ok()) {
+      if (!salvage_) return s;
+      *image = before;
+      damage = s.message();
+      break;
     }
     *last_seq = h.seq;
     ++*batches;
     pos += total;
   }
   *end = pos;
+  if (!damage.empty()) {
+    Status s = Status::Corruption(fmt::format("journal damaged in metadata zone {} at byte {} ({}) after batch {}",
+                                              zone, pos, damage, *last_seq));
+    // Salvage takes what replays up to the damage, once a snapshot is whole.
+    if (!salvage_ || !*complete) return s;
+    report->damage = s.message();
+  }
   if (*batches == 0) return Status::Corruption(fmt::format("metadata zone {} has no valid snapshot", zone));
   return Status::OK();
 }
@@ -433,7 +454,8 @@ Status Journal::Recover(bool read_only, MetadataImage* image, ReplayReport* repo
     stats_.replayed_batches = batches;
     stats_.torn_tail = end != c.wp;
     unflushed_batches_ = replay_report.unflushed_batches;
-    if (host_log_) {
+    stats_.torn_tail = stats_.torn_tail || !replay_report.damage.empty();  // appended to only after a roll
+    if (host_log_ && replay_report.damage.empty()) {
       s = ReplayHostLogLocked(&replayed, &replay_report);
       if (!s.ok()) return s;
     }

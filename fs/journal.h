@@ -62,6 +62,7 @@ enum class Durability {
 struct ReplayReport {
   uint64_t unflushed_batches = 0;
   uint64_t host_log_records = 0;  // replayed from the host log (host_log.h)
+  std::string damage;  // salvage: the damage replay stopped at (empty: none)
   // Files whose extents or size unflushed batches changed, as they were
   // before the first such change (a record with id 0 for a file they
   // created): the last state durable against a power cut.
@@ -84,6 +85,11 @@ class Journal {
   void UseHostLog(std::unique_ptr<HostLog> log, const HostLogOwner& owner);
   // Clean unmount, after a final kPowerCut commit: the host log is deleted.
   void RemoveHostLog();
+  // Before Recover: replay stops at damage (a batch that does not check out
+  // or apply) instead of failing, and keeps what came before, once the
+  // zone's snapshot is whole; ReplayReport::damage says where (fsck --repair,
+  // backup --salvage).
+  void SetSalvage(bool salvage) { salvage_ = salvage; }
 
   // mount: rebuilds *image from the newest complete snapshot and its batches.
   // Unless read_only, resets stale metadata zones and rolls past a torn tail
@@ -145,6 +151,7 @@ class Journal {
   std::unique_ptr<HostLog> host_log_;
   HostLogOwner host_owner_;
   bool host_log_started_ = false;  // records may be appended
+  bool salvage_ = false;
   OpBacklog backlog_;              // in the image (and the host log), in no device batch
 
   std::mutex commit_mu_;  // serializes commits and rolls; guards the rest

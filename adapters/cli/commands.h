@@ -27,9 +27,17 @@ int Df(const std::string& uri, bool json);
 int Ls(const std::string& uri, const std::string& path, bool long_format, bool recursive, bool json);
 int Dump(const std::string& uri, bool json);
 int Fsck(const std::string& uri, bool deep, bool json);
+// fsck --repair: mounts with MountOptions::repair (journal replayed up to
+// damage, files past what the devices hold cut), reads every file back and
+// moves those that do not check out to /lost+found with the cut ones, then
+// checks the result; exit 0 if it is clean.
+int Repair(const std::string& uri, bool json);
 int Gc(const std::string& uri, uint32_t zones);
 int Cat(const std::string& uri, const std::string& path);
-int Backup(const std::string& uri, const std::string& host_dir);
+// salvage: mount a damaged filesystem as fsck --repair would (read-only),
+// copy what checks out, zeros for blocks that do not; exit 1 if anything was
+// damaged.
+int Backup(const std::string& uri, const std::string& host_dir, bool salvage);
 int Restore(const std::string& uri, const std::string& host_dir);
 int Profiles();
 
@@ -55,7 +63,8 @@ Status Walk(Filesystem* fs, const std::string& dir, bool recursive,
 int Fail(const std::string& what, const Status& s);
 // Mounts uri with the recorded placement policy, and the members named by
 // SetMemberUris at the places given there.
-Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs);
+Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs,
+                   bool repair = false);
 // The --member N=URI options of the command line (MountOptions::member_uris).
 void SetMemberUris(const std::map<uint32_t, std::string>& member_uris);
 

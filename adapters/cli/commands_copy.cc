@@ -47,12 +47,32 @@ void SetHostMtime(const std::string& path, int64_t ns) {
   utimensat(AT_FDCWD, path.c_str(), times, 0);
 }
 
+// Copies [from, size) of r to out in blocks, zeros for blocks that do not
+// read (check) back; returns the bytes it could not read.
+uint64_t SalvageRest(FileReader* r, uint64_t from, uint64_t size, std::ofstream* out) {
+  constexpr size_t kBlock = 4096;
+  std::string block(kBlock, '\0');
+  uint64_t lost = 0;
+  for (uint64_t off = from; off < size; off += kBlock) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(kBlock, size - off));
+    size_t got = 0;
+    if (!r->Read(off, want, &block[0], &got).ok() || got != want) {
+      std::fill(block.begin(), block.end(), '\0');
+      lost += want;
+    }
+    out->write(block.data(), static_cast<std::streamsize>(want));
+  }
+  return lost;
+}
+
 }  // namespace
 
-int Backup(const std::string& uri, const std::string& host_dir) {
+int Backup(const std::string& uri, const std::string& host_dir, bool salvage) {
   std::unique_ptr<Filesystem> fs;
-  Status s = MountForCli(uri, true, &fs);
+  Status s = MountForCli(uri, true, &fs, /*repair=*/salvage);
   if (!s.ok()) return Fail("backup", s);
+  for (const std::string& r : fs->Stats().repairs) std::fprintf(stderr, "hintfs: backup: %s\n", r.c_str());
+  bool damaged = !fs->Stats().repairs.empty();
   std::vector<TreeEntry> tree;
   s = ListTree(fs.get(), &tree);
   if (!s.ok()) return Fail("backup", s);
@@ -79,6 +99,14 @@ int Backup(const std::string& uri, const std::string& host_dir) {
     for (uint64_t off = 0; off < e.size;) {
       size_t got = 0;
       s = r->Read(off, kChunk, &buf[0], &got);
+      if (!s.ok() && salvage) {
+        uint64_t lost = SalvageRest(r.get(), off, e.size, &out);
+        std::fprintf(stderr, "hintfs: backup: %s: %s of %s unreadable, written as zeros (%s)\n", e.path.c_str(),
+                     HumanSize(lost).c_str(), HumanSize(e.size).c_str(), s.message().c_str());
+        damaged = true;
+        done += e.size - off;
+        break;
+      }
       if (!s.ok()) return Fail("backup " + e.path, s);
       if (got == 0) break;
       out.write(buf.data(), static_cast<std::streamsize>(got));
@@ -95,8 +123,9 @@ int Backup(const std::string& uri, const std::string& host_dir) {
     if (it->type == FileType::kDirectory) SetHostMtime(host_dir + it->path, it->mtime_ns);
   }
   bar.Finish();
-  std::printf("backed up %zu files, %s to %s\n", files, HumanSize(done).c_str(), host_dir.c_str());
-  return 0;
+  std::printf("backed up %zu files, %s to %s%s\n", files, HumanSize(done).c_str(), host_dir.c_str(),
+              damaged ? " (with damage, listed above)" : "");
+  return damaged ? 1 : 0;
 }
 
 int Restore(const std::string& uri, const std::string& host_dir) {

@@ -52,8 +52,9 @@ std::map<uint32_t, std::string>& MemberUris() {
 
 void SetMemberUris(const std::map<uint32_t, std::string>& member_uris) { MemberUris() = member_uris; }
 
-Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs) {
+Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs, bool repair) {
   MountOptions opts;
+  opts.repair = repair;
   opts.member_uris = MemberUris();
   opts.read_only = read_only;
   opts.policy_factory = [](const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {

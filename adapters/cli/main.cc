@@ -68,6 +68,10 @@ int main(int argc, char** argv) {
   auto* fsck = app.add_subcommand("fsck", "check journal, extents, write pointers; exit 1 on any problem");
   add_uri(fsck);
   fsck->add_flag("--deep", deep, "also read back every extent");
+  bool repair = false, salvage = false;
+  fsck->add_flag("--repair", repair,
+                 "bring a damaged filesystem back: journal replayed up to damage, files that do not "
+                 "check out moved to /lost+found");
   fsck->add_flag("--json", json, "JSON output");
   auto* gc = app.add_subcommand("gc", "relocate live data out of mostly dead zones");
   add_uri(gc);
@@ -81,6 +85,8 @@ int main(int argc, char** argv) {
   auto* restore = app.add_subcommand("restore", "copy a host directory tree into the filesystem");
   add_uri(restore);
   restore->add_option("HOSTDIR", host_dir, "source directory")->required();
+  backup->add_flag("--salvage", salvage,
+                   "copy what checks out of a damaged filesystem (read-only; zeros for damaged blocks)");
   auto* profiles = app.add_subcommand("profiles", "list the device timing profiles");
 
   std::string trace_path;
@@ -133,10 +139,10 @@ int main(int argc, char** argv) {
   if (df->parsed()) return cli::Df(uri, json);
   if (ls->parsed()) return cli::Ls(uri, path, long_format, recursive, json);
   if (dump->parsed()) return cli::Dump(uri, json);
-  if (fsck->parsed()) return cli::Fsck(uri, deep, json);
+  if (fsck->parsed()) return repair ? cli::Repair(uri, json) : cli::Fsck(uri, deep, json);
   if (gc->parsed()) return cli::Gc(uri, gc_zones);
   if (cat->parsed()) return cli::Cat(uri, path);
-  if (backup->parsed()) return cli::Backup(uri, host_dir);
+  if (backup->parsed()) return cli::Backup(uri, host_dir, salvage);
   if (restore->parsed()) return cli::Restore(uri, host_dir);
   if (profiles->parsed()) return cli::Profiles();
   if (trace_dump->parsed()) return cli::TraceDump(trace_path, json);

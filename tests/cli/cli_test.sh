@@ -6,7 +6,7 @@
 set -euo pipefail
 HINTFS=${1:?usage: cli_test.sh path/to/hintfs}
 WORK=$(mktemp -d /tmp/hintfs-cli.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+trap 'rm -rf "$WORK"' EXIT; [ -n "${KEEP:-}" ] && trap - EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 FAST="file:$WORK/ssd.img?zone_size=4MiB&zones=12"
@@ -86,6 +86,31 @@ grep -q -- "--member 1=URI" "$WORK/err.txt" || fail "the refusal of a copy does 
 expect_usage_error info "file:$WORK/ssd-copy.img" --member "x=file:$WORK/hdd-copy.img"
 rm -f "$WORK/ssd-copy.img" "$WORK/hdd-copy.img"
 
+# Damaged data: reads fail rather than return it; backup --salvage copies the rest; fsck --deep
+# finds it and fsck --repair sets the file aside, keeping every other file.
+read -r victim offset < <("$HINTFS" dump --json "file:$WORK/ssd.img" | python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["files"]:
+    for e in f.get("extents", []):
+        if e["device"] == 0 and e["length"] > 8192:
+            print(f["path"], e["offset"] + 5000); sys.exit()')
+[ -n "$victim" ] || fail "no file on the fast tier to damage"
+printf '\xa5' | dd of="$WORK/ssd.img" bs=1 seek=$((1048576 + offset)) conv=notrunc status=none
+if "$HINTFS" cat "file:$WORK/ssd.img" "$victim" >/dev/null 2>"$WORK/err.txt"; then fail "cat served damaged data"; fi
+grep -q "checksum mismatch" "$WORK/err.txt" || fail "the damaged read does not say why"
+"$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null || fail "fsck (without --deep) should not read data"
+if "$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null; then fail "fsck --deep missed damaged data"; fi
+if "$HINTFS" backup --salvage "file:$WORK/ssd.img" "$WORK/salvaged" >/dev/null 2>"$WORK/err.txt"; then
+  fail "backup --salvage did not report the damage"
+fi
+grep -q "$victim: .* unreadable" "$WORK/err.txt" || fail "backup --salvage does not name the damaged file"
+cmp -s "$WORK/src/d1/e1/f1" "$WORK/salvaged/d1/e1/f1" || fail "backup --salvage lost an intact file"
+"$HINTFS" fsck --repair "file:$WORK/ssd.img" > "$WORK/repair.txt" || fail "fsck --repair"
+grep -q "$victim moved to /lost+found/" "$WORK/repair.txt" || fail "fsck --repair did not set $victim aside"
+"$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null || fail "fsck --deep after repair"
+"$HINTFS" backup "file:$WORK/ssd.img" "$WORK/after" >/dev/null 2>&1 || true
+cmp -s "$WORK/src/d1/e1/f1" "$WORK/after/d1/e1/f1" || fail "fsck --repair lost an intact file"
+
 # Refusals and damage: clear errors, exit 1.
 if "$HINTFS" mkfs --fast "$FAST" --slow "$SLOW" 2>/dev/null; then fail "mkfs overwrote without --force"; fi
 if "$HINTFS" info "file:$WORK/missing.img" 2>/dev/null; then fail "info on a missing image"; fi
@@ -96,4 +121,8 @@ printf '\xff\xff\xff\xff' | dd of="$WORK/ssd.img" bs=1 seek=$((1048576 + zone * 
 before=$(md5sum "$WORK/ssd.img")
 if "$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null 2>&1; then fail "fsck passed a corrupt journal"; fi
 [ "$before" = "$(md5sum "$WORK/ssd.img")" ] || fail "fsck wrote to a corrupt image"
+# fsck --repair replays the journal up to the damage and brings the filesystem back.
+"$HINTFS" fsck --repair "file:$WORK/ssd.img" > "$WORK/repair.txt" || { cat "$WORK/repair.txt"; fail "fsck --repair of a damaged journal"; }
+grep -q "repaired: journal damaged" "$WORK/repair.txt" || fail "fsck --repair does not say what it found"
+"$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null || fail "fsck after repairing the journal"
 echo "cli acceptance: ok"
