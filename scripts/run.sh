@@ -42,7 +42,7 @@ run_tests() {
   local passed failed scripts_ok
   passed=$( (grep -hoE '^\[  PASSED  \] [0-9]+ test' "$log" || true) | awk '{s+=$4} END {print s+0}')
   failed=$( (grep -hoE '^\[  FAILED  \] [0-9]+ test' "$log" || true) | awk '{s+=$4} END {print s+0}')
-  scripts_ok=$(grep -cE '^(cli acceptance|db tools): ok$' "$log" || true)
+  scripts_ok=$(grep -cE '^(cli acceptance: ok|db tools: ok|damage campaign: .* 0 violations)$' "$log" || true)
   if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
   echo "$((passed + scripts_ok)) passed, $failed failed"
   return "$rc"
