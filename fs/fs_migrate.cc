@@ -127,7 +127,15 @@ Status FsImpl::MigrateFile(const std::string& path, Tier to, RateLimiter* limite
   std::vector<std::pair<uint32_t, uint32_t>> held;
   std::vector<MovedExtent> moved;
   uint64_t bytes = 0;
+  // The source zones count the copy as a reader, so none is reset under it
+  // if the file changes meanwhile (the copy is then dropped below).
+  auto pin = [&](int delta) {
+    std::lock_guard<std::mutex> l(mu_);
+    for (const Extent& e : before) members_[e.device]->zones[e.zone].readers += delta;
+  };
+  pin(+1);
   s = CopyExtents(before, role, to, limiter, &held, &moved, &bytes);
+  pin(-1);
   if (s.ok() && !moved.empty()) {
     std::lock_guard<std::mutex> il(ino->mu);
     std::lock_guard<std::mutex> l(mu_);

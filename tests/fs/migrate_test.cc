@@ -194,6 +194,32 @@ TEST_F(MigrateTest, AFileChangedDuringTheCopyKeepsItsNewBytes) {
   EXPECT_EQ(DeadZones(), 0);
 }
 
+// Issue 17: the file rewritten during the copy, its old zones dead: they are
+// not reset under the copy (which would read past their write pointers), and
+// the migration drops its copy.
+TEST_F(MigrateTest, AFileRewrittenDuringTheCopyIsNotReadPastItsZones) {
+  Format();
+  std::mt19937_64 rng(6);
+  std::string data = Random(&rng, 500 * 1024), fresh = Random(&rng, 7000);
+  WriteFile("/f", data);
+  RateLimiter limiter(1 << 20, 64 << 10);
+  std::thread rewriter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    WriteFile("/f", fresh);  // truncates: the old extents die
+    ASSERT_OK(fs_->SyncMetadata());  // and their zones would be reset at once
+  });
+  MigrateResult r;
+  Status s = fs_->MigrateFile("/f", Tier::kSlow, &limiter, &r);
+  rewriter.join();
+  EXPECT_TRUE(s.ok() || s.IsBusy()) << s.ToString();
+  EXPECT_EQ(ReadFile("/f"), fresh);
+  ASSERT_OK(fs_->SyncMetadata());
+  Remount();
+  EXPECT_EQ(ReadFile("/f"), fresh);
+  ExpectClean();
+  EXPECT_EQ(DeadZones(), 0);
+}
+
 // Every write of a run of migrations is a crash point.
 TEST_F(MigrateTest, PowerCutAtAnyWriteLeavesOneWholeCopy) {
   FsGeometry g;
