@@ -65,6 +65,14 @@ class AllocationPolicy {
     static_cast<void>(role);
     return 0;
   }
+  // Whether the request's file frees space once written (an LSM store's
+  // flush or compaction output: its inputs or log die after it), so that it
+  // may use the zones the filesystem keeps back from everything else
+  // (MountOptions::reserve_zones) and a full store can free itself.
+  virtual bool MayUseReserve(const AllocationRequest& request) {
+    static_cast<void>(request);
+    return false;
+  }
   // Where the filesystem actually put the request (it may have spilled past
   // the policy's first choice).
   virtual void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {

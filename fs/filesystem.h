@@ -90,6 +90,11 @@ struct MountOptions {
   PolicyFactory policy_factory;
   // Empty zones per device kept back from writers so GC can always move data.
   uint32_t gc_reserve_zones = 1;
+  // Further empty zones per device kept back for writes that free space
+  // (AllocationPolicy::MayUseReserve: a store's flushes and compactions), so
+  // that a store that filled the filesystem can delete and compact its way
+  // back.
+  uint32_t reserve_zones = 1;
   // Check the checksum of every block a read touches (block_sums.h).
   bool verify_reads = true;
   // Mount a damaged filesystem (fsck --repair, backup --salvage): replay the

@@ -58,7 +58,8 @@ Status FsImpl::CopyExtents(const std::vector<Extent>& extents, ZoneRole role, Ti
           dest_device = -1;
           for (uint32_t d : targets) {
             uint32_t z = 0;
-            uint32_t keep = policy_->ReservedEmptyZones(DeviceSpaceLocked(d), role);
+            // Migration never takes the zones kept back for space-freeing writes.
+            uint32_t keep = policy_->ReservedEmptyZones(DeviceSpaceLocked(d), role) + options_.reserve_zones;
             if (PickZoneLocked(d, role, /*for_gc=*/false, &z, keep)) {
               dest_device = d;
               dest_zone = z;

@@ -119,14 +119,17 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
     }
   }
   // A device the policy prefers is reclaimed before the data spills to the
-  // next one: first zones already dead, then garbage collection.
+  // next one: first zones already dead, then garbage collection, for as long
+  // as it frees zones (other writers may take what one round freed).
+  constexpr int kGcRounds = 8;
   for (uint32_t d : order) {
     if (d >= members_.size()) continue;
-    for (int attempt = 0; attempt < 3; attempt++) {
+    for (int attempt = 0; attempt <= kGcRounds; attempt++) {
       uint64_t garbage = 0, capacity = 0;
       {
         std::lock_guard<std::mutex> l(mu_);
-        const uint32_t keep_empty = policy_->ReservedEmptyZones(spaces[d], ino->role);
+        const uint32_t keep_empty = policy_->ReservedEmptyZones(spaces[d], ino->role) +
+                                    (policy_->MayUseReserve(req) ? 0 : options_.reserve_zones);
         if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty) ||
             (attempt == 0 && RevokeIdleZoneLocked(d, ino->role, ino) &&
              PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty))) {
@@ -142,10 +145,11 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
       if (attempt == 0) {
         Status s = CommitAndReclaim();
         if (!s.ok()) return s;
-      } else if (attempt == 1) {
+      } else {
         uint32_t freed = 0;
         Status s = CollectGarbageExcept(2, &freed, ino, static_cast<int32_t>(d));
         if (!s.ok() && !s.IsNoSpace()) return s;
+        if (freed == 0) break;
       }
     }
   }

@@ -17,6 +17,7 @@
 
 #include "fs/allocation.h"
 #include "placement/level_tracker.h"
+#include "placement/static_policies.h"
 
 namespace hintfs {
 
@@ -34,6 +35,7 @@ class AutoPolicy : public AllocationPolicy {
 
   std::string name() const override { return name_; }
   ZoneRole RoleForNewFile(const std::string& path) override;
+  bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override;

@@ -29,6 +29,7 @@
 #include "fs/allocation.h"
 #include "placement/level_tracker.h"
 #include "placement/migration_planner.h"
+#include "placement/static_policies.h"
 
 namespace hintfs {
 
@@ -66,6 +67,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
 
   std::string name() const override { return name_; }
   ZoneRole RoleForNewFile(const std::string& path) override;
+  bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;

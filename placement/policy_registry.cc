@@ -20,7 +20,7 @@ using Factory = std::function<std::shared_ptr<AllocationPolicy>(std::shared_ptr<
 
 const std::map<std::string, Factory>& Registry() {
   static const auto* registry = new std::map<std::string, Factory>{
-      {"fast-first", [](std::shared_ptr<HintBus>) { return std::make_shared<FastFirstPolicy>(); }},
+      {"fast-first", [](std::shared_ptr<HintBus>) { return std::make_shared<LsmFastFirstPolicy>(); }},
       {"b1", [](std::shared_ptr<HintBus> b) { return std::make_shared<LevelThresholdPolicy>("b1", 1, b); }},
       {"b2", [](std::shared_ptr<HintBus> b) { return std::make_shared<LevelThresholdPolicy>("b2", 2, b); }},
       {"b3", [](std::shared_ptr<HintBus> b) { return std::make_shared<LevelThresholdPolicy>("b3", 3, b); }},

@@ -1,5 +1,7 @@
 #include "placement/static_policies.h"
 
+#include "hints/level_inference.h"
+
 namespace hintfs {
 
 bool IsWalFileName(const std::string& path) {
@@ -7,6 +9,8 @@ bool IsWalFileName(const std::string& path) {
 }
 
 ZoneRole LsmRoleFor(const std::string& path) { return IsWalFileName(path) ? ZoneRole::kWal : ZoneRole::kData; }
+
+bool LsmFreesSpace(const AllocationRequest& request) { return LevelInference::IsTableFile(request.path); }
 
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes) {
   if (device.tier != Tier::kFast || role == ZoneRole::kWal || role == ZoneRole::kCache ||

@@ -17,6 +17,17 @@
 
 namespace hintfs {
 
+// An LSM store's table files (flush and compaction outputs) free space once
+// written: they may use the filesystem's reserve (AllocationPolicy::MayUseReserve).
+bool LsmFreesSpace(const AllocationRequest& request);
+
+// The filesystem's default (fast tier first) for LSM stores: their table
+// files may also use the reserve.
+class LsmFastFirstPolicy : public FastFirstPolicy {
+ public:
+  bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
+};
+
 class LevelThresholdPolicy : public AllocationPolicy {
  public:
   // Levels below fast_levels go fast; fast_levels < 0 puts nothing on the
@@ -27,6 +38,7 @@ class LevelThresholdPolicy : public AllocationPolicy {
   ZoneRole RoleForNewFile(const std::string& path) override;
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
+  bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
   std::string StateJson() const override;
 
   const LevelTracker& tracker() const { return tracker_; }

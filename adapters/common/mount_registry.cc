@@ -115,6 +115,13 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
       ++it;
     }
   }
+  if (uri.Has("reserve_zones")) {  // zones per device kept for space-freeing writes
+    uint64_t n = 0;
+    s = uri.GetUint("reserve_zones", 1, &n);
+    if (!s.ok() || n > 1024) return Status::InvalidArgument("reserve_zones= takes a zone count up to 1024");
+    opts.reserve_zones = static_cast<uint32_t>(n);
+    uri.params.erase("reserve_zones");
+  }
   std::string stats_path;  // the mount's statistics go there at unmount
   if (uri.Has("stats")) {
     stats_path = uri.GetString("stats", "");

@@ -12,7 +12,8 @@
 // unflushed journal batches to the device instead; "verify_reads=off" skips
 // checking block checksums on reads (GC, migration and fsck still check);
 // "memberN=URI" opens member N there instead of where mkfs recorded it (the
-// URI without options); every other key is a device option applied to every member (profile_scale, sync,
+// URI without options); "reserve_zones=N" keeps N empty zones per device
+// for writes that free space (default 1, fs/filesystem.h); every other key is a device option applied to every member (profile_scale, sync,
 // fault injection...). Environment variables add what a program's URI cannot:
 //   HINTFS_DEVICE_PARAMS  device options for every member, e.g. "profile_scale=10"
 //   HINTFS_MEM_FAST, HINTFS_MEM_SLOW

@@ -214,7 +214,9 @@ TEST_F(FsTest, LocksAreExclusive) {
 }
 
 TEST_F(FsTest, ManyFiles) {
-  Format();
+  test::FsGeometry g;  // 2000 padded blocks need more than the default devices hold
+  g.slow = "zone_size=256KiB&zones=32";
+  Format(g);
   ASSERT_OK(fs_->Mkdir("/many"));
   for (int i = 0; i < 2000; i++) {
     std::unique_ptr<FileWriter> w;
