@@ -9,6 +9,7 @@
 #include <rocksdb/env.h>
 
 #include "adapters/common/mount_registry.h"
+#include "adapters/common/patched_file.h"
 #include "adapters/rocksdb/hintfs_rocksdb.h"
 
 namespace hintfs {
@@ -148,6 +149,31 @@ class WritableFile : public rocksdb::FSWritableFile {
   std::unique_ptr<FileWriter> w_;
 };
 
+// Writes anywhere in a file (ingested tables get their global sequence
+// number patched in): patches persisted out of place at Sync and Close.
+class RandomRWFile : public rocksdb::FSRandomRWFile {
+ public:
+  explicit RandomRWFile(std::unique_ptr<PatchedFile> f) : f_(std::move(f)) {}
+  IOStatus Write(uint64_t offset, const Slice& data, const IOOptions&, IODebugContext*) override {
+    f_->Write(offset, std::string_view(data.data(), data.size()));
+    return IOStatus::OK();
+  }
+  IOStatus Read(uint64_t offset, size_t n, const IOOptions&, Slice* result, char* scratch,
+                IODebugContext*) const override {
+    size_t got = 0;
+    Status s = f_->Read(offset, n, scratch, &got);
+    *result = Slice(scratch, got);
+    return ToIO(s);
+  }
+  IOStatus Flush(const IOOptions&, IODebugContext*) override { return ToIO(f_->Persist(false)); }
+  IOStatus Sync(const IOOptions&, IODebugContext*) override { return ToIO(f_->Persist(true)); }
+  IOStatus Fsync(const IOOptions& o, IODebugContext* d) override { return Sync(o, d); }
+  IOStatus Close(const IOOptions&, IODebugContext*) override { return ToIO(f_->Close()); }
+
+ private:
+  std::unique_ptr<PatchedFile> f_;  // holds the mount
+};
+
 class Directory : public rocksdb::FSDirectory {
  public:
   explicit Directory(Mount fs) : fs_(std::move(fs)) {}
@@ -265,6 +291,14 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
     Status s = fs_->Rename(old, f);
     if (!s.ok()) return ToIO(s);
     return OpenWritable(f, WriteMode::kTruncate, o, result);
+  }
+
+  IOStatus NewRandomRWFile(const std::string& f, const rocksdb::FileOptions&,
+                           std::unique_ptr<rocksdb::FSRandomRWFile>* result, IODebugContext*) override {
+    std::unique_ptr<PatchedFile> file;
+    Status s = PatchedFile::Open(fs_, f, &file);
+    if (s.ok()) result->reset(new RandomRWFile(std::move(file)));
+    return ToIO(s);
   }
 
   IOStatus NewDirectory(const std::string& name, const IOOptions&,

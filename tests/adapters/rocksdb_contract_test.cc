@@ -1,12 +1,19 @@
 // Where RocksDB's FileSystem contract is specific and hintfs must answer as
 // RocksDB's own POSIX FileSystem does: reads without a buffer (mmap reads),
-// the error codes of missing files, a URI without a device.
+// the error codes of missing files, a URI without a device, files written in
+// place (NewRandomRWFile), a second writer of a live file.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
 
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/slice_transform.h>
+#include <rocksdb/sst_file_reader.h>
+#include <rocksdb/sst_file_writer.h>
+#include <rocksdb/table_properties.h>
 #include <rocksdb/table.h>
 
 #include "adapters/rocksdb/hintfs_rocksdb.h"
@@ -86,6 +93,87 @@ TEST_F(RocksDbContract, AUriWithoutADeviceIsRefused) {
   rocksdb::Status s = rocksdb::FileSystem::CreateFromString(cfg, kRocksDbScheme, &fs);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.ToString().find("needs a member device"), std::string::npos) << s.ToString();
+}
+
+// Ingestion with write_global_seqno patches the ingested table in place
+// through NewRandomRWFile (without it RocksDB refuses the ingestion).
+TEST_F(RocksDbContract, IngestionPatchesTheGlobalSequenceNumberInPlace) {
+  rocksdb::Options o;
+  o.env = env_.get();
+  o.create_if_missing = true;
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "k05", "old").ok());  // overlaps: a global seqno is needed
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), o);
+  ASSERT_TRUE(writer.Open("/ingest.sst").ok());
+  for (int i = 0; i < 10; i++) ASSERT_TRUE(writer.Put("k0" + std::to_string(i), "new" + std::to_string(i)).ok());
+  ASSERT_TRUE(writer.Finish().ok());
+  rocksdb::IngestExternalFileOptions ingest;
+  ingest.write_global_seqno = true;
+  ingest.move_files = false;
+  rocksdb::Status s = db->IngestExternalFile({"/ingest.sst"}, ingest);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  // The table itself carries its sequence number (RocksDB keeps it only in
+  // the MANIFEST when the file cannot be written in place).
+  std::vector<rocksdb::LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  auto ingested = std::find_if(live.begin(), live.end(), [](const auto& f) { return f.smallestkey == "k00"; });
+  ASSERT_NE(ingested, live.end());  // (the other is the memtable, flushed first)
+  rocksdb::SstFileReader reader(o);
+  ASSERT_TRUE(reader.Open(ingested->db_path + ingested->name).ok());
+  const auto& props = reader.GetTableProperties()->user_collected_properties;
+  auto seqno = props.find("rocksdb.external_sst_file.global_seqno");
+  ASSERT_NE(seqno, props.end());
+  ASSERT_EQ(seqno->second.size(), 8u);
+  uint64_t global_seqno = 0;
+  std::memcpy(&global_seqno, seqno->second.data(), 8);  // fixed64, little-endian as the host here
+  EXPECT_GT(global_seqno, 0u);
+  ASSERT_TRUE(db->Close().ok());
+  db.reset();
+  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
+  db.reset(raw);
+  std::string v;
+  ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "k05", &v).ok());
+  EXPECT_EQ(v, "new5");  // the ingested table's seqno is above the old Put's
+}
+
+// A second writer of a file a live DB writes is refused (Busy), as hintfs
+// files have one writer; the DB goes on unharmed, and readers (dump tools)
+// see what it wrote.
+TEST_F(RocksDbContract, ASecondWriterOfALiveFileIsRefusedAndTheDbGoesOn) {
+  rocksdb::Options o;
+  o.env = env_.get();
+  o.create_if_missing = true;
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "a", "1").ok());
+  std::vector<std::string> children;
+  ASSERT_TRUE(fs_->GetChildren("/db", rocksdb::IOOptions(), &children, nullptr).ok());
+  int refused = 0;
+  for (const std::string& c : children) {
+    if (c.find(".log") == std::string::npos && c.rfind("MANIFEST", 0) != 0) continue;
+    std::unique_ptr<rocksdb::FSWritableFile> w;
+    rocksdb::IOStatus s = fs_->NewWritableFile("/db/" + c, rocksdb::FileOptions(), &w, nullptr);
+    EXPECT_TRUE(s.IsBusy()) << c << ": " << s.ToString();
+    std::unique_ptr<rocksdb::FSSequentialFile> r;
+    EXPECT_TRUE(fs_->NewSequentialFile("/db/" + c, rocksdb::FileOptions(), &r, nullptr).ok()) << c;
+    refused++;
+  }
+  EXPECT_EQ(refused, 2);  // the live log and manifest
+  rocksdb::DB* second = nullptr;
+  EXPECT_FALSE(rocksdb::DB::Open(o, "/db", &second).ok());  // its LOCK is held
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "b", "2").ok());
+  ASSERT_TRUE(db->Close().ok());
+  db.reset();
+  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
+  db.reset(raw);
+  std::string v;
+  ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "a", &v).ok());
+  EXPECT_EQ(v, "1");
+  ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "b", &v).ok());
+  EXPECT_EQ(v, "2");
 }
 
 }  // namespace
