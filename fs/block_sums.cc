@@ -20,6 +20,12 @@ uint32_t TrailerBlocks(uint64_t zone_capacity, uint32_t block_size) {
   return static_cast<uint32_t>((kHeader + 4 * blocks + block_size - 1) / block_size);
 }
 
+uint32_t ChecksumTableCrc(const std::vector<uint32_t>& crcs) {
+  std::string table;
+  for (uint32_t c : crcs) PutFixed32(&table, c);
+  return crc32c::Value(table.data(), table.size());
+}
+
 std::string EncodeTrailer(uint32_t device, uint32_t zone, const std::vector<uint32_t>& crcs,
                           uint32_t block_size) {
   std::string table;
@@ -29,7 +35,7 @@ std::string EncodeTrailer(uint32_t device, uint32_t zone, const std::vector<uint
   PutFixed32(&t, static_cast<uint32_t>(crcs.size()));
   PutFixed32(&t, device);
   PutFixed32(&t, zone);
-  PutFixed32(&t, crc32c::Value(table.data(), table.size()));
+  PutFixed32(&t, ChecksumTableCrc(crcs));
   PutFixed32(&t, crc32c::Value(t.data(), t.size()));
   t += table;
   t.resize((t.size() + block_size - 1) / block_size * block_size, '\0');

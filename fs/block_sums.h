@@ -3,7 +3,8 @@
 // is an I/O error, never data). While a zone is being written its checksums
 // live in the journal (MetadataOp kBlockSums); when it fills, or is finished
 // early, they are written after its last data block as the zone's trailer
-// (kZoneSealed says where), and the next journal snapshot drops them. Each
+// (kZoneSealedTable says where, and the CRC of the table), and the next
+// journal snapshot drops them. Each
 // data zone keeps TrailerBlocks() blocks free at its end for that.
 //
 // Trailer, at a block boundary: magic "HZSUMS01" (8), version (4, = 1),
@@ -32,6 +33,11 @@ std::string EncodeTrailer(uint32_t device, uint32_t zone, const std::vector<uint
 // Parses a trailer read from zone of device; Corruption if it is damaged or
 // belongs elsewhere.
 Status DecodeTrailer(std::string_view bytes, uint32_t device, uint32_t zone, std::vector<uint32_t>* crcs);
+
+// The CRC32C of a checksum table as a trailer stores it: what the journal
+// records of a sealed zone (MetadataOp kZoneSealedTable), so a trailer from
+// another copy of the member is told apart from the one the journal wrote.
+uint32_t ChecksumTableCrc(const std::vector<uint32_t>& crcs);
 
 // The checksum of each whole block of data (n a multiple of block_size).
 void BlockChecksums(const char* data, size_t n, uint32_t block_size, std::vector<uint32_t>* crcs);

@@ -79,16 +79,21 @@ Status FsImpl::WriteTrailerLocked(uint32_t device, uint32_t zone) {
   m->dirty = true;
   slot.sealed = true;
   slot.trailer_block = blocks;
+  slot.table_known = true;
+  slot.table_crc = ChecksumTableCrc(slot.crcs);
   MetadataOp op;
-  op.type = MetadataOp::Type::kZoneSealed;
+  op.type = MetadataOp::Type::kZoneSealedTable;
   op.device = device;
   op.zone = zone;
   op.block = blocks;
+  op.table_crc = slot.table_crc;
   journal_->Add(op);
   return Status::OK();
 }
 
-Status FsImpl::ReadTrailer(uint32_t device, uint32_t zone, uint32_t blocks, std::vector<uint32_t>* crcs) {
+Status FsImpl::ReadTrailer(uint32_t device, uint32_t zone, uint32_t blocks, std::vector<uint32_t>* crcs,
+                           bool* foreign) {
+  if (foreign != nullptr) *foreign = false;
   Member* m = members_[device].get();
   std::string t(static_cast<size_t>(TrailerBlocks(uint64_t{blocks} * m->block_size, m->block_size)) *
                     m->block_size, '\0');
@@ -98,6 +103,17 @@ Status FsImpl::ReadTrailer(uint32_t device, uint32_t zone, uint32_t blocks, std:
   if (s.ok() && crcs->size() != blocks) {
     s = Status::Corruption(fmt::format("trailer of zone {} on {} has {} checksums, the zone {} blocks", zone,
                                        m->info.uri, crcs->size(), blocks));
+  }
+  if (s.ok()) {
+    std::lock_guard<std::mutex> l(mu_);
+    const ZoneSlot& slot = m->zones[zone];
+    if (slot.table_known && slot.table_crc != ChecksumTableCrc(*crcs)) {
+      if (foreign != nullptr) *foreign = true;
+      s = Status::Corruption(fmt::format(
+          "zone {} on {} (member {}) holds other data than the journal recorded: the member is a copy "
+          "from another time or another copy of this filesystem",
+          zone, m->info.uri, device));
+    }
   }
   return s.ok() ? s : Status::IOError("block checksums unreadable: " + s.message(), EIO);
 }
@@ -117,6 +133,35 @@ Status FsImpl::LoadTrailer(uint32_t device, uint32_t zone) {
   std::lock_guard<std::mutex> l(mu_);
   ZoneSlot& slot = m->zones[zone];
   if (slot.sealed && slot.trailer_block == blocks) slot.crcs = std::move(crcs);
+  return Status::OK();
+}
+
+Status FsImpl::CheckMembersAgree() {
+  // A few sealed zones per member, spread over its zones: a member that is
+  // a copy from another time has, in some of the zones written since, a
+  // sound trailer the journal did not record. Reads would refuse such a zone
+  // anyway; this names the member before anything is read or written.
+  constexpr uint32_t kSamples = 8;
+  for (uint32_t d = 0; d < members_.size(); d++) {
+    std::vector<std::pair<uint32_t, uint32_t>> sealed;  // zone, trailer block
+    for (uint32_t z = 0; z < members_[d]->zones.size(); z++) {
+      const ZoneSlot& slot = members_[d]->zones[z];
+      // Only zones files use: a crash may leave the record of a dead zone
+      // that was reset and written again before the journal heard of it.
+      if (slot.sealed && slot.table_known && slot.live > 0) sealed.emplace_back(z, slot.trailer_block);
+    }
+    const size_t step = std::max<size_t>(1, sealed.size() / kSamples);
+    for (size_t i = 0; i < sealed.size(); i += step) {
+      std::vector<uint32_t> crcs;
+      bool foreign = false;
+      Status s = ReadTrailer(d, sealed[i].first, sealed[i].second, &crcs, &foreign);
+      if (foreign) {  // (a damaged trailer fails only the reads of its zone)
+        return Status::Corruption(fmt::format("member {} ({}) does not agree with the journal on {}: {}", d,
+                                              members_[d]->info.uri, members_[sb_.meta_device]->info.uri,
+                                              s.message()));
+      }
+    }
+  }
   return Status::OK();
 }
 

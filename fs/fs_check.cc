@@ -14,6 +14,15 @@ bool FsImpl::SetAside(uint64_t inode) {
   return PathOfLocked(inode).rfind(std::string(kLostAndFound) + "/", 0) == 0;
 }
 
+std::string DescribeRecoveredFile(const RecoveredFile& f) {
+  std::string line = fmt::format("{}: kept {} bytes written after the last sync", f.path,
+                                 f.recovered_bytes);
+  if (f.dropped_bytes > 0) {
+    line += fmt::format(", dropped {} more that the devices lost in a power cut", f.dropped_bytes);
+  }
+  return line + " (the last run stopped without unmounting)";
+}
+
 void FsImpl::CheckTrailers(const std::function<void(std::string)>& error) {
   for (uint32_t d = 0; d < members_.size(); d++) {
     for (uint32_t z = 0; z < members_[d]->zones.size(); z++) {

@@ -78,6 +78,11 @@ struct ZoneSlot {
   std::vector<uint32_t> crcs;  // of blocks [0, crcs.size()); a sealed zone's load from its trailer
   bool sealed = false;         // trailer written: no more data
   uint32_t trailer_block = 0;  // where the trailer starts, when sealed
+  // The CRC of the trailer's table the journal recorded (zones sealed before
+  // it was recorded have none): a trailer that differs comes from another
+  // copy of the member and is refused.
+  bool table_known = false;
+  uint32_t table_crc = 0;
 };
 
 struct Member {
@@ -151,7 +156,14 @@ class FsImpl : public Filesystem {
   // Reads a sealed zone's checksums from its trailer if they are not in memory.
   Status LoadTrailer(uint32_t device, uint32_t zone);
   // Reads and checks the trailer of a zone sealed after blocks data blocks.
-  Status ReadTrailer(uint32_t device, uint32_t zone, uint32_t blocks, std::vector<uint32_t>* crcs);
+  // *foreign (if given) tells a sound trailer the journal did not record
+  // (another copy of the member) from a damaged one.
+  Status ReadTrailer(uint32_t device, uint32_t zone, uint32_t blocks, std::vector<uint32_t>* crcs,
+                     bool* foreign = nullptr);
+  // Mount: a sample of every member's sealed zones has the trailers the
+  // journal recorded; Corruption naming the member otherwise (damaged
+  // trailers are left to the reads of their zones and fsck).
+  Status CheckMembersAgree();
   // fsck --deep: every sealed zone's trailer reads back and agrees with what
   // the journal or memory holds.
   void CheckTrailers(const std::function<void(std::string)>& error);

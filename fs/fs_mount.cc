@@ -277,6 +277,7 @@ Status FsImpl::Open() {
   s = ChoosePolicy(image.policy());
   if (s.ok()) s = LoadZones(image);
   if (s.ok()) s = LoadInodes(image, replay);
+  if (s.ok() && !options_.repair) s = CheckMembersAgree();  // repair reads, and sets aside, file by file
   if (!s.ok()) return s;
   for (auto& m : members_) {
     for (ZoneSlot& slot : m->zones) {
@@ -311,15 +312,6 @@ Status FsImpl::Open() {
   // copy, orphans, blocks appended but never flushed) are reset once the
   // changes above are durable.
   return CommitAndReclaim();
-}
-
-std::string DescribeRecoveredFile(const RecoveredFile& f) {
-  std::string line = fmt::format("{}: kept {} bytes written after the last sync", f.path,
-                                 f.recovered_bytes);
-  if (f.dropped_bytes > 0) {
-    line += fmt::format(", dropped {} more that the devices lost in a power cut", f.dropped_bytes);
-  }
-  return line + " (the last run stopped without unmounting)";
 }
 
 Status FsImpl::ChoosePolicy(const std::string& recorded_name) {
@@ -414,6 +406,8 @@ Status FsImpl::LoadZones(const MetadataImage& image) {
       slot.checksummed = true;
       slot.sealed = sums->second.sealed;
       slot.trailer_block = sums->second.trailer_block;
+      slot.table_known = sums->second.table_known;
+      slot.table_crc = sums->second.table_crc;
       slot.crcs = sums->second.crcs;
       const uint64_t trailer_end =
           (uint64_t{slot.trailer_block} + TrailerBlocks(uint64_t{slot.trailer_block} * m->block_size, m->block_size)) *
@@ -421,7 +415,7 @@ Status FsImpl::LoadZones(const MetadataImage& image) {
       if (slot.sealed && written < trailer_end) {
         // A power cut kept the record of the trailer, not the trailer: the
         // journal keeps the checksums after all.
-        slot.sealed = false;
+        slot.sealed = slot.table_known = false;
         if (!options_.read_only) {
           MetadataOp keep;
           keep.type = MetadataOp::Type::kBlockSums;

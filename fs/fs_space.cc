@@ -241,7 +241,7 @@ void FsImpl::ReclaimZones() {
         journal_->Add(forget);
       }
       s.checksummed = false;
-      s.sealed = false;
+      s.sealed = s.table_known = false;
       s.crcs.clear();
       std::lock_guard<std::mutex> sl(stats_mu_);
       stats_.zone_resets++;

@@ -75,9 +75,11 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
       for (uint32_t c : op.crcs) PutFixed32(dst, c);
       break;
     case MetadataOp::Type::kZoneSealed:
+    case MetadataOp::Type::kZoneSealedTable:
       PutFixed32(dst, op.device);
       PutFixed32(dst, op.zone);
       PutFixed32(dst, op.block);
+      if (op.type == MetadataOp::Type::kZoneSealedTable) PutFixed32(dst, op.table_crc);
       break;
     case MetadataOp::Type::kSetHints:
       PutFixed64(dst, in.id);
@@ -187,9 +189,11 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       break;
     }
     case MetadataOp::Type::kZoneSealed:
+    case MetadataOp::Type::kZoneSealedTable:
       d.GetFixed32(&op->device);
       d.GetFixed32(&op->zone);
       d.GetFixed32(&op->block);
+      if (op->type == MetadataOp::Type::kZoneSealedTable) d.GetFixed32(&op->table_crc);
       break;
     case MetadataOp::Type::kSetHints: {
       uint32_t level = 0;
@@ -344,14 +348,17 @@ Status MetadataImage::Apply(const MetadataOp& op) {
       }
       sums.crcs.resize(op.block);  // blocks written again after a reset
       sums.crcs.insert(sums.crcs.end(), op.crcs.begin(), op.crcs.end());
-      if (op.block == 0) sums.sealed = false;
+      if (op.block == 0) sums.sealed = sums.table_known = false;
       if (sums.crcs.empty()) zone_sums_.erase(key);
       return Status::OK();
     }
-    case MetadataOp::Type::kZoneSealed: {
+    case MetadataOp::Type::kZoneSealed:
+    case MetadataOp::Type::kZoneSealedTable: {
       ZoneSums& sums = zone_sums_[std::make_pair(op.device, op.zone)];
       sums.sealed = true;
       sums.trailer_block = op.block;
+      sums.table_known = op.type == MetadataOp::Type::kZoneSealedTable;
+      sums.table_crc = op.table_crc;
       return Status::OK();
     }
     case MetadataOp::Type::kSnapshotBegin:
@@ -404,8 +411,9 @@ void MetadataImage::SnapshotOps(std::vector<MetadataOp>* ops) const {
     z.device = key.first;
     z.zone = key.second;
     if (sums.sealed) {  // the trailer has them, durable before any snapshot
-      z.type = MetadataOp::Type::kZoneSealed;
+      z.type = sums.table_known ? MetadataOp::Type::kZoneSealedTable : MetadataOp::Type::kZoneSealed;
       z.block = sums.trailer_block;
+      z.table_crc = sums.table_crc;
     } else {
       z.type = MetadataOp::Type::kBlockSums;
       z.crcs = sums.crcs;

@@ -100,7 +100,9 @@ struct MetadataOp {
     kBlockSums = 13,     // device, zone, block, crcs: the CRC32C of the zone's blocks from
                          // block on; forgets any later ones (block 0 and no crcs: zone reset)
     kZoneSealed = 14,    // device, zone, block: the zone's trailer, from block, holds the
-                         // CRC of every block before it
+                         // CRC of every block before it (written before op 15 existed)
+    kZoneSealedTable = 15,  // device, zone, block, table_crc: op 14, and the CRC of the
+                            // trailer's checksum table (ChecksumTableCrc)
   };
   Type type = Type::kCreateInode;
   InodeRecord inode;
@@ -114,6 +116,7 @@ struct MetadataOp {
   ZoneOwner owner;
   uint32_t block = 0;           // zone-relative block index
   std::vector<uint32_t> crcs;   // one per block
+  uint32_t table_crc = 0;       // kZoneSealedTable
 };
 
 // The block checksums the journal keeps for a data zone.
@@ -121,6 +124,8 @@ struct ZoneSums {
   std::vector<uint32_t> crcs;  // of the zone's blocks [0, crcs.size())
   bool sealed = false;         // the zone's trailer holds them (a snapshot then drops crcs)
   uint32_t trailer_block = 0;  // where the trailer starts
+  bool table_known = false;    // sealed by op 15: table_crc is the trailer's
+  uint32_t table_crc = 0;
 };
 
 // The longest placement policy name (options included) the journal keeps.
