@@ -40,7 +40,7 @@
 #include "fs/rate_limiter.h"
 #include "fs/status.h"
 #include "fs/superblock.h"
-#include "fs/zone.h"
+#include "fs/device/zone.h"
 
 namespace hintfs {
 

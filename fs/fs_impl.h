@@ -22,7 +22,7 @@
 #include "fs/filesystem.h"
 #include "fs/journal.h"
 #include "fs/rate_limiter.h"
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 
 namespace hintfs {
 

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "fs/block_sums.h"
-#include "fs/emulated_device.h"
 #include "fs/uri.h"
 
 namespace hintfs {
@@ -65,10 +64,9 @@ Status Filesystem::Mkfs(const MkfsOptions& options) {
     if (!seen.insert(canonical).second) {
       return Status::InvalidArgument(canonical + " is named twice");
     }
-    if (options.force && uri.Has("zones")) {
-      // Recreate the emulated device with the geometry asked for.
-      if (uri.scheme == "file") ::unlink(uri.path.c_str());
-      if (uri.scheme == "mem") DestroyMemDevice(uri.path);
+    if (options.force && uri.Has("zones")) {  // the emulated device anew, with the geometry asked for
+      s = RemoveEmulatedDevice(d.uri);
+      if (!s.ok()) return s;
     }
     std::unique_ptr<ZonedDevice> dev;
     s = OpenZonedDevice(d.uri, /*create=*/true, &dev);

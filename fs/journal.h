@@ -34,7 +34,7 @@
 #include "fs/metadata.h"
 #include "fs/op_backlog.h"
 #include "fs/status.h"
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 
 namespace hintfs {
 

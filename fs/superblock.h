@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "fs/status.h"
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 
 namespace hintfs {
 

@@ -20,7 +20,7 @@
 #include <string>
 
 #include "fs/filesystem.h"
-#include "fs/timing_profile.h"
+#include "fs/device/timing_profile.h"
 #include "hints/trace.h"
 
 namespace hintfs {

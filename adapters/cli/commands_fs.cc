@@ -8,7 +8,7 @@
 
 #include "adapters/cli/commands.h"
 #include "adapters/cli/progress.h"
-#include "fs/timing_profile.h"
+#include "fs/device/timing_profile.h"
 #include "fs/uri.h"
 #include "placement/migrator.h"
 #include "placement/policy_registry.h"

@@ -7,7 +7,7 @@
 
 #include "adapters/cli/commands.h"
 #include "adapters/fuse/fuse_mount.h"
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 
 using namespace hintfs;
 

@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "fs/uri.h"
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 #include "hints/level_inference.h"
 #include "hints/manifest_watcher.h"
 #include "hints/trace.h"

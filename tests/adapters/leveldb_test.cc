@@ -11,8 +11,8 @@
 
 #include "adapters/common/mount_registry.h"
 #include "adapters/leveldb/hintfs_leveldb.h"
-#include "fs/emulated_device.h"
-#include "fs/fault_injection.h"
+#include "fs/device/emulated_device.h"
+#include "fs/device/fault_injection.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {

@@ -19,7 +19,7 @@
 #include "adapters/common/mount_registry.h"
 #include "adapters/leveldb/hintfs_leveldb.h"
 #include "adapters/rocksdb/hintfs_rocksdb.h"
-#include "fs/emulated_device.h"
+#include "fs/device/emulated_device.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {

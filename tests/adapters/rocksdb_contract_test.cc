@@ -17,7 +17,7 @@
 #include <rocksdb/table.h>
 
 #include "adapters/rocksdb/hintfs_rocksdb.h"
-#include "fs/emulated_device.h"
+#include "fs/device/emulated_device.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {

@@ -14,7 +14,7 @@
 
 #include "adapters/common/mount_registry.h"
 #include "adapters/rocksdb/hintfs_rocksdb.h"
-#include "fs/emulated_device.h"
+#include "fs/device/emulated_device.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {

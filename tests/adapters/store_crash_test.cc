@@ -23,8 +23,8 @@
 #include "adapters/bench/kv_store.h"
 #include "adapters/common/mount_registry.h"
 #include "adapters/rocksdb/hintfs_rocksdb.h"
-#include "fs/emulated_device.h"
-#include "fs/fault_injection.h"
+#include "fs/device/emulated_device.h"
+#include "fs/device/fault_injection.h"
 #include "tests/adapters/crash_keys.h"
 #include "tests/fs/test_util.h"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "fs/fault_injection.h"
+#include "fs/device/fault_injection.h"
 #include "tests/fs/fs_fixture.h"
 
 namespace hintfs {

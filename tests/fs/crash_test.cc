@@ -13,7 +13,7 @@
 #include <set>
 #include <tuple>
 
-#include "fs/fault_injection.h"
+#include "fs/device/fault_injection.h"
 #include "tests/fs/crash_fixture.h"
 
 namespace hintfs {

@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "fs/emulated_device.h"
+#include "fs/device/emulated_device.h"
 #include "fs/filesystem.h"
 #include "tests/fs/test_util.h"
 

@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "fs/fault_injection.h"
+#include "fs/device/fault_injection.h"
 #include "tests/fs/crash_fixture.h"
 
 namespace hintfs {

@@ -7,7 +7,7 @@
 #include <random>
 #include <thread>
 
-#include "fs/fault_injection.h"
+#include "fs/device/fault_injection.h"
 #include "tests/fs/fs_fixture.h"
 
 namespace hintfs {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "fs/filesystem.h"
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {

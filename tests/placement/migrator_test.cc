@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fs/emulated_device.h"
+#include "fs/device/emulated_device.h"
 #include "placement/hhzs_policy.h"
 #include "placement/migrator.h"
 #include "tests/fs/test_util.h"

@@ -27,7 +27,7 @@ done
 step "device conformance suite on libzbd (ZNS, null_blk) and libnvme (ZNS)"
 out=$TMPDIR/conformance.txt
 HINTFS_CONFORMANCE_DEVICES="zbd:/dev/nvme0n1 nvme:/dev/ng0n1 zbd:/dev/nullb0" \
-  "$BUILD/tests/fs/fs_tests" --gtest_filter='Backends/ZonedDeviceConformance.*/zbd_*:Backends/ZonedDeviceConformance.*/nvme_*' \
+  "$BUILD/tests/fs/device/device_tests" --gtest_filter='Backends/ZonedDeviceConformance.*/zbd_*:Backends/ZonedDeviceConformance.*/nvme_*' \
   > "$out" 2>&1 || { cat "$out"; fail "conformance suite"; }
 grep -E '^\[  (PASSED|SKIPPED) ' "$out"
 # Expected skips: power cuts (emulated only), conventional zones on ZNS (it has none).

@@ -1,4 +1,4 @@
-#include "fs/zone.h"
+#include "fs/device/zone.h"
 
 namespace hintfs {
 

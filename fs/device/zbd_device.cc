@@ -12,7 +12,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "fs/kernel_zoned_device.h"
+#include "fs/device/kernel_zoned_device.h"
 
 namespace hintfs {
 namespace {

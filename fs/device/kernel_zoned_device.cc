@@ -1,4 +1,4 @@
-#include "fs/kernel_zoned_device.h"
+#include "fs/device/kernel_zoned_device.h"
 
 #include <fmt/format.h>
 

@@ -16,14 +16,14 @@
 // pointer) and emulate a volatile write cache: writes become durable at
 // Flush(), and SimulatePowerLoss() drops an arbitrary suffix of each zone's
 // unflushed writes.
-#ifndef HINTFS_FS_EMULATED_DEVICE_H_
-#define HINTFS_FS_EMULATED_DEVICE_H_
+#ifndef HINTFS_FS_DEVICE_EMULATED_DEVICE_H_
+#define HINTFS_FS_DEVICE_EMULATED_DEVICE_H_
 
 #include <memory>
 #include <string>
 
 #include "fs/uri.h"
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 
 namespace hintfs {
 
@@ -43,4 +43,4 @@ void DestroyMemDevice(const std::string& name);
 
 }  // namespace hintfs
 
-#endif  // HINTFS_FS_EMULATED_DEVICE_H_
+#endif  // HINTFS_FS_DEVICE_EMULATED_DEVICE_H_

@@ -1,4 +1,4 @@
-#include "fs/timing_profile.h"
+#include "fs/device/timing_profile.h"
 
 #include <algorithm>
 #include <chrono>

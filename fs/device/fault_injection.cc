@@ -1,4 +1,4 @@
-#include "fs/fault_injection.h"
+#include "fs/device/fault_injection.h"
 
 #include <algorithm>
 #include <map>

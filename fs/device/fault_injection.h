@@ -19,8 +19,8 @@
 //
 // The same controls are available programmatically through FaultInjector,
 // which tests keep a pointer to.
-#ifndef HINTFS_FS_FAULT_INJECTION_H_
-#define HINTFS_FS_FAULT_INJECTION_H_
+#ifndef HINTFS_FS_DEVICE_FAULT_INJECTION_H_
+#define HINTFS_FS_DEVICE_FAULT_INJECTION_H_
 
 #include <atomic>
 #include <cstdint>
@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 
 namespace hintfs {
 
@@ -79,4 +79,4 @@ std::unique_ptr<ZonedDevice> NewFaultInjectingDevice(std::unique_ptr<ZonedDevice
 
 }  // namespace hintfs
 
-#endif  // HINTFS_FS_FAULT_INJECTION_H_
+#endif  // HINTFS_FS_DEVICE_FAULT_INJECTION_H_

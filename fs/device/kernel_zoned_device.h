@@ -19,8 +19,8 @@
 // pieces no larger than the device's maximum transfer, issued in order), so
 // the kernel's I/O scheduler may be mq-deadline or none. Buffers of any
 // alignment are accepted: unaligned ones go through an aligned bounce buffer.
-#ifndef HINTFS_FS_KERNEL_ZONED_DEVICE_H_
-#define HINTFS_FS_KERNEL_ZONED_DEVICE_H_
+#ifndef HINTFS_FS_DEVICE_KERNEL_ZONED_DEVICE_H_
+#define HINTFS_FS_DEVICE_KERNEL_ZONED_DEVICE_H_
 
 #include <memory>
 #include <shared_mutex>
@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "fs/uri.h"
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 
 namespace hintfs {
 
@@ -83,4 +83,4 @@ Status ZonedErrno(const std::string& what, int err);
 
 }  // namespace hintfs
 
-#endif  // HINTFS_FS_KERNEL_ZONED_DEVICE_H_
+#endif  // HINTFS_FS_DEVICE_KERNEL_ZONED_DEVICE_H_

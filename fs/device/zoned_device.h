@@ -9,8 +9,8 @@
 // only written bytes. Every violation fails the way a drive would, with the
 // errno a kernel would report (EINVAL for misaligned or misplaced I/O, EIO for
 // media errors, ETOOMANYREFS-like EBUSY when open/active limits are exceeded).
-#ifndef HINTFS_FS_ZONED_DEVICE_H_
-#define HINTFS_FS_ZONED_DEVICE_H_
+#ifndef HINTFS_FS_DEVICE_ZONED_DEVICE_H_
+#define HINTFS_FS_DEVICE_ZONED_DEVICE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "fs/status.h"
-#include "fs/zone.h"
+#include "fs/device/zone.h"
 
 namespace hintfs {
 
@@ -92,6 +92,13 @@ class ZonedDevice {
 // power_cut_after=N, kill_after=N, power_domain=NAME (fault_injection.h).
 Status OpenZonedDevice(const std::string& uri, bool create, std::unique_ptr<ZonedDevice>* device);
 
+// Removes the emulated device (file image or mem device) a URI names, so
+// that the next OpenZonedDevice with create makes it anew with the geometry
+// its URI asks for. Nothing to do (OK) if it does not exist or the URI names
+// a real drive, whose geometry is its own; InvalidArgument for a bad URI,
+// IOError if an image cannot be removed.
+Status RemoveEmulatedDevice(const std::string& uri);
+
 // What OpenZonedDevice checks of a URI before it touches a device: syntax,
 // scheme, option names and the values of the options above. InvalidArgument
 // or NotSupported say what is wrong.
@@ -99,4 +106,4 @@ Status CheckDeviceUri(const std::string& uri);
 
 }  // namespace hintfs
 
-#endif  // HINTFS_FS_ZONED_DEVICE_H_
+#endif  // HINTFS_FS_DEVICE_ZONED_DEVICE_H_

@@ -4,8 +4,8 @@
 // only at its write pointer, up to its capacity, which may be smaller than its
 // size). Sequential zones move through the conditions below; "active" zones
 // (open or closed) and "open" zones are limited by the device.
-#ifndef HINTFS_FS_ZONE_H_
-#define HINTFS_FS_ZONE_H_
+#ifndef HINTFS_FS_DEVICE_ZONE_H_
+#define HINTFS_FS_DEVICE_ZONE_H_
 
 #include <cstdint>
 #include <string>
@@ -45,4 +45,4 @@ const char* ZoneConditionName(ZoneCondition condition);
 
 }  // namespace hintfs
 
-#endif  // HINTFS_FS_ZONE_H_
+#endif  // HINTFS_FS_DEVICE_ZONE_H_

@@ -10,14 +10,14 @@
 //
 // scale divides every modelled time, so a scale of 10 runs ten times faster
 // while keeping the ratios between devices (used by scaled reproductions).
-#ifndef HINTFS_FS_TIMING_PROFILE_H_
-#define HINTFS_FS_TIMING_PROFILE_H_
+#ifndef HINTFS_FS_DEVICE_TIMING_PROFILE_H_
+#define HINTFS_FS_DEVICE_TIMING_PROFILE_H_
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 
 namespace hintfs {
 
@@ -45,4 +45,4 @@ std::unique_ptr<ZonedDevice> NewTimedDevice(std::unique_ptr<ZonedDevice> device,
 
 }  // namespace hintfs
 
-#endif  // HINTFS_FS_TIMING_PROFILE_H_
+#endif  // HINTFS_FS_DEVICE_TIMING_PROFILE_H_

@@ -18,7 +18,7 @@
 #include <endian.h>
 #include <memory>
 
-#include "fs/kernel_zoned_device.h"
+#include "fs/device/kernel_zoned_device.h"
 
 namespace hintfs {
 namespace {

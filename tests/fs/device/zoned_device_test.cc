@@ -15,10 +15,10 @@
 #include <thread>
 #include <string>
 
-#include "fs/emulated_device.h"
-#include "fs/fault_injection.h"
-#include "fs/timing_profile.h"
-#include "fs/zoned_device.h"
+#include "fs/device/emulated_device.h"
+#include "fs/device/fault_injection.h"
+#include "fs/device/timing_profile.h"
+#include "fs/device/zoned_device.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {

@@ -1,9 +1,13 @@
-#include "fs/zoned_device.h"
+#include "fs/device/zoned_device.h"
 
-#include "fs/emulated_device.h"
-#include "fs/fault_injection.h"
-#include "fs/kernel_zoned_device.h"
-#include "fs/timing_profile.h"
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "fs/device/emulated_device.h"
+#include "fs/device/fault_injection.h"
+#include "fs/device/kernel_zoned_device.h"
+#include "fs/device/timing_profile.h"
 #include "fs/uri.h"
 
 namespace hintfs {
@@ -63,6 +67,17 @@ Status CheckDeviceUri(const std::string& text) {
   FaultPlan plan;
   double scale = 0;
   return ParseDeviceUri(text, &uri, &plan, &scale);
+}
+
+Status RemoveEmulatedDevice(const std::string& text) {
+  DeviceUri uri;
+  Status s = DeviceUri::Parse(text, &uri);
+  if (!s.ok()) return s;
+  if (uri.scheme == "mem") DestroyMemDevice(uri.path);
+  if (uri.scheme == "file" && ::unlink(uri.path.c_str()) != 0 && errno != ENOENT) {
+    return Status::IOError(uri.path + ": cannot remove the image", errno);
+  }
+  return Status::OK();
 }
 
 Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<ZonedDevice>* device) {
