@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "hints/level_inference.h"
+#include "hints/file_kind.h"
 
 namespace hintfs {
 
@@ -52,7 +52,7 @@ class CachingReader : public FileReader {
 }  // namespace
 
 CachingFilesystem::CachingFilesystem(std::shared_ptr<Filesystem> base, std::shared_ptr<BlockCache> cache)
-    : base_(std::move(base)), cache_(std::move(cache)) {}
+    : FilesystemWrapper(std::move(base)), cache_(std::move(cache)) {}
 
 std::shared_ptr<const TableMap> CachingFilesystem::TableMapFor(FileReader* reader, const ReadLocation& where) {
   auto key = std::make_pair(where.file_id, where.data_version);
@@ -78,9 +78,9 @@ std::shared_ptr<const TableMap> CachingFilesystem::TableMapFor(FileReader* reade
 
 Status CachingFilesystem::OpenReader(const std::string& path, std::unique_ptr<FileReader>* reader) {
   std::unique_ptr<FileReader> base;
-  Status s = base_->OpenReader(path, &base);
+  Status s = target()->OpenReader(path, &base);
   if (!s.ok()) return s;
-  if (LevelInference::IsTableFile(path)) {
+  if (IsTableFile(path)) {
     reader->reset(new CachingReader(this, std::move(base)));
   } else {
     *reader = std::move(base);
@@ -90,50 +90,7 @@ Status CachingFilesystem::OpenReader(const std::string& path, std::unique_ptr<Fi
 
 Status CachingFilesystem::Unmount() {
   cache_->Close();
-  return base_->Unmount();
-}
-
-Status CachingFilesystem::OpenWriter(const std::string& path, WriteMode mode, std::unique_ptr<FileWriter>* writer) {
-  return base_->OpenWriter(path, mode, writer);
-}
-Status CachingFilesystem::Stat(const std::string& path, FileStat* stat) { return base_->Stat(path, stat); }
-Status CachingFilesystem::ReadDir(const std::string& path, std::vector<DirEntry>* entries) {
-  return base_->ReadDir(path, entries);
-}
-Status CachingFilesystem::Mkdir(const std::string& path) { return base_->Mkdir(path); }
-Status CachingFilesystem::Rmdir(const std::string& path) { return base_->Rmdir(path); }
-Status CachingFilesystem::Unlink(const std::string& path) { return base_->Unlink(path); }
-Status CachingFilesystem::Rename(const std::string& from, const std::string& to) { return base_->Rename(from, to); }
-Status CachingFilesystem::Link(const std::string& existing, const std::string& new_path) {
-  return base_->Link(existing, new_path);
-}
-Status CachingFilesystem::Truncate(const std::string& path, uint64_t size) { return base_->Truncate(path, size); }
-Status CachingFilesystem::SetMtime(const std::string& path, int64_t mtime_ns) { return base_->SetMtime(path, mtime_ns); }
-Status CachingFilesystem::SetHints(const std::string& path, const FileHints& hints) {
-  return base_->SetHints(path, hints);
-}
-Status CachingFilesystem::Lock(const std::string& path, std::unique_ptr<FileLock>* lock) {
-  return base_->Lock(path, lock);
-}
-Status CachingFilesystem::SyncMetadata() { return base_->SyncMetadata(); }
-Status CachingFilesystem::SetAttribute(const std::string& name, const std::string& value) {
-  return base_->SetAttribute(name, value);
-}
-std::map<std::string, std::string> CachingFilesystem::Attributes() { return base_->Attributes(); }
-Status CachingFilesystem::CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) {
-  return base_->CollectGarbage(max_zones, zones_freed);
-}
-Status CachingFilesystem::Usage(std::vector<DeviceUsage>* usage) { return base_->Usage(usage); }
-Status CachingFilesystem::Zones(std::vector<ZoneReport>* zones) { return base_->Zones(zones); }
-FsStats CachingFilesystem::Stats() { return base_->Stats(); }
-const Superblock& CachingFilesystem::superblock() const { return base_->superblock(); }
-std::string CachingFilesystem::policy_name() const { return base_->policy_name(); }
-std::string CachingFilesystem::PolicyStateJson() const { return base_->PolicyStateJson(); }
-Status CachingFilesystem::Check(bool deep, FsckReport* report, const ProgressFn& progress) {
-  return base_->Check(deep, report, progress);
-}
-Status CachingFilesystem::MigrateFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) {
-  return base_->MigrateFile(path, to, limiter, result);
+  return target()->Unmount();
 }
 
 }  // namespace hintfs

@@ -12,7 +12,7 @@
 // while the cache lives, and a file moved to the fast tier is no longer
 // looked up, so the cache never serves stale bytes.
 //
-// Every other call goes to the wrapped filesystem unchanged.
+// Every other call goes to the wrapped filesystem unchanged (FilesystemWrapper).
 #ifndef HINTFS_CACHE_CACHING_FILESYSTEM_H_
 #define HINTFS_CACHE_CACHING_FILESYSTEM_H_
 
@@ -23,12 +23,12 @@
 #include <string>
 
 #include "cache/block_cache.h"
-#include "fs/filesystem.h"
+#include "fs/filesystem_wrapper.h"
 #include "hints/table_map.h"
 
 namespace hintfs {
 
-class CachingFilesystem : public Filesystem {
+class CachingFilesystem : public FilesystemWrapper {
  public:
   CachingFilesystem(std::shared_ptr<Filesystem> base, std::shared_ptr<BlockCache> cache);
 
@@ -37,41 +37,17 @@ class CachingFilesystem : public Filesystem {
   void set_file_admission(bool on) { file_admission_ = on; }
   bool file_admission() const { return file_admission_; }
   BlockCache* cache() const { return cache_.get(); }
-  Filesystem* base() const { return base_.get(); }
 
   // The block map of a table file at its current version (parsed once;
   // nullptr if the file is no table the parser reads).
   std::shared_ptr<const TableMap> TableMapFor(FileReader* reader, const ReadLocation& where);
 
+  // Closes the cache, then unmounts the wrapped filesystem.
   Status Unmount() override;
-  Status OpenWriter(const std::string& path, WriteMode mode, std::unique_ptr<FileWriter>* writer) override;
+  // Readers of table files go through the cache; other files are the base's.
   Status OpenReader(const std::string& path, std::unique_ptr<FileReader>* reader) override;
-  Status Stat(const std::string& path, FileStat* stat) override;
-  Status ReadDir(const std::string& path, std::vector<DirEntry>* entries) override;
-  Status Mkdir(const std::string& path) override;
-  Status Rmdir(const std::string& path) override;
-  Status Unlink(const std::string& path) override;
-  Status Rename(const std::string& from, const std::string& to) override;
-  Status Link(const std::string& existing, const std::string& new_path) override;
-  Status Truncate(const std::string& path, uint64_t size) override;
-  Status SetMtime(const std::string& path, int64_t mtime_ns) override;
-  Status SetHints(const std::string& path, const FileHints& hints) override;
-  Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) override;
-  Status SyncMetadata() override;
-  Status SetAttribute(const std::string& name, const std::string& value) override;
-  std::map<std::string, std::string> Attributes() override;
-  Status CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) override;
-  Status Usage(std::vector<DeviceUsage>* usage) override;
-  Status Zones(std::vector<ZoneReport>* zones) override;
-  FsStats Stats() override;
-  const Superblock& superblock() const override;
-  std::string policy_name() const override;
-  std::string PolicyStateJson() const override;
-  Status Check(bool deep, FsckReport* report, const ProgressFn& progress) override;
-  Status MigrateFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) override;
 
  private:
-  std::shared_ptr<Filesystem> base_;
   std::shared_ptr<BlockCache> cache_;
   std::atomic<bool> file_admission_{true};
   std::mutex maps_mu_;

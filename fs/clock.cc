@@ -10,4 +10,9 @@ uint64_t MonotonicNs() {
           .count());
 }
 
+int64_t WallClockNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace hintfs

@@ -1,4 +1,5 @@
-// The monotonic clock background work and inference pace themselves by.
+// The two clocks: a monotonic one that background work, inference and
+// traces pace themselves by, and the wall clock of file times.
 #ifndef HINTFS_FS_CLOCK_H_
 #define HINTFS_FS_CLOCK_H_
 
@@ -8,6 +9,10 @@ namespace hintfs {
 
 // Nanoseconds of a monotonic clock (std::chrono::steady_clock).
 uint64_t MonotonicNs();
+
+// Nanoseconds since the Unix epoch (std::chrono::system_clock): mtimes and
+// creation times, which outlive the process.
+int64_t WallClockNs();
 
 }  // namespace hintfs
 

@@ -18,7 +18,7 @@ class FsFileWriter : public FileWriter {
     if (fs_->options().observer) fs_->options().observer->OnAppend(ino_->created_as, data);
     std::lock_guard<std::mutex> l(ino_->mu);
     ino_->size += data.size();
-    ino_->mtime_ns = NowNs();
+    ino_->mtime_ns = WallClockNs();
     ino_->attr_dirty = true;
     Status s;
     if (ino_->pending.empty() && data.size() >= fs_->options().write_buffer_bytes) {
@@ -139,7 +139,7 @@ Status FsImpl::OpenWriter(const std::string& path, WriteMode mode,
     for (const Extent& e : ino->extents) AddLiveLocked(e, -1);
     ino->extents.clear();
     ino->first_dirty = 0;
-    ino->mtime_ns = NowNs();
+    ino->mtime_ns = WallClockNs();
     ino->attr_dirty = true;
   }
   if (mode == WriteMode::kTruncate) QueueInodeLocked(ino.get());
@@ -443,7 +443,7 @@ Status FsImpl::Truncate(const std::string& path, uint64_t size) {
     }
     ino->tail_len = std::min(ino->tail_len, ino->pending.size());
     ino->size = size;
-    ino->mtime_ns = NowNs();
+    ino->mtime_ns = WallClockNs();
     ino->attr_dirty = true;
     QueueInodeLocked(ino.get());
   }

@@ -1,7 +1,6 @@
 // Filesystem: the namespace (paths, directories, links, renames, locks).
 #include "fs/fs_impl.h"
 
-#include <chrono>
 
 #include <fmt/format.h>
 
@@ -32,12 +31,6 @@ Status SplitPath(const std::string& path, std::vector<std::string>* parts) {
 }
 
 }  // namespace
-
-int64_t NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 Status FsImpl::CheckWritable() const {
   if (options_.read_only) return Status::NotSupported("filesystem is mounted read-only");
@@ -90,7 +83,7 @@ Status FsImpl::CreateLocked(uint64_t parent, const std::string& name, FileType t
               : IsCacheFile(path)     ? ZoneRole::kCache
                                       : policy_->RoleForNewFile(path);
   ino->created_as = path;
-  ino->mtime_ns = NowNs();
+  ino->mtime_ns = WallClockNs();
   ino->nlink = 1;
   MetadataOp create;
   create.type = MetadataOp::Type::kCreateInode;

@@ -22,12 +22,10 @@
 #include "fs/filesystem.h"
 #include "fs/journal.h"
 #include "fs/rate_limiter.h"
+#include "fs/clock.h"
 #include "fs/device/zoned_device.h"
 
 namespace hintfs {
-
-// Wall-clock time for mtimes and the superblock.
-int64_t NowNs();
 
 struct Inode {
   uint64_t id = 0;
@@ -249,6 +247,42 @@ class FsImpl : public Filesystem {
   Status CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held,
                               int32_t only_device);
   Status RelocateZone(uint32_t device, uint32_t zone, const Inode* held_by_caller, bool* freed);
+  // One extent GC copied out of a zone: the file (its lock held), where the
+  // extent was in it, and the pieces that replace it.
+  struct RelocatedExtent {
+    Inode* inode = nullptr;
+    size_t index = 0;
+    Extent old;
+    std::vector<Extent> pieces;
+  };
+  struct CopyTarget;
+  Status CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector<std::shared_ptr<Inode>>& owners,
+                         CopyTarget* target, std::vector<RelocatedExtent>* copies);
+  // Replaces each copied extent by its pieces (copies in file order, per
+  // file); returns the bytes moved.
+  uint64_t SwitchToCopies(ZoneRole role, std::vector<RelocatedExtent>* copies);
+
+  // ---- extent copies, for GC and migration (fs_copy.cc)
+  // Where copies go: devices in order of preference, and the zones taken so
+  // far (held like a writer's, so none is reset or appended to meanwhile,
+  // until ReleaseCopyZones).
+  struct CopyTarget {
+    std::vector<uint32_t> devices;
+    ZoneRole role = ZoneRole::kData;
+    bool for_gc = false;  // GC's own empty zone may be taken; nothing else is kept back
+    int64_t device = -1;  // the zone being filled
+    uint32_t zone = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> held;
+  };
+  // Copies source's bytes into target's zones (charging limiter if given),
+  // appending the extents written to *pieces. Errors: NoSpace, the source's
+  // read errors (a checksum mismatch is IOError), the device's.
+  Status CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter, std::vector<Extent>* pieces);
+  // Flushes the devices and reads pieces back against their checksums;
+  // Corruption naming what (GC, migration) if one does not read back.
+  Status VerifyCopies(const std::vector<Extent>& pieces, const std::string& what);
+  void ReleaseCopyZones(CopyTarget* target);
+  Status NextCopyZoneLocked(CopyTarget* target, uint64_t* used, uint64_t* room);
 
   // ---- migration (fs_migrate.cc)
   // One extent of a file copied to the other tier: the index of the old
@@ -257,12 +291,9 @@ class FsImpl : public Filesystem {
     size_t index = 0;
     std::vector<Extent> pieces;
   };
-  // Copies the extents not on tier to into zones it holds (listed in *held
-  // as device, zone), charging limiter, then makes the copies durable and
-  // reads them back against the source's checksums.
-  Status CopyExtents(const std::vector<Extent>& extents, ZoneRole role, Tier to, RateLimiter* limiter,
-                     std::vector<std::pair<uint32_t, uint32_t>>* held, std::vector<MovedExtent>* moved,
-                     uint64_t* bytes);
+  // Copies the extents not on tier to (CopyExtent), then verifies the copies.
+  Status CopyExtents(const std::vector<Extent>& extents, Tier to, RateLimiter* limiter, CopyTarget* target,
+                     std::vector<MovedExtent>* moved, uint64_t* bytes);
   bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
                         uint32_t* device, uint32_t* zone);
   uint64_t BlockRound(uint32_t device, uint64_t n) const {

@@ -6,105 +6,28 @@
 // extents is durable, the copy is unreferenced data in zones the migration
 // holds: a crash leaves it as garbage that mount reclaims, and the file as it
 // was. After the record, the old extents are garbage.
-#include <algorithm>
-#include <cstring>
-
-#include <fmt/format.h>
-
-#include "fs/crc32c.h"
 #include "fs/fs_impl.h"
 
 namespace hintfs {
 
-namespace {
-
-// Copy unit: large enough for sequential device speed, small enough that the
-// rate limiter paces the copy smoothly.
-constexpr uint64_t kCopyChunk = 1 << 20;
-
-}  // namespace
-
-Status FsImpl::CopyExtents(const std::vector<Extent>& extents, ZoneRole role, Tier to, RateLimiter* limiter,
-                           std::vector<std::pair<uint32_t, uint32_t>>* held, std::vector<MovedExtent>* moved,
-                           uint64_t* bytes) {
-  std::vector<uint32_t> targets;
+Status FsImpl::CopyExtents(const std::vector<Extent>& extents, Tier to, RateLimiter* limiter, CopyTarget* target,
+                           std::vector<MovedExtent>* moved, uint64_t* bytes) {
   for (uint32_t d = 0; d < members_.size(); d++) {
-    if (members_[d]->info.tier == to) targets.push_back(d);
+    if (members_[d]->info.tier == to) target->devices.push_back(d);
   }
-  if (targets.empty()) return Status::InvalidArgument("the filesystem has no device of that tier");
-  int64_t dest_device = -1;
-  uint32_t dest_zone = 0;
-  std::string buf;
+  if (target->devices.empty()) return Status::InvalidArgument("the filesystem has no device of that tier");
+  std::vector<Extent> copies;
   for (size_t i = 0; i < extents.size(); i++) {
-    const Extent& old = extents[i];
-    if (members_[old.device]->info.tier == to) continue;
+    if (members_[extents[i].device]->info.tier == to) continue;
     MovedExtent me;
     me.index = i;
-    uint64_t done = 0;
-    while (done < old.length) {
-      uint64_t used = 0, room = 0;
-      {
-        std::lock_guard<std::mutex> l(mu_);
-        if (dest_device >= 0) {
-          const ZoneSlot& slot = members_[dest_device]->zones[dest_zone];
-          used = slot.used;
-          room = RoomLocked(members_[dest_device].get(), slot);
-          if (room == 0) {
-            Status s = SealZoneLocked(static_cast<uint32_t>(dest_device), dest_zone);
-            if (!s.ok()) return s;
-          }
-        }
-        if (room == 0) {
-          dest_device = -1;
-          for (uint32_t d : targets) {
-            uint32_t z = 0;
-            // Migration never takes the zones kept back for space-freeing writes.
-            uint32_t keep = policy_->ReservedEmptyZones(DeviceSpaceLocked(d), role) + options_.reserve_zones;
-            if (PickZoneLocked(d, role, /*for_gc=*/false, &z, keep)) {
-              dest_device = d;
-              dest_zone = z;
-              held->emplace_back(d, z);
-              break;
-            }
-          }
-          if (dest_device < 0) return Status::NoSpace("no zone to migrate into on the target tier");
-          used = members_[dest_device]->zones[dest_zone].used;
-          room = RoomLocked(members_[dest_device].get(), members_[dest_device]->zones[dest_zone]);
-        }
-      }
-      Member* dm = members_[dest_device].get();
-      uint64_t piece = std::min({kCopyChunk, room, old.length - done});
-      uint64_t padded = BlockRound(static_cast<uint32_t>(dest_device), piece);
-      if (padded > room) {  // room is whole blocks, so only a short last piece can overrun
-        piece = room;
-        padded = room;
-      }
-      if (limiter != nullptr) limiter->Acquire(piece);
-      buf.assign(padded, '\0');
-      Status s = ReadChecked(old.device, old.zone, old.offset + done, piece, &buf[0]);
-      if (!s.ok()) return s;
-      uint64_t at = dm->device->geometry().zone_start(dest_zone) + used;
-      s = WriteBlocks(static_cast<uint32_t>(dest_device), dest_zone, at, buf.data(), padded);
-      if (!s.ok()) return s;
-      me.pieces.push_back({static_cast<uint32_t>(dest_device), dest_zone, at, piece});
-      done += piece;
-      *bytes += piece;
-    }
+    Status s = CopyExtent(extents[i], target, limiter, &me.pieces);
+    if (!s.ok()) return s;
+    for (const Extent& p : me.pieces) *bytes += p.length;
+    copies.insert(copies.end(), me.pieces.begin(), me.pieces.end());
     moved->push_back(std::move(me));
   }
-  if (moved->empty()) return Status::OK();
-  // Verify what the devices durably hold, not what a write cache has: every
-  // block against the checksum of the source bytes written there.
-  Status s = FlushDirtyDevices();
-  if (!s.ok()) return s;
-  for (const MovedExtent& me : *moved) {
-    for (const Extent& p : me.pieces) {
-      buf.resize(p.length);
-      s = ReadChecked(p.device, p.zone, p.offset, p.length, &buf[0]);
-      if (!s.ok()) return Status::Corruption("migration copy does not match its source: " + s.message());
-    }
-  }
-  return Status::OK();
+  return VerifyCopies(copies, "migration");
 }
 
 Status FsImpl::MigrateFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) {
@@ -125,7 +48,8 @@ Status FsImpl::MigrateFile(const std::string& path, Tier to, RateLimiter* limite
     size_before = ino->size;
     role = ino->role;
   }
-  std::vector<std::pair<uint32_t, uint32_t>> held;
+  CopyTarget target;
+  target.role = role;
   std::vector<MovedExtent> moved;
   uint64_t bytes = 0;
   // The source zones count the copy as a reader, so none is reset under it
@@ -135,7 +59,7 @@ Status FsImpl::MigrateFile(const std::string& path, Tier to, RateLimiter* limite
     for (const Extent& e : before) members_[e.device]->zones[e.zone].readers += delta;
   };
   pin(+1);
-  s = CopyExtents(before, role, to, limiter, &held, &moved, &bytes);
+  s = CopyExtents(before, to, limiter, &target, &moved, &bytes);
   pin(-1);
   if (s.ok() && !moved.empty()) {
     std::lock_guard<std::mutex> il(ino->mu);
@@ -166,12 +90,7 @@ Status FsImpl::MigrateFile(const std::string& path, Tier to, RateLimiter* limite
       result->extents = moved.size();
     }
   }
-  {
-    // A copy that was not switched in has no live bytes: its zones are
-    // reclaimed like any dead zone.
-    std::lock_guard<std::mutex> l(mu_);
-    for (const auto& [d, z] : held) members_[d]->zones[z].writer = false;
-  }
+  ReleaseCopyZones(&target);
   std::string created_as = ino->created_as;
   CloseHandle(ino);
   if (!s.ok()) {

@@ -51,7 +51,7 @@ Status Filesystem::Mkfs(const MkfsOptions& options) {
 
   Superblock sb;
   sb.fs_uuid = NewUuid();
-  sb.created_ns = NowNs();
+  sb.created_ns = WallClockNs();
   sb.meta_device = static_cast<uint32_t>(meta_device);
   sb.meta_zone_count = options.meta_zones;
   std::vector<std::unique_ptr<ZonedDevice>> devices;

@@ -341,82 +341,75 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_
   }
   // Every zone GC copies into stays held until the copies are counted live:
   // a written zone with no live bytes and no holder would be reset.
-  int64_t dest = -1;
-  std::vector<uint32_t> held;
-  auto release_held = [&] {
-    std::lock_guard<std::mutex> l(mu_);
-    for (uint32_t z : held) m->zones[z].writer = false;
-    held.clear();
-  };
-  std::string buf;
-  Status result;
-  uint64_t moved = 0;
-  for (auto& ino : owners) {
-    for (size_t i = 0; i < ino->extents.size() && result.ok(); i++) {
-      Extent old = ino->extents[i];
-      if (old.device != device || old.zone != victim) continue;
-      uint64_t padded = BlockRound(device, old.length);
-      buf.resize(padded);
-      result = ReadChecked(device, victim, old.offset, padded, &buf[0]);
-      if (!result.ok()) break;
-      std::vector<Extent> pieces;
-      uint64_t done = 0;
-      while (done < padded && result.ok()) {
-        uint64_t used = 0, room = 0;
-        {
-          std::lock_guard<std::mutex> l(mu_);
-          if (dest >= 0) {
-            used = m->zones[dest].used;
-            room = RoomLocked(m, m->zones[dest]);
-            if (room == 0) result = SealZoneLocked(device, static_cast<uint32_t>(dest));
-            if (!result.ok()) break;
-          }
-          if (room == 0) {
-            uint32_t z = 0;
-            if (!PickZoneLocked(device, role, /*for_gc=*/true, &z)) {
-              result = Status::NoSpace("no zone to relocate into");
-              break;
-            }
-            dest = z;
-            held.push_back(z);
-            used = m->zones[dest].used;
-            room = RoomLocked(m, m->zones[dest]);
-          }
-        }
-        uint64_t n = std::min(room, padded - done);
-        uint64_t at = m->device->geometry().zone_start(static_cast<uint32_t>(dest)) + used;
-        result = WriteBlocks(device, static_cast<uint32_t>(dest), at, buf.data() + done, n);
-        if (!result.ok()) break;
-        pieces.push_back({device, static_cast<uint32_t>(dest), at, std::min(n, old.length - done)});
-        done += n;
-      }
-      if (!result.ok()) break;
-      std::lock_guard<std::mutex> l(mu_);
-      if (ino->deleted) continue;  // the copy is garbage already
-      AddLiveLocked(old, -1);
-      for (const Extent& p : pieces) {
-        AddLiveLocked(p, +1);
-        m->zones[p.zone].role = role;
-      }
-      ino->extents.erase(ino->extents.begin() + static_cast<long>(i));
-      ino->extents.insert(ino->extents.begin() + static_cast<long>(i), pieces.begin(), pieces.end());
-      ino->first_dirty = std::min(ino->first_dirty, i);
-      i += pieces.size() - 1;
-      moved += old.length;
-    }
-    QueueInodeLocked(ino.get());
+  CopyTarget target;
+  target.devices = {device};
+  target.role = role;
+  target.for_gc = true;
+  std::vector<RelocatedExtent> copies;
+  Status result = CopyZoneExtents(device, victim, owners, &target, &copies);
+  if (result.ok()) {
+    std::vector<Extent> pieces;
+    for (const RelocatedExtent& c : copies) pieces.insert(pieces.end(), c.pieces.begin(), c.pieces.end());
+    result = VerifyCopies(pieces, "GC");
   }
-  release_held();
+  uint64_t moved = 0;
+  if (result.ok()) moved = SwitchToCopies(role, &copies);
+  ReleaseCopyZones(&target);
   release_victim();
   {
     std::lock_guard<std::mutex> l(stats_mu_);
     stats_.gc_bytes_moved += moved;
   }
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    *freed = m->zones[victim].live == 0;
-  }
+  std::lock_guard<std::mutex> l(mu_);
+  *freed = m->zones[victim].live == 0;
   return result;
+}
+
+Status FsImpl::CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector<std::shared_ptr<Inode>>& owners,
+                               CopyTarget* target, std::vector<RelocatedExtent>* copies) {
+  for (const auto& ino : owners) {
+    for (size_t i = 0; i < ino->extents.size(); i++) {
+      const Extent& old = ino->extents[i];
+      if (old.device != device || old.zone != zone) continue;
+      RelocatedExtent c;
+      c.inode = ino.get();
+      c.index = i;
+      c.old = old;
+      Status s = CopyExtent(old, target, nullptr, &c.pieces);
+      if (!s.ok()) return s;
+      copies->push_back(std::move(c));
+    }
+  }
+  return Status::OK();
+}
+
+uint64_t FsImpl::SwitchToCopies(ZoneRole role, std::vector<RelocatedExtent>* copies) {
+  std::lock_guard<std::mutex> l(mu_);
+  uint64_t moved = 0;
+  Inode* current = nullptr;
+  size_t shift = 0;  // extents the file gained before this one (an extent may become several)
+  for (RelocatedExtent& c : *copies) {
+    if (c.inode != current) {
+      if (current != nullptr) QueueInodeLocked(current);
+      current = c.inode;
+      shift = 0;
+    }
+    if (c.inode->deleted) continue;  // the copy is garbage already
+    const size_t i = c.index + shift;
+    AddLiveLocked(c.old, -1);
+    for (const Extent& p : c.pieces) {
+      AddLiveLocked(p, +1);
+      members_[p.device]->zones[p.zone].role = role;
+    }
+    std::vector<Extent>& extents = c.inode->extents;
+    extents.erase(extents.begin() + static_cast<long>(i));
+    extents.insert(extents.begin() + static_cast<long>(i), c.pieces.begin(), c.pieces.end());
+    c.inode->first_dirty = std::min(c.inode->first_dirty, i);
+    shift += c.pieces.size() - 1;
+    moved += c.old.length;
+  }
+  if (current != nullptr) QueueInodeLocked(current);
+  return moved;
 }
 
 Status FsImpl::Usage(std::vector<DeviceUsage>* usage) {

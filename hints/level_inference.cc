@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fs/clock.h"
+#include "hints/file_kind.h"
 
 namespace hintfs {
 
@@ -16,11 +17,6 @@ constexpr int kScanRun = 3;
 // order by a request or two.
 constexpr uint64_t kScanSlack = 128 << 10;
 
-bool EndsWith(const std::string& s, const char* suffix) {
-  size_t n = std::char_traits<char>::length(suffix);
-  return s.size() > n && s.compare(s.size() - n, n, suffix) == 0;
-}
-
 }  // namespace
 
 LevelInference::LevelInference(std::shared_ptr<HintBus> bus, std::shared_ptr<IoObserver> next, Clock clock)
@@ -29,10 +25,6 @@ LevelInference::LevelInference(std::shared_ptr<HintBus> bus, std::shared_ptr<IoO
 }
 
 LevelInference::~LevelInference() { bus_->Unsubscribe(subscription_); }
-
-bool LevelInference::IsTableFile(const std::string& path) {
-  return EndsWith(path, ".sst") || EndsWith(path, ".ldb");
-}
 
 void LevelInference::OnHint(const Hint& h) {
   std::lock_guard<std::mutex> l(mu_);
@@ -59,7 +51,7 @@ void LevelInference::OnCreate(const std::string& path, ZoneRole role) {
   if (IsTableFile(path)) {
     std::lock_guard<std::mutex> l(mu_);
     if (levels_.count(path) == 0) pending_[path] = 0;
-  } else if (EndsWith(path, ".log")) {
+  } else if (IsWalFile(path)) {
     // A new write-ahead log: the memtable of the old one is about to be flushed.
     std::lock_guard<std::mutex> l(mu_);
     flush_pending_ = true;

@@ -50,7 +50,7 @@ class LevelInference : public IoObserver {
   void OnDelete(const std::string& path) override;
   void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) override;
 
-  static bool IsTableFile(const std::string& path);
+
 
   // A table scanned within this long counts as an input of a running compaction.
   static constexpr uint64_t kScanWindowNs = 1000000000;

@@ -1,5 +1,7 @@
 #include "hints/manifest_watcher.h"
 
+#include "hints/file_kind.h"
+
 namespace hintfs {
 
 namespace {
@@ -16,8 +18,6 @@ std::string Base(const std::string& path) {
 ManifestWatcher::ManifestWatcher(std::shared_ptr<HintBus> bus, std::shared_ptr<IoObserver> next)
     : bus_(std::move(bus)), next_(std::move(next)) {}
 
-bool ManifestWatcher::IsManifest(const std::string& path) { return Base(path).rfind("MANIFEST-", 0) == 0; }
-
 void ManifestWatcher::OnCreate(const std::string& path, ZoneRole role) {
   std::string base = Base(path);
   if (base.size() > 4 && base.compare(base.size() - 4, 4, ".ldb") == 0) {
@@ -33,7 +33,7 @@ void ManifestWatcher::OnLifetimeHint(const std::string& path, int lifetime) {
 
 void ManifestWatcher::OnAppend(const std::string& path, std::string_view data) {
   if (next_) next_->OnAppend(path, data);
-  if (!IsManifest(path)) return;
+  if (!IsManifestFile(path)) return;
   std::vector<Hint> hints;
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -51,7 +51,7 @@ void ManifestWatcher::OnAppend(const std::string& path, std::string_view data) {
 }
 
 void ManifestWatcher::OnDelete(const std::string& path) {
-  if (IsManifest(path)) {
+  if (IsManifestFile(path)) {
     std::lock_guard<std::mutex> l(mu_);
     manifests_.erase(path);
   }

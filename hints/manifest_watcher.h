@@ -28,7 +28,7 @@ class ManifestWatcher : public IoObserver {
   void OnDelete(const std::string& path) override;
   void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) override;
 
-  static bool IsManifest(const std::string& path);
+
 
  private:
   struct Watched {

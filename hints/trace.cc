@@ -1,10 +1,10 @@
 #include "hints/trace.h"
 
-#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "fs/clock.h"
 #include "fs/coding.h"
 #include "fs/crc32c.h"
 
@@ -17,12 +17,6 @@ constexpr uint32_t kVersion = 1;
 constexpr size_t kHeaderSize = 24;
 constexpr uint32_t kMaxRecord = 16 << 20;
 constexpr size_t kMaxString = 4096;
-
-uint64_t NowNs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
 
 void PutFiles(std::string* dst, const std::vector<HintFile>& files) {
   PutFixed32(dst, static_cast<uint32_t>(files.size()));
@@ -170,7 +164,7 @@ const char* TraceEventTypeName(TraceEvent::Type type) {
   return "unknown";
 }
 
-TraceWriter::TraceWriter(FILE* f) : f_(f), start_ns_(NowNs()) {}
+TraceWriter::TraceWriter(FILE* f) : f_(f), start_ns_(MonotonicNs()) {}
 
 TraceWriter::~TraceWriter() { Close(); }
 
@@ -193,7 +187,7 @@ Status TraceWriter::Create(const std::string& path, std::unique_ptr<TraceWriter>
 Status TraceWriter::Append(TraceEvent event) {
   std::lock_guard<std::mutex> l(mu_);
   if (f_ == nullptr) return Status::InvalidArgument("trace is closed");
-  if (event.time_ns == 0) event.time_ns = NowNs() - start_ns_;
+  if (event.time_ns == 0) event.time_ns = MonotonicNs() - start_ns_;
   std::string payload = Encode(event);
   std::string frame;
   PutFixed32(&frame, static_cast<uint32_t>(payload.size()));

@@ -1,16 +1,12 @@
 #include "placement/static_policies.h"
 
-#include "hints/level_inference.h"
+#include "hints/file_kind.h"
 
 namespace hintfs {
 
-bool IsWalFileName(const std::string& path) {
-  return path.size() > 4 && path.compare(path.size() - 4, 4, ".log") == 0;
-}
+ZoneRole LsmRoleFor(const std::string& path) { return IsWalFile(path) ? ZoneRole::kWal : ZoneRole::kData; }
 
-ZoneRole LsmRoleFor(const std::string& path) { return IsWalFileName(path) ? ZoneRole::kWal : ZoneRole::kData; }
-
-bool LsmFreesSpace(const AllocationRequest& request) { return LevelInference::IsTableFile(request.path); }
+bool LsmFreesSpace(const AllocationRequest& request) { return IsTableFile(request.path); }
 
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes) {
   if (device.tier != Tier::kFast || role == ZoneRole::kWal || role == ZoneRole::kCache ||

@@ -49,9 +49,6 @@ class LevelThresholdPolicy : public AllocationPolicy {
   LevelTracker tracker_;
 };
 
-// True for a name that RocksDB and LevelDB give their write-ahead logs.
-bool IsWalFileName(const std::string& path);
-
 // The zone role of an LSM store's file: wal for its write-ahead logs, data
 // for the rest.
 ZoneRole LsmRoleFor(const std::string& path);

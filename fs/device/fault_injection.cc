@@ -78,6 +78,12 @@ class FaultInjectingDevice : public ZonedDevice {
   Status Write(uint64_t offset, const char* data, size_t n) override {
     Status s = BeforeWrite(offset);
     if (!s.ok()) return s;
+    std::string corrupted;
+    if (f_->corrupt_writes_ && n > 0) {
+      corrupted.assign(data, n);
+      corrupted[0] = static_cast<char>(corrupted[0] ^ 0x5a);
+      data = corrupted.data();
+    }
     s = device_->Write(offset, data, n);
     if (s.ok()) AfterWrite();
     return s;

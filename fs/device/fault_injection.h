@@ -51,6 +51,9 @@ class FaultInjector {
   Status CutPower();
   // Stops every device now without dropping anything (process death).
   void Kill() { powered_off_ = true; }
+  // While on, every write succeeds but stores its first byte flipped: a
+  // device that silently corrupts data (what checksums are for).
+  void CorruptWrites(bool on) { corrupt_writes_ = on; }
   bool powered_off() const { return powered_off_.load(); }
   uint64_t writes() const { return writes_.load(); }
   uint64_t flushes() const { return flushes_.load(); }
@@ -63,6 +66,7 @@ class FaultInjector {
   FaultPlan plan_;
   std::atomic<uint64_t> reads_{0}, writes_{0}, resets_{0}, flushes_{0};
   std::atomic<bool> powered_off_{false};
+  std::atomic<bool> corrupt_writes_{false};
   std::mutex mu_;
   std::vector<ZonedDevice*> devices_;  // the undecorated devices
 };

@@ -7,6 +7,7 @@
 
 #include <random>
 
+#include "fs/device/fault_injection.h"
 #include "fs/filesystem.h"
 #include "tests/fs/test_util.h"
 
@@ -24,10 +25,11 @@ class ChecksumTest : public ::testing::Test {
     ASSERT_OK(Filesystem::Mkfs(o));
     Mount();
   }
-  void Mount() {
+  void Mount(const std::string& device_params = "") {
     fs_.reset();
     MountOptions o;
     o.host_log_dir = dir_.path();
+    o.device_params = device_params;
     ASSERT_OK(Filesystem::Mount("file:" + fast_, o, &fs_));
   }
   void Write(const std::string& path, const std::string& data) {
@@ -115,6 +117,41 @@ TEST_F(ChecksumTest, GcRefusesToCopyADamagedBlock) {
   EXPECT_NE(s.message().find("checksum mismatch"), std::string::npos) << s.ToString();
   std::string got;
   EXPECT_TRUE(Read("/keep", &got).IsIOError());  // still damaged: never "repaired" with bad bytes
+}
+
+// A device that stores a GC copy wrongly: GC reads its copies back before it
+// switches a file to them, so the file keeps its intact old extents.
+TEST_F(ChecksumTest, GcRefusesABadCopy) {
+  const std::string domain = test::UniqueName("gc-copy");
+  Mount("power_domain=" + domain);
+  std::string keep = Random(20000, 3);
+  Write("/keep", keep);
+  for (int i = 0; i < 3; i++) Write("/dead" + std::to_string(i), Random(10000, 20 + i));
+  for (int i = 0; i < 3; i++) ASSERT_OK(fs_->Unlink("/dead" + std::to_string(i)));
+  ASSERT_OK(fs_->SyncMetadata());
+  FileStat before;
+  ASSERT_OK(fs_->Stat("/keep", &before));
+  PowerDomain(domain, FaultPlan())->CorruptWrites(true);
+  uint32_t freed = 0;
+  Status s = fs_->CollectGarbage(8, &freed);
+  PowerDomain(domain, FaultPlan())->CorruptWrites(false);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find("GC copy does not match its source"), std::string::npos) << s.ToString();
+  FileStat after;
+  ASSERT_OK(fs_->Stat("/keep", &after));
+  EXPECT_EQ(after.extents, before.extents) << "switched to a bad copy";
+  std::string got;
+  ASSERT_OK(Read("/keep", &got));
+  EXPECT_EQ(got, keep);
+  // With a sound device GC goes on, and the file reads back the same.
+  ASSERT_OK(fs_->CollectGarbage(8, &freed));
+  ASSERT_OK(Read("/keep", &got));
+  EXPECT_EQ(got, keep);
+  FsckReport report;
+  ASSERT_OK(fs_->Check(/*deep=*/true, &report, nullptr));
+  for (const auto& e : report.errors) ADD_FAILURE() << e;
+  fs_.reset();
+  ResetPowerDomain(domain);
 }
 
 TEST_F(ChecksumTest, FullZonesKeepTheirChecksumsInTrailers) {

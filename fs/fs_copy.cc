@@ -1,0 +1,105 @@
+// Filesystem: copying extents into other zones, the one copier of GC
+// (relocation within a device) and migration (to the other tier). A copy
+// goes in pieces of at most kCopyChunk; each piece is read checked against
+// its source's block checksums and written with checksums of its own, and
+// VerifyCopies reads back what the devices durably hold before a caller
+// switches a file's extents to the copy.
+#include <algorithm>
+
+#include "fs/fs_impl.h"
+
+namespace hintfs {
+
+namespace {
+
+// Copy unit: large enough for sequential device speed, small enough that a
+// rate limiter paces the copy smoothly.
+constexpr uint64_t kCopyChunk = 1 << 20;
+
+}  // namespace
+
+Status FsImpl::NextCopyZoneLocked(CopyTarget* target, uint64_t* used, uint64_t* room) {
+  *room = 0;
+  if (target->device >= 0) {
+    Member* m = members_[target->device].get();
+    const ZoneSlot& slot = m->zones[target->zone];
+    *used = slot.used;
+    *room = RoomLocked(m, slot);
+    if (*room > 0) return Status::OK();
+    Status s = SealZoneLocked(static_cast<uint32_t>(target->device), target->zone);
+    if (!s.ok()) return s;
+  }
+  target->device = -1;
+  for (uint32_t d : target->devices) {
+    // GC takes the empty zone kept back for it; a migration leaves the
+    // policy's reservations and the reserve for space-freeing writes alone.
+    const uint32_t keep =
+        target->for_gc ? 0 : policy_->ReservedEmptyZones(DeviceSpaceLocked(d), target->role) + options_.reserve_zones;
+    uint32_t z = 0;
+    if (PickZoneLocked(d, target->role, target->for_gc, &z, keep)) {
+      target->device = d;
+      target->zone = z;
+      target->held.emplace_back(d, z);
+      Member* m = members_[d].get();
+      *used = m->zones[z].used;
+      *room = RoomLocked(m, m->zones[z]);
+      return Status::OK();
+    }
+  }
+  return Status::NoSpace(target->for_gc ? "no zone to relocate into" : "no zone to migrate into on the target tier");
+}
+
+Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter,
+                          std::vector<Extent>* pieces) {
+  std::string buf;
+  for (uint64_t done = 0; done < source.length;) {
+    uint64_t used = 0, room = 0;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      Status s = NextCopyZoneLocked(target, &used, &room);
+      if (!s.ok()) return s;
+    }
+    const uint32_t device = static_cast<uint32_t>(target->device);
+    uint64_t piece = std::min({kCopyChunk, room, source.length - done});
+    uint64_t padded = BlockRound(device, piece);
+    if (padded > room) {  // room is whole blocks, so only a short last piece can overrun
+      piece = room;
+      padded = room;
+    }
+    if (limiter != nullptr) limiter->Acquire(piece);
+    buf.assign(padded, '\0');
+    Status s = ReadChecked(source.device, source.zone, source.offset + done, piece, &buf[0]);
+    if (!s.ok()) return s;
+    const uint64_t at = members_[device]->device->geometry().zone_start(target->zone) + used;
+    s = WriteBlocks(device, target->zone, at, buf.data(), padded);
+    if (!s.ok()) return s;
+    pieces->push_back({device, target->zone, at, piece});
+    done += piece;
+  }
+  return Status::OK();
+}
+
+Status FsImpl::VerifyCopies(const std::vector<Extent>& pieces, const std::string& what) {
+  if (pieces.empty()) return Status::OK();
+  // What the devices durably hold, not what a write cache has.
+  Status s = FlushDirtyDevices();
+  if (!s.ok()) return s;
+  std::string buf;
+  for (const Extent& p : pieces) {
+    buf.resize(p.length);
+    s = ReadChecked(p.device, p.zone, p.offset, p.length, &buf[0], /*check=*/true);
+    if (!s.ok()) return Status::Corruption(what + " copy does not match its source: " + s.message());
+  }
+  return Status::OK();
+}
+
+void FsImpl::ReleaseCopyZones(CopyTarget* target) {
+  // A copy that was not switched in has no live bytes: its zones are then
+  // reclaimed like any dead zone.
+  std::lock_guard<std::mutex> l(mu_);
+  for (const auto& [d, z] : target->held) members_[d]->zones[z].writer = false;
+  target->held.clear();
+  target->device = -1;
+}
+
+}  // namespace hintfs

@@ -1,0 +1,22 @@
+#include "hints/file_kind.h"
+
+namespace hintfs {
+
+namespace {
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+LsmFileKind ClassifyLsmFile(std::string_view path) {
+  size_t slash = path.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (EndsWith(base, ".sst") || EndsWith(base, ".ldb")) return LsmFileKind::kTable;
+  if (EndsWith(base, ".log")) return LsmFileKind::kWal;
+  if (base.size() > 9 && base.compare(0, 9, "MANIFEST-") == 0) return LsmFileKind::kManifest;
+  return LsmFileKind::kOther;
+}
+
+}  // namespace hintfs

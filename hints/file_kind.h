@@ -1,0 +1,27 @@
+// What an LSM store's file is, from its name: the one place that knows
+// RocksDB's and LevelDB's file names (NNNNNN.sst and NNNNNN.ldb tables,
+// NNNNNN.log write-ahead logs, MANIFEST-NNNNNN). Paths may carry
+// directories; only the last component counts.
+#ifndef HINTFS_HINTS_FILE_KIND_H_
+#define HINTFS_HINTS_FILE_KIND_H_
+
+#include <string_view>
+
+namespace hintfs {
+
+enum class LsmFileKind {
+  kTable,     // *.sst (RocksDB) or *.ldb (LevelDB)
+  kWal,       // *.log
+  kManifest,  // MANIFEST-*
+  kOther,     // CURRENT, LOCK, LOG, OPTIONS-*, anything else
+};
+
+LsmFileKind ClassifyLsmFile(std::string_view path);
+
+inline bool IsTableFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kTable; }
+inline bool IsWalFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kWal; }
+inline bool IsManifestFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kManifest; }
+
+}  // namespace hintfs
+
+#endif  // HINTFS_HINTS_FILE_KIND_H_

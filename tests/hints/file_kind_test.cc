@@ -1,0 +1,23 @@
+#include "hints/file_kind.h"
+
+#include <gtest/gtest.h>
+
+namespace hintfs {
+namespace {
+
+TEST(FileKind, NamesOfRocksDbAndLevelDb) {
+  EXPECT_EQ(ClassifyLsmFile("/db/000012.sst"), LsmFileKind::kTable);
+  EXPECT_EQ(ClassifyLsmFile("000012.ldb"), LsmFileKind::kTable);
+  EXPECT_EQ(ClassifyLsmFile("/db/000013.log"), LsmFileKind::kWal);
+  EXPECT_EQ(ClassifyLsmFile("/db/MANIFEST-000005"), LsmFileKind::kManifest);
+  for (const char* other : {"/db/CURRENT", "/db/LOCK", "/db/LOG", "/db/OPTIONS-000007", "/db/LOG.old.1",
+                            "/db/MANIFEST-", "/db/.sst", "/x.sst/CURRENT", "/db/000012.sst.tmp"}) {
+    EXPECT_EQ(ClassifyLsmFile(other), LsmFileKind::kOther) << other;
+  }
+  EXPECT_TRUE(IsTableFile("/a/b/1.sst"));
+  EXPECT_TRUE(IsWalFile("/a/b/1.log"));
+  EXPECT_TRUE(IsManifestFile("/a/MANIFEST-000001"));
+}
+
+}  // namespace
+}  // namespace hintfs
