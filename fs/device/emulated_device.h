@@ -11,6 +11,11 @@
 // in a process-wide table under NAME, so a test can "restart" the filesystem
 // on the same memory.
 //
+// A file device reads through a shared read-only mapping of its image (no
+// system call per read); the image must keep its size while it is open (one
+// cut underneath a running process faults the process, as a truncated
+// mapped file does).
+//
 // Both enforce the rules of a real drive (write pointer, capacity, full
 // zones, alignment, open and active limits, read only below the write
 // pointer) and emulate a volatile write cache: writes become durable at
