@@ -1,8 +1,8 @@
 // ZonedDevice is the one interface every storage backend implements: the
-// emulated file and memory devices, the kernel zoned block devices (libzbd),
-// NVMe ZNS namespaces (libnvme) and conventional SSDs carved into logical
-// zones. Decorators add timing (timing_profile.h) and faults
-// (fault_injection.h) to any of them.
+// emulated file and memory devices, the kernel zoned block devices (libzbd)
+// and NVMe ZNS namespaces (libnvme). (A conventional SSD carved into logical
+// zones, DESIGN.md's blk:, is not built yet.) Decorators add timing
+// (timing_profile.h) and faults (fault_injection.h) to any of them.
 //
 // Offsets are device byte offsets. Writes must be aligned to block_size and
 // must start at the zone's write pointer (sequential zones); reads may touch
