@@ -48,8 +48,8 @@ void FsImpl::CheckTrailers(const std::function<void(std::string)>& error) {
 
 Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) {
   *report = FsckReport();
-  auto error = [&](std::string msg) { report->errors.push_back(std::move(msg)); };
-  auto warn = [&](std::string msg) { report->warnings.push_back(std::move(msg)); };
+  const Reporter error = [&](std::string msg) { report->errors.push_back(std::move(msg)); };
+  const Reporter warn = [&](std::string msg) { report->warnings.push_back(std::move(msg)); };
   MetadataImage image = journal_->image();
   JournalStats js = journal_->stats();
   if (js.torn_tail) warn("journal ends in a torn batch (a crash during a commit); mount rolls past it");
@@ -60,8 +60,26 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
   for (const RecoveredFile& f : Stats().recovered_files) {
     warn(fmt::format("inode {} {}", f.inode, DescribeRecoveredFile(f)));
   }
+  CheckSuperblocks(error);
+  std::vector<std::vector<ZoneInfo>> zones(members_.size());
+  Status s = CheckReportedZones(js, &zones, error, warn);
+  if (!s.ok()) return s;
+  NamespaceLinks names;
+  CheckNamespace(image, &names, error);
+  // The files as mount left them (a read-only mount cuts files back only in memory).
+  std::map<uint64_t, InodeRecord> records = image.inodes();
+  for (const auto& [id, cut] : cut_records_) records[id] = cut;
+  const uint64_t total_bytes = CheckExtents(records, zones, names, report, error, warn);
+  if (deep) {
+    // Every byte against its block checksums, and every trailer against the journal's.
+    ReadEveryExtent(records, total_bytes, report, progress, error, warn);
+    CheckTrailers(error);
+  }
+  return Status::OK();
+}
 
-  // Superblocks: every member must carry the same description of the filesystem.
+void FsImpl::CheckSuperblocks(const Reporter& error) {
+  // Every member must carry the same description of the filesystem.
   for (uint32_t d = 0; d < members_.size(); d++) {
     Superblock copy;
     Status s = Superblock::Read(members_[d]->device.get(), &copy);
@@ -73,14 +91,15 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
     expected.member_index = d;
     if (copy.Encode() != expected.Encode()) error(fmt::format("member {}: superblock differs", d));
   }
+}
 
-  // Zones as the devices report them.
-  std::vector<std::vector<ZoneInfo>> zones(members_.size());
+Status FsImpl::CheckReportedZones(const JournalStats& js, std::vector<std::vector<ZoneInfo>>* zones,
+                                  const Reporter& error, const Reporter& warn) {
   for (uint32_t d = 0; d < members_.size(); d++) {
     ZonedDevice* dev = members_[d]->device.get();
-    Status s = dev->ReportZones(0, dev->geometry().zone_count, &zones[d]);
+    Status s = dev->ReportZones(0, dev->geometry().zone_count, &(*zones)[d]);
     if (!s.ok()) return s;
-    for (const ZoneInfo& z : zones[d]) {
+    for (const ZoneInfo& z : (*zones)[d]) {
       if (z.is_sequential() && (z.write_pointer < z.start || z.write_pointer > z.start + z.capacity)) {
         error(fmt::format("device {} zone {}: write pointer outside the zone", d, z.index));
       }
@@ -92,8 +111,13 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
     }
   }
 
-  // Namespace: entries point at inodes, link counts match, directories form a tree.
-  std::map<uint64_t, uint32_t> links;
+  return Status::OK();
+}
+
+void FsImpl::CheckNamespace(const MetadataImage& image, NamespaceLinks* out, const Reporter& error) {
+  // Entries point at inodes, link counts match, directories form a tree.
+  std::map<uint64_t, uint32_t>& links = out->links;
+  std::map<uint64_t, bool>& reachable = out->reachable;
   for (const auto& [parent, names] : image.entries()) {
     if (image.inodes().count(parent) == 0) error(fmt::format("directory {} has no inode", parent));
     for (const auto& [name, id] : names) {
@@ -108,7 +132,6 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
       }
     }
   }
-  std::map<uint64_t, bool> reachable;
   std::vector<uint64_t> stack{kRootInode};
   while (!stack.empty()) {
     uint64_t dir = stack.back();
@@ -122,16 +145,17 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
       else reachable[id] = true;
     }
   }
+}
 
-  // Extents: inside written data zones, aligned, not overlapping, sizes add up.
+uint64_t FsImpl::CheckExtents(const std::map<uint64_t, InodeRecord>& records,
+                              const std::vector<std::vector<ZoneInfo>>& zones, const NamespaceLinks& names,
+                              FsckReport* report, const Reporter& error, const Reporter& warn) {
+  // Inside written data zones, aligned, not overlapping, sizes add up.
   struct Span {
     uint64_t start, end, inode;
   };
   std::vector<std::vector<Span>> spans(members_.size());
   uint64_t total_bytes = 0;
-  // The files as mount left them (a read-only mount cuts files back only in memory).
-  std::map<uint64_t, InodeRecord> records = image.inodes();
-  for (const auto& [id, cut] : cut_records_) records[id] = cut;
   for (const auto& [id, rec] : records) {
     if (rec.type == FileType::kDirectory) {
       report->directories++;
@@ -139,12 +163,12 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
     } else {
       report->files++;
     }
-    if (id != kRootInode && rec.nlink != links[id]) {
-      error(fmt::format("inode {}: link count {} but {} names", id, rec.nlink, links[id]));
+    if (id != kRootInode && rec.nlink != names.LinksOf(id)) {
+      error(fmt::format("inode {}: link count {} but {} names", id, rec.nlink, names.LinksOf(id)));
     }
     if (id != kRootInode && rec.nlink == 0) {
       warn(fmt::format("inode {} has no name (open when the system stopped); mount deletes it", id));
-    } else if (!reachable[id]) {
+    } else if (!names.Reachable(id)) {
       error(fmt::format("inode {} is not reachable from the root", id));
     }
     uint64_t sum = 0;
@@ -185,30 +209,29 @@ Status FsImpl::Check(bool deep, FsckReport* report, const ProgressFn& progress) 
       }
     }
   }
+  return total_bytes;
+}
 
-  if (deep) {
-    // Every byte against its block checksums, and every trailer against the journal's.
-    std::string buf;
-    for (const auto& [id, rec] : records) {
-      for (const Extent& e : rec.extents) {
-        if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size()) continue;
-        buf.resize(e.length);
-        Status s = ReadChecked(e.device, e.zone, e.offset, e.length, &buf[0]);
-        if (!s.ok()) {
-          std::string msg = fmt::format("inode {}: reading extent at {}: {}", id, e.offset, s.message());
-          if (SetAside(id)) {
-            warn(msg + " (set aside in " + kLostAndFound + ")");
-          } else {
-            error(msg);
-          }
+void FsImpl::ReadEveryExtent(const std::map<uint64_t, InodeRecord>& records, uint64_t total_bytes, FsckReport* report,
+                             const ProgressFn& progress, const Reporter& error, const Reporter& warn) {
+  std::string buf;
+  for (const auto& [id, rec] : records) {
+    for (const Extent& e : rec.extents) {
+      if (e.device >= members_.size() || e.zone >= members_[e.device]->zones.size()) continue;
+      buf.resize(e.length);
+      Status s = ReadChecked(e.device, e.zone, e.offset, e.length, &buf[0]);
+      if (!s.ok()) {
+        std::string msg = fmt::format("inode {}: reading extent at {}: {}", id, e.offset, s.message());
+        if (SetAside(id)) {
+          warn(msg + " (set aside in " + kLostAndFound + ")");
+        } else {
+          error(msg);
         }
-        report->bytes_checked += e.length;
-        if (progress) progress(report->bytes_checked, total_bytes);
       }
+      report->bytes_checked += e.length;
+      if (progress) progress(report->bytes_checked, total_bytes);
     }
-    CheckTrailers(error);
   }
-  return Status::OK();
 }
 
 }  // namespace hintfs

@@ -165,6 +165,29 @@ class FsImpl : public Filesystem {
   // fsck --deep: every sealed zone's trailer reads back and agrees with what
   // the journal or memory holds.
   void CheckTrailers(const std::function<void(std::string)>& error);
+  // fsck's parts (fs_check.cc).
+  using Reporter = std::function<void(std::string)>;
+  struct NamespaceLinks {
+    std::map<uint64_t, uint32_t> links;  // names per inode
+    std::map<uint64_t, bool> reachable;  // from the root
+    uint32_t LinksOf(uint64_t id) const {
+      auto it = links.find(id);
+      return it == links.end() ? 0 : it->second;
+    }
+    bool Reachable(uint64_t id) const {
+      auto it = reachable.find(id);
+      return it != reachable.end() && it->second;
+    }
+  };
+  void CheckSuperblocks(const Reporter& error);
+  Status CheckReportedZones(const JournalStats& js, std::vector<std::vector<ZoneInfo>>* zones,
+                            const Reporter& error, const Reporter& warn);
+  void CheckNamespace(const MetadataImage& image, NamespaceLinks* names, const Reporter& error);
+  // Returns the bytes the extents hold.
+  uint64_t CheckExtents(const std::map<uint64_t, InodeRecord>& records, const std::vector<std::vector<ZoneInfo>>& zones,
+                        const NamespaceLinks& names, FsckReport* report, const Reporter& error, const Reporter& warn);
+  void ReadEveryExtent(const std::map<uint64_t, InodeRecord>& records, uint64_t total_bytes, FsckReport* report,
+                       const ProgressFn& progress, const Reporter& error, const Reporter& warn);
   // A file repair set aside in /lost+found: fsck warns of its damage.
   bool SetAside(uint64_t inode);
   // The room left for data in a zone (0 once sealed). mu_ held.
