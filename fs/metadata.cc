@@ -108,6 +108,69 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
   }
 }
 
+namespace {
+
+// The fields of the larger ops; Corruption for values no writer produces.
+// Read errors stay in d.
+Status DecodeCreateInode(Decoder* d, InodeRecord* in) {
+  std::string_view tr;
+  uint64_t mtime = 0;
+  d->GetFixed64(&in->id);
+  d->GetBytes(2, &tr);
+  d->GetFixed64(&mtime);
+  in->mtime_ns = static_cast<int64_t>(mtime);
+  if (!d->ok()) return Status::OK();
+  in->type = static_cast<FileType>(tr[0]);
+  in->role = static_cast<ZoneRole>(tr[1]);
+  if (in->type != FileType::kFile && in->type != FileType::kDirectory) {
+    return Status::Corruption("metadata op: bad file type");
+  }
+  if (static_cast<uint8_t>(in->role) > static_cast<uint8_t>(ZoneRole::kHot)) {
+    return Status::Corruption("metadata op: bad zone role");
+  }
+  return Status::OK();
+}
+
+Status DecodeSetExtents(Decoder* d, MetadataOp* op) {
+  InodeRecord& in = op->inode;
+  uint32_t count = 0;
+  uint64_t mtime = 0;
+  d->GetFixed64(&in.id);
+  d->GetFixed32(&op->from_index);
+  d->GetFixed64(&in.size);
+  d->GetFixed64(&mtime);
+  d->GetFixed32(&count);
+  in.mtime_ns = static_cast<int64_t>(mtime);
+  if (!d->ok()) return Status::OK();
+  if (count > kMaxExtentsPerOp || count > d->remaining() / 24) {
+    return Status::Corruption("metadata op: extent count out of range");
+  }
+  in.extents.resize(count);
+  for (Extent& e : in.extents) {
+    d->GetFixed32(&e.device);
+    d->GetFixed32(&e.zone);
+    d->GetFixed64(&e.offset);
+    d->GetFixed64(&e.length);
+  }
+  d->GetLengthPrefixed(&in.tail, kMaxTail);
+  return Status::OK();
+}
+
+Status DecodeBlockSums(Decoder* d, MetadataOp* op) {
+  uint32_t count = 0;
+  d->GetFixed32(&op->device);
+  d->GetFixed32(&op->zone);
+  d->GetFixed32(&op->block);
+  d->GetFixed32(&count);
+  if (!d->ok()) return Status::OK();
+  if (count > d->remaining() / 4) return Status::Corruption("metadata op: block checksum count out of range");
+  op->crcs.resize(count);
+  for (uint32_t& c : op->crcs) d->GetFixed32(&c);
+  return Status::OK();
+}
+
+}  // namespace
+
 Status DecodeOp(std::string_view* input, MetadataOp* op) {
   *op = MetadataOp();
   Decoder d(*input, "metadata op");
@@ -118,21 +181,8 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
   uint64_t mtime = 0;
   switch (op->type) {
     case MetadataOp::Type::kCreateInode: {
-      std::string_view tr;
-      d.GetFixed64(&in.id);
-      d.GetBytes(2, &tr);
-      d.GetFixed64(&mtime);
-      if (d.ok()) {
-        in.type = static_cast<FileType>(tr[0]);
-        in.role = static_cast<ZoneRole>(tr[1]);
-        if (in.type != FileType::kFile && in.type != FileType::kDirectory) {
-          return Status::Corruption("metadata op: bad file type");
-        }
-        if (static_cast<uint8_t>(in.role) > static_cast<uint8_t>(ZoneRole::kHot)) {
-          return Status::Corruption("metadata op: bad zone role");
-        }
-      }
-      in.mtime_ns = static_cast<int64_t>(mtime);
+      Status s = DecodeCreateInode(&d, &in);
+      if (!s.ok()) return s;
       break;
     }
     case MetadataOp::Type::kDeleteInode:
@@ -148,25 +198,8 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       d.GetLengthPrefixed(&op->name, kMaxName);
       break;
     case MetadataOp::Type::kSetExtents: {
-      uint32_t count = 0;
-      d.GetFixed64(&in.id);
-      d.GetFixed32(&op->from_index);
-      d.GetFixed64(&in.size);
-      d.GetFixed64(&mtime);
-      d.GetFixed32(&count);
-      in.mtime_ns = static_cast<int64_t>(mtime);
-      if (!d.ok()) break;
-      if (count > kMaxExtentsPerOp || count > d.remaining() / 24) {
-        return Status::Corruption("metadata op: extent count out of range");
-      }
-      in.extents.resize(count);
-      for (Extent& e : in.extents) {
-        d.GetFixed32(&e.device);
-        d.GetFixed32(&e.zone);
-        d.GetFixed64(&e.offset);
-        d.GetFixed64(&e.length);
-      }
-      d.GetLengthPrefixed(&in.tail, kMaxTail);
+      Status s = DecodeSetExtents(&d, op);
+      if (!s.ok()) return s;
       break;
     }
     case MetadataOp::Type::kAppendTail:
@@ -177,15 +210,8 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       in.mtime_ns = static_cast<int64_t>(mtime);
       break;
     case MetadataOp::Type::kBlockSums: {
-      uint32_t count = 0;
-      d.GetFixed32(&op->device);
-      d.GetFixed32(&op->zone);
-      d.GetFixed32(&op->block);
-      d.GetFixed32(&count);
-      if (!d.ok()) break;
-      if (count > d.remaining() / 4) return Status::Corruption("metadata op: block checksum count out of range");
-      op->crcs.resize(count);
-      for (uint32_t& c : op->crcs) d.GetFixed32(&c);
+      Status s = DecodeBlockSums(&d, op);
+      if (!s.ok()) return s;
       break;
     }
     case MetadataOp::Type::kZoneSealed:
@@ -233,14 +259,53 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
 
 MetadataImage::MetadataImage() = default;
 
+namespace {
+
+Status OpCorruption(const MetadataOp& op, const std::string& what) {
+  return Status::Corruption(fmt::format("journal op {} on inode {}: {}", static_cast<int>(op.type), op.inode.id, what));
+}
+
+}  // namespace
+
 Status MetadataImage::Apply(const MetadataOp& op) {
-  auto corrupt = [&](const std::string& what) {
-    return Status::Corruption(fmt::format("journal op {} on inode {}: {}",
-                                          static_cast<int>(op.type), op.inode.id, what));
-  };
+  switch (op.type) {
+    case MetadataOp::Type::kCreateInode:
+    case MetadataOp::Type::kDeleteInode:
+    case MetadataOp::Type::kLink:
+    case MetadataOp::Type::kUnlink:
+      return ApplyNamespaceOp(op);
+    case MetadataOp::Type::kSetExtents:
+    case MetadataOp::Type::kAppendTail:
+    case MetadataOp::Type::kSetHints:
+      return ApplyFileOp(op);
+    case MetadataOp::Type::kZoneOwner:
+    case MetadataOp::Type::kBlockSums:
+    case MetadataOp::Type::kZoneSealed:
+    case MetadataOp::Type::kZoneSealedTable:
+      return ApplyZoneOp(op);
+    case MetadataOp::Type::kSetPolicy:
+      policy_ = op.name;
+      return Status::OK();
+    case MetadataOp::Type::kSetAttribute:
+      if (op.name.empty()) return OpCorruption(op, "attribute without a name");
+      if (op.value.empty()) {
+        attributes_.erase(op.name);
+      } else {
+        attributes_[op.name] = op.value;
+      }
+      return Status::OK();
+    case MetadataOp::Type::kSnapshotBegin:
+    case MetadataOp::Type::kSnapshotEnd:
+      return Status::OK();
+  }
+  return OpCorruption(op, "unknown op");
+}
+
+Status MetadataImage::ApplyNamespaceOp(const MetadataOp& op) {
+  // Inodes and names.
   switch (op.type) {
     case MetadataOp::Type::kCreateInode: {
-      if (op.inode.id == 0 || inodes_.count(op.inode.id)) return corrupt("inode exists");
+      if (op.inode.id == 0 || inodes_.count(op.inode.id)) return OpCorruption(op, "inode exists");
       InodeRecord rec = op.inode;
       rec.nlink = 0;
       rec.size = 0;
@@ -251,9 +316,9 @@ Status MetadataImage::Apply(const MetadataOp& op) {
     }
     case MetadataOp::Type::kDeleteInode: {
       auto it = inodes_.find(op.inode.id);
-      if (it == inodes_.end()) return corrupt("no such inode");
+      if (it == inodes_.end()) return OpCorruption(op, "no such inode");
       auto dir = entries_.find(op.inode.id);
-      if (dir != entries_.end() && !dir->second.empty()) return corrupt("directory not empty");
+      if (dir != entries_.end() && !dir->second.empty()) return OpCorruption(op, "directory not empty");
       if (dir != entries_.end()) entries_.erase(dir);
       inodes_.erase(it);
       for (auto o = owners_.begin(); o != owners_.end();) {
@@ -264,34 +329,43 @@ Status MetadataImage::Apply(const MetadataOp& op) {
     case MetadataOp::Type::kLink: {
       auto dir = entries_.find(op.parent);
       auto it = inodes_.find(op.inode.id);
-      if (dir == entries_.end()) return corrupt("parent is not a directory");
-      if (it == inodes_.end()) return corrupt("no such inode");
+      if (dir == entries_.end()) return OpCorruption(op, "parent is not a directory");
+      if (it == inodes_.end()) return OpCorruption(op, "no such inode");
       if (op.name.empty() || !dir->second.emplace(op.name, op.inode.id).second) {
-        return corrupt("name '" + op.name + "' exists or is empty");
+        return OpCorruption(op, "name '" + op.name + "' exists or is empty");
       }
       it->second.nlink++;
       return Status::OK();
     }
     case MetadataOp::Type::kUnlink: {
       auto dir = entries_.find(op.parent);
-      if (dir == entries_.end()) return corrupt("parent is not a directory");
+      if (dir == entries_.end()) return OpCorruption(op, "parent is not a directory");
       auto e = dir->second.find(op.name);
-      if (e == dir->second.end()) return corrupt("no entry '" + op.name + "'");
+      if (e == dir->second.end()) return OpCorruption(op, "no entry '" + op.name + "'");
       auto it = inodes_.find(e->second);
-      if (it == inodes_.end() || it->second.nlink == 0) return corrupt("dangling entry");
+      if (it == inodes_.end() || it->second.nlink == 0) return OpCorruption(op, "dangling entry");
       it->second.nlink--;
       dir->second.erase(e);
       return Status::OK();
     }
+    default:
+      break;
+  }
+  return OpCorruption(op, "unknown op");
+}
+
+Status MetadataImage::ApplyFileOp(const MetadataOp& op) {
+  // A file's extents, tail and hints.
+  switch (op.type) {
     case MetadataOp::Type::kSetExtents: {
       auto it = inodes_.find(op.inode.id);
-      if (it == inodes_.end()) return corrupt("no such inode");
+      if (it == inodes_.end()) return OpCorruption(op, "no such inode");
       InodeRecord& rec = it->second;
-      if (op.from_index > rec.extents.size()) return corrupt("extent index beyond the list");
+      if (op.from_index > rec.extents.size()) return OpCorruption(op, "extent index beyond the list");
       uint64_t total = 0;
       for (size_t i = 0; i < op.from_index; i++) total += rec.extents[i].length;
       for (const Extent& e : op.inode.extents) total += e.length;
-      if (total + op.inode.tail.size() != op.inode.size) return corrupt("size does not match extents");
+      if (total + op.inode.tail.size() != op.inode.size) return OpCorruption(op, "size does not match extents");
       rec.extents.resize(op.from_index);
       rec.extents.insert(rec.extents.end(), op.inode.extents.begin(), op.inode.extents.end());
       rec.size = op.inode.size;
@@ -301,12 +375,12 @@ Status MetadataImage::Apply(const MetadataOp& op) {
     }
     case MetadataOp::Type::kAppendTail: {
       auto it = inodes_.find(op.inode.id);
-      if (it == inodes_.end()) return corrupt("no such inode");
+      if (it == inodes_.end()) return OpCorruption(op, "no such inode");
       InodeRecord& rec = it->second;
       if (op.inode.tail.empty() || rec.size + op.inode.tail.size() != op.inode.size) {
-        return corrupt("appended tail does not continue the file");
+        return OpCorruption(op, "appended tail does not continue the file");
       }
-      if (rec.tail.size() + op.inode.tail.size() > kMaxTail) return corrupt("tail too long");
+      if (rec.tail.size() + op.inode.tail.size() > kMaxTail) return OpCorruption(op, "tail too long");
       rec.tail += op.inode.tail;
       rec.size = op.inode.size;
       rec.mtime_ns = op.inode.mtime_ns;
@@ -314,36 +388,34 @@ Status MetadataImage::Apply(const MetadataOp& op) {
     }
     case MetadataOp::Type::kSetHints: {
       auto it = inodes_.find(op.inode.id);
-      if (it == inodes_.end()) return corrupt("no such inode");
+      if (it == inodes_.end()) return OpCorruption(op, "no such inode");
       it->second.hints = op.inode.hints;
       return Status::OK();
     }
+    default:
+      break;
+  }
+  return OpCorruption(op, "unknown op");
+}
+
+Status MetadataImage::ApplyZoneOp(const MetadataOp& op) {
+  // What the journal knows of zones: owners (legacy), block checksums, seals.
+  switch (op.type) {
     case MetadataOp::Type::kZoneOwner: {
       auto key = std::make_pair(op.device, op.zone);
       if (op.owner.inode == 0) {
         owners_.erase(key);
         return Status::OK();
       }
-      if (inodes_.count(op.owner.inode) == 0) return corrupt("zone owner is not an inode");
+      if (inodes_.count(op.owner.inode) == 0) return OpCorruption(op, "zone owner is not an inode");
       owners_[key] = op.owner;
       return Status::OK();
     }
-    case MetadataOp::Type::kSetPolicy:
-      policy_ = op.name;
-      return Status::OK();
-    case MetadataOp::Type::kSetAttribute:
-      if (op.name.empty()) return corrupt("attribute without a name");
-      if (op.value.empty()) {
-        attributes_.erase(op.name);
-      } else {
-        attributes_[op.name] = op.value;
-      }
-      return Status::OK();
     case MetadataOp::Type::kBlockSums: {
       auto key = std::make_pair(op.device, op.zone);
       ZoneSums& sums = zone_sums_[key];
       if (op.block > sums.crcs.size()) {
-        return corrupt(fmt::format("checksums of zone {}/{} from block {} leave a gap after {}", op.device,
+        return OpCorruption(op, fmt::format("checksums of zone {}/{} from block {} leave a gap after {}", op.device,
                                    op.zone, op.block, sums.crcs.size()));
       }
       sums.crcs.resize(op.block);  // blocks written again after a reset
@@ -361,11 +433,10 @@ Status MetadataImage::Apply(const MetadataOp& op) {
       sums.table_crc = op.table_crc;
       return Status::OK();
     }
-    case MetadataOp::Type::kSnapshotBegin:
-    case MetadataOp::Type::kSnapshotEnd:
-      return Status::OK();
+    default:
+      break;
   }
-  return corrupt("unknown op");
+  return OpCorruption(op, "unknown op");
 }
 
 void MetadataImage::SnapshotOps(std::vector<MetadataOp>* ops) const {

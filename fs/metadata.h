@@ -164,6 +164,10 @@ class MetadataImage {
   uint64_t max_inode_id() const { return inodes_.empty() ? 0 : inodes_.rbegin()->first; }
 
  private:
+  Status ApplyNamespaceOp(const MetadataOp& op);
+  Status ApplyFileOp(const MetadataOp& op);
+  Status ApplyZoneOp(const MetadataOp& op);
+
   std::map<uint64_t, InodeRecord> inodes_;
   std::map<uint64_t, std::map<std::string, uint64_t>> entries_;
   std::string policy_;
