@@ -25,9 +25,10 @@
 #include <nlohmann/json.hpp>
 
 #include "adapters/common/mount_registry.h"
-#include "adapters/fuse/dirty_limit.h"
 #include "adapters/common/mount_stats.h"
-#include "adapters/fuse/ordered_appender.h"
+#include "adapters/fuse/cache_invalidator.h"
+#include "adapters/fuse/dirty_limit.h"
+#include "adapters/fuse/open_files.h"
 
 namespace hintfs {
 
@@ -58,87 +59,6 @@ bool IsVirtual(const char* path) {
          std::strcmp(path, kMetrics) == 0;
 }
 
-// Every file some handle holds open, by inode: handles of one file share its
-// OrderedAppender, since the kernel writes a file's cached pages back
-// through whichever of its handles it likes.
-struct OpenFile {
-  OpenFile(std::string path, uint64_t size) : appender(g_fs.get(), std::move(path), size) {}
-  OrderedAppender appender;
-  int handles = 0;           // guarded by OpenFileTable's mutex
-  int writable_handles = 0;  // likewise
-};
-
-class OpenFileTable {
- public:
-  std::shared_ptr<OpenFile> Acquire(uint64_t inode, const std::string& path, uint64_t size, bool writable) {
-    std::lock_guard<std::mutex> l(mu_);
-    std::shared_ptr<OpenFile>& f = files_[inode];
-    if (!f) f = std::make_shared<OpenFile>(path, size);
-    f->handles++;
-    if (writable) f->writable_handles++;
-    return f;
-  }
-  // Whether the handle was the file's last one. The file stays in the table
-  // until EraseIfUnused, so a handle opened while the last one closes the
-  // writer shares the appender rather than racing it for a writer.
-  bool Release(uint64_t inode, bool writable) {
-    std::lock_guard<std::mutex> l(mu_);
-    auto it = files_.find(inode);
-    if (it == files_.end()) return false;
-    if (writable) it->second->writable_handles--;
-    return --it->second->handles == 0;
-  }
-  void EraseIfUnused(uint64_t inode) {
-    std::lock_guard<std::mutex> l(mu_);
-    auto it = files_.find(inode);
-    if (it != files_.end() && it->second->handles == 0) files_.erase(it);
-  }
-  int WritableHandles(const OpenFile& f) {
-    std::lock_guard<std::mutex> l(mu_);
-    return f.writable_handles;
-  }
-  // A renamed file, or directory with open files under it. Not under the
-  // table's lock: an appender's lock waits for its file's device writes.
-  void Renamed(const std::string& from, const std::string& to) {
-    for (auto& f : All()) f->appender.Renamed(from, to);
-  }
-  std::shared_ptr<OpenFile> Find(uint64_t inode) {
-    std::lock_guard<std::mutex> l(mu_);
-    auto it = files_.find(inode);
-    return it == files_.end() ? nullptr : it->second;
-  }
-  // At unmount: files whose handles the kernel never released (a lazy
-  // unmount, a signal) are settled and closed while the filesystem lives.
-  void CloseAll() {
-    std::unordered_map<uint64_t, std::shared_ptr<OpenFile>> files;
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      files.swap(files_);
-    }
-    for (auto& [inode, f] : files) {
-      Status s = f->appender.Close();
-      if (!s.ok()) std::fprintf(stderr, "hintfs mount: at unmount: %s\n", s.ToString().c_str());
-    }
-  }
-  void Totals(uint64_t* files, uint64_t* held) {
-    std::vector<std::shared_ptr<OpenFile>> all = All();
-    *files = all.size();
-    *held = 0;
-    for (auto& f : all) *held += f->appender.HeldBytes();
-  }
-
- private:
-  std::vector<std::shared_ptr<OpenFile>> All() {
-    std::lock_guard<std::mutex> l(mu_);
-    std::vector<std::shared_ptr<OpenFile>> all;
-    for (auto& [inode, f] : files_) all.push_back(f);
-    return all;
-  }
-
-  std::mutex mu_;
-  std::unordered_map<uint64_t, std::shared_ptr<OpenFile>> files_;
-};
-
 OpenFileTable g_open_files;
 std::atomic<uint64_t> g_refused_writes{0};
 std::atomic<uint64_t> g_held_writes{0};
@@ -155,59 +75,6 @@ nlohmann::json StatsJson() {
 }
 
 std::string Metrics() { return MountMetrics(StatsJson()); }
-
-// Drops the kernel's cached pages of a file whose write-back was refused, so
-// reads show what the file holds. Not from the refused request's thread: the
-// kernel waits for that request's pages before it drops them.
-class CacheInvalidator {
- public:
-  void Start(fuse* f) {
-    std::lock_guard<std::mutex> l(mu_);
-    fuse_ = f;
-    stop_ = false;
-    thread_ = std::thread([this] { Run(); });
-  }
-  void Invalidate(const std::string& path) {
-    std::lock_guard<std::mutex> l(mu_);
-    if (fuse_ == nullptr) return;
-    paths_.push_back(path);
-    cv_.notify_one();
-  }
-  // Before the session goes: no invalidation may outlive it.
-  void Stop() {
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      if (fuse_ == nullptr) return;
-      stop_ = true;
-      cv_.notify_one();
-    }
-    thread_.join();
-    std::lock_guard<std::mutex> l(mu_);
-    fuse_ = nullptr;
-    paths_.clear();
-  }
-
- private:
-  void Run() {
-    std::unique_lock<std::mutex> l(mu_);
-    for (;;) {
-      cv_.wait(l, [this] { return stop_ || !paths_.empty(); });
-      if (stop_) return;
-      std::string path = std::move(paths_.front());
-      paths_.pop_front();
-      l.unlock();
-      fuse_invalidate_path(fuse_, path.c_str());
-      l.lock();
-    }
-  }
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  fuse* fuse_ = nullptr;
-  bool stop_ = false;
-  std::deque<std::string> paths_;
-  std::thread thread_;
-};
 
 CacheInvalidator g_invalidator;
 
@@ -385,7 +252,7 @@ int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
   if (!s.ok()) return Errno(s);
   if (st.type == FileType::kDirectory) return -EISDIR;
   h->inode = st.inode;
-  h->file = g_open_files.Acquire(st.inode, path, st.size, h->writable);
+  h->file = g_open_files.Acquire(g_fs.get(), st.inode, path, st.size, h->writable);
   if (created) h->file->appender.Adopt(std::move(created));
   if ((fi->flags & O_TRUNC) && h->writable) {
     s = h->file->appender.Truncate(0);
