@@ -295,65 +295,54 @@ Status CheckGeometryMatches(const DeviceUri& uri, const DeviceGeometry& actual) 
   }
   return Status::OK();
 }
-Status OpenImage(const DeviceUri& uri, bool create, std::shared_ptr<DeviceState>* state_out,
-                 std::unique_ptr<Backing>* backing_out) {
-  uint64_t sync = 1;
-  Status s = uri.GetUint("sync", 1, &sync);
-  if (!s.ok()) return s;
-  if (sync > 1) return Status::InvalidArgument("sync: expected 0 or 1");
-  int fd = ::open(uri.path.c_str(), O_RDWR | O_CLOEXEC);
-  bool fresh = false;
-  if (fd < 0 && errno == ENOENT && create) {
-    fd = ::open(uri.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    fresh = true;
-  }
-  if (fd < 0) {
-    if (errno == ENOENT) return Status::NotFound(uri.path + ": no such device image");
-    return Status::IOError(fmt::format("{}: {}", uri.path, std::strerror(errno)), errno);
-  }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    ::close(fd);
-    return Status::Busy(uri.path + ": device image is in use by another process or handle");
-  }
-  auto state = std::make_shared<DeviceState>();
-  uint64_t data_offset = 0;
-  if (fresh) {
-    s = GeometryFromUri(uri, &state->geometry);
-    if (s.ok()) {
-      state->profile.name = uri.GetString("profile", "");
-      s = uri.GetDouble("profile_scale", 1.0, &state->profile.scale);
-    }
-    if (!s.ok()) {
-      ::close(fd);
-      ::unlink(uri.path.c_str());
-      return s;
-    }
-    const DeviceGeometry& g = state->geometry;
-    data_offset = (kHeaderSize + kZoneEntrySize * g.zone_count + kDataAlignment - 1) /
-                  kDataAlignment * kDataAlignment;
-    std::string image = EncodeHeader(g, state->profile, data_offset, 0);
-    state->zones.resize(g.zone_count);
-    state->zone_write_mu.reset(new std::mutex[g.zone_count]);
-    for (uint32_t z = 0; z < g.zone_count; z++) {
-      if (z < g.conventional_zones) state->zones[z].condition = ZoneCondition::kNotWritePointer;
-      image += EncodeZoneEntry(state->zones[z]);
-    }
-    auto backing = std::make_unique<FileBacking>(fd, data_offset, g.capacity_bytes(), g.zone_size, sync != 0);
-    s = backing->PwriteFull(0, image.data(), image.size());
-    if (s.ok() && ftruncate(fd, static_cast<off_t>(data_offset + g.capacity_bytes())) != 0) {
-      s = Status::IOError(fmt::format("{}: ftruncate: {}", uri.path, std::strerror(errno)), errno);
-    }
-    if (s.ok()) s = backing->Sync();
-    if (!s.ok()) {
-      backing.reset();
-      ::unlink(uri.path.c_str());
-      return s;
-    }
-    *state_out = state;
-    *backing_out = std::move(backing);
-    return Status::OK();
-  }
 
+namespace {
+
+// Writes a new image's header and zone table on fd (which it then owns;
+// the image is removed if that fails).
+Status CreateImage(const DeviceUri& uri, int fd, bool sync, DeviceState* state,
+                   std::unique_ptr<Backing>* backing_out) {
+  Status s = GeometryFromUri(uri, &state->geometry);
+  if (s.ok()) {
+    state->profile.name = uri.GetString("profile", "");
+    s = uri.GetDouble("profile_scale", 1.0, &state->profile.scale);
+  }
+  if (!s.ok()) {
+    ::close(fd);
+    ::unlink(uri.path.c_str());
+    return s;
+  }
+  const DeviceGeometry& g = state->geometry;
+  const uint64_t data_offset =
+      (kHeaderSize + kZoneEntrySize * g.zone_count + kDataAlignment - 1) / kDataAlignment * kDataAlignment;
+  std::string image = EncodeHeader(g, state->profile, data_offset, 0);
+  state->zones.resize(g.zone_count);
+  state->zone_write_mu.reset(new std::mutex[g.zone_count]);
+  for (uint32_t z = 0; z < g.zone_count; z++) {
+    if (z < g.conventional_zones) state->zones[z].condition = ZoneCondition::kNotWritePointer;
+    image += EncodeZoneEntry(state->zones[z]);
+  }
+  auto backing = std::make_unique<FileBacking>(fd, data_offset, g.capacity_bytes(), g.zone_size, sync);
+  s = backing->PwriteFull(0, image.data(), image.size());
+  if (s.ok() && ftruncate(fd, static_cast<off_t>(data_offset + g.capacity_bytes())) != 0) {
+    s = Status::IOError(fmt::format("{}: ftruncate: {}", uri.path, std::strerror(errno)), errno);
+  }
+  if (s.ok()) s = backing->Sync();
+  if (!s.ok()) {
+    backing.reset();
+    ::unlink(uri.path.c_str());
+    return s;
+  }
+  *backing_out = std::move(backing);
+  return Status::OK();
+}
+
+// Reads an existing image's header and zone table from fd (which it then
+// owns).
+Status LoadImage(const DeviceUri& uri, int fd, bool sync, DeviceState* state,
+                 std::unique_ptr<Backing>* backing_out) {
+  uint64_t data_offset = 0;
+  Status s;
   auto fail = [fd](Status st) {
     ::close(fd);
     return st;
@@ -403,10 +392,37 @@ Status OpenImage(const DeviceUri& uri, bool create, std::shared_ptr<DeviceState>
   }
   // The backing owns the descriptor, and with it the flock that keeps a
   // second handle from opening the same image.
-  *state_out = state;
-  *backing_out = std::make_unique<FileBacking>(fd, data_offset, g.capacity_bytes(), g.zone_size, sync != 0);
+  *backing_out = std::make_unique<FileBacking>(fd, data_offset, g.capacity_bytes(), g.zone_size, sync);
   return Status::OK();
 }
 
+}  // namespace
+
+Status OpenImage(const DeviceUri& uri, bool create, std::shared_ptr<DeviceState>* state_out,
+                 std::unique_ptr<Backing>* backing_out) {
+  uint64_t sync = 1;
+  Status s = uri.GetUint("sync", 1, &sync);
+  if (!s.ok()) return s;
+  if (sync > 1) return Status::InvalidArgument("sync: expected 0 or 1");
+  int fd = ::open(uri.path.c_str(), O_RDWR | O_CLOEXEC);
+  bool fresh = false;
+  if (fd < 0 && errno == ENOENT && create) {
+    fd = ::open(uri.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    fresh = true;
+  }
+  if (fd < 0) {
+    if (errno == ENOENT) return Status::NotFound(uri.path + ": no such device image");
+    return Status::IOError(fmt::format("{}: {}", uri.path, std::strerror(errno)), errno);
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return Status::Busy(uri.path + ": device image is in use by another process or handle");
+  }
+  auto state = std::make_shared<DeviceState>();
+  s = fresh ? CreateImage(uri, fd, sync != 0, state.get(), backing_out)
+            : LoadImage(uri, fd, sync != 0, state.get(), backing_out);
+  if (s.ok()) *state_out = state;
+  return s;
+}
 }  // namespace emulated
 }  // namespace hintfs
