@@ -47,6 +47,48 @@ Status CreateMemFilesystemIfMissing(const std::string& spec) {
   return Filesystem::Mkfs(opts);
 }
 
+// Takes the URI keys the filesystem core understands (host_log, verify_reads,
+// memberN, reserve_zones) and stats= into opts; InvalidArgument for a bad
+// value.
+Status TakeFilesystemOptions(DeviceUri* uri, MountOptions* opts, std::string* stats_path) {
+  if (uri->Has("host_log")) {  // where process-kill commits go (fs/host_log.h)
+    std::string dir = uri->GetString("host_log", "");
+    if (dir.empty()) return Status::InvalidArgument("host_log= needs a directory or 'off'");
+    opts->host_log_dir = dir == "off" ? "" : dir;
+    uri->params.erase("host_log");
+  }
+  if (uri->Has("verify_reads")) {  // check block checksums on reads (fs/block_sums.h)
+    std::string v = uri->GetString("verify_reads", "");
+    if (v != "on" && v != "off") return Status::InvalidArgument("verify_reads= takes on or off");
+    opts->verify_reads = v == "on";
+    uri->params.erase("verify_reads");
+  }
+  // memberN=URI: member N is not where mkfs recorded it (MountOptions::member_uris).
+  for (auto it = uri->params.begin(); it != uri->params.end();) {
+    const std::string& key = it->first;
+    if (key.size() > 6 && key.size() <= 12 && key.compare(0, 6, "member") == 0 &&
+        key.find_first_not_of("0123456789", 6) == std::string::npos) {
+      opts->member_uris[static_cast<uint32_t>(std::stoul(key.substr(6)))] = it->second;
+      it = uri->params.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (uri->Has("reserve_zones")) {  // zones per device kept for space-freeing writes
+    uint64_t n = 0;
+    Status s = uri->GetUint("reserve_zones", 1, &n);
+    if (!s.ok() || n > 1024) return Status::InvalidArgument("reserve_zones= takes a zone count up to 1024");
+    opts->reserve_zones = static_cast<uint32_t>(n);
+    uri->params.erase("reserve_zones");
+  }
+  if (uri->Has("stats")) {  // the mount's statistics go there at unmount
+    *stats_path = uri->GetString("stats", "");
+    uri->params.erase("stats");
+    if (stats_path->empty()) return Status::InvalidArgument("stats= needs a host file path");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
@@ -92,42 +134,9 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
     opts.observer = std::make_shared<TraceRecorder>(std::move(writer), bus);
     uri.params.erase("trace");
   }
-  if (uri.Has("host_log")) {  // where process-kill commits go (fs/host_log.h)
-    std::string dir = uri.GetString("host_log", "");
-    if (dir.empty()) return Status::InvalidArgument("host_log= needs a directory or 'off'");
-    opts.host_log_dir = dir == "off" ? "" : dir;
-    uri.params.erase("host_log");
-  }
-  if (uri.Has("verify_reads")) {  // check block checksums on reads (fs/block_sums.h)
-    std::string v = uri.GetString("verify_reads", "");
-    if (v != "on" && v != "off") return Status::InvalidArgument("verify_reads= takes on or off");
-    opts.verify_reads = v == "on";
-    uri.params.erase("verify_reads");
-  }
-  // memberN=URI: member N is not where mkfs recorded it (MountOptions::member_uris).
-  for (auto it = uri.params.begin(); it != uri.params.end();) {
-    const std::string& key = it->first;
-    if (key.size() > 6 && key.size() <= 12 && key.compare(0, 6, "member") == 0 &&
-        key.find_first_not_of("0123456789", 6) == std::string::npos) {
-      opts.member_uris[static_cast<uint32_t>(std::stoul(key.substr(6)))] = it->second;
-      it = uri.params.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  if (uri.Has("reserve_zones")) {  // zones per device kept for space-freeing writes
-    uint64_t n = 0;
-    s = uri.GetUint("reserve_zones", 1, &n);
-    if (!s.ok() || n > 1024) return Status::InvalidArgument("reserve_zones= takes a zone count up to 1024");
-    opts.reserve_zones = static_cast<uint32_t>(n);
-    uri.params.erase("reserve_zones");
-  }
   std::string stats_path;  // the mount's statistics go there at unmount
-  if (uri.Has("stats")) {
-    stats_path = uri.GetString("stats", "");
-    uri.params.erase("stats");
-    if (stats_path.empty()) return Status::InvalidArgument("stats= needs a host file path");
-  }
+  s = TakeFilesystemOptions(&uri, &opts, &stats_path);
+  if (!s.ok()) return s;
   // MANIFEST edits become hints for every mount: stores that send none
   // (LevelDB, anything on a FUSE mount) still tell placement their levels,
   // and a new table's level is guessed from the compactions running.
