@@ -143,6 +143,150 @@ void AppendCsv(const std::string& path, const std::string& label, const json& j)
   std::fclose(f);
 }
 
+// What every phase works on.
+struct PhaseContext {
+  const Args& a;
+  KvStore* db;
+  Filesystem* fs;                // null on the host filesystem
+  CachingFilesystem* caching;    // null without the file-level cache
+  std::atomic<uint64_t>* records;  // grows with inserts
+};
+
+// One phase's operations on a.threads threads; latencies per thread and op
+// in lat (thread * kOps + op).
+void RunWorkers(const PhaseContext& c, const std::string& name, uint64_t ops, const Mix& mix,
+                Clock::time_point start, std::vector<std::vector<uint64_t>>* lat, std::atomic<uint64_t>* errors) {
+  const Args& a = c.a;
+  std::atomic<uint64_t> next{0};
+  std::vector<std::thread> workers;
+  for (int w = 0; w < a.threads; w++) {
+    workers.emplace_back([&, w] {
+      std::mt19937_64 rng(static_cast<uint64_t>(w) * 7919 + 1);
+      auto chooser = NewKeyChooser(mix.distribution, a.records, a.zipf);
+      std::string value;
+      for (uint64_t i; (i = next.fetch_add(1)) < ops;) {
+        if (a.target > 0) {
+          // Paced: operation i is due i / target seconds after the start.
+          auto due = start + std::chrono::nanoseconds(static_cast<int64_t>(1e9 * static_cast<double>(i) / a.target));
+          std::this_thread::sleep_until(due);
+        }
+        Op op;
+        if (name == "load") {
+          op = kInsert;
+        } else {
+          double u = std::uniform_real_distribution<double>(0, 1)(rng);
+          op = u < mix.read ? kRead
+               : u < mix.read + mix.update ? kUpdate
+               : u < mix.read + mix.update + mix.insert ? kInsert
+               : u < mix.read + mix.update + mix.insert + mix.scan ? kScan : kRmw;
+        }
+        auto t0 = Clock::now();
+        bool ok = true;
+        if (op == kInsert) {
+          uint64_t r = name == "load" ? i : c.records->fetch_add(1);
+          ok = c.db->Put(RecordKey(r, a.key_size), ValueFor(r, 0, a.value_size));
+        } else {
+          uint64_t r = chooser->Next(&rng, c.records->load());
+          std::string key = RecordKey(r, a.key_size);
+          if (op == kRead || op == kRmw) ok = c.db->Get(key, &value);
+          if (op == kUpdate || op == kRmw) ok = ok && c.db->Put(key, ValueFor(r, i + 1, a.value_size));
+          if (op == kScan) ok = c.db->Scan(key, 1 + rng() % 100);  // YCSB: scan length uniform in [1, 100]
+        }
+        if (!ok) (*errors)++;
+        (*lat)[static_cast<size_t>(w) * kOps + op].push_back(
+            static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count()));
+        if (w == 0 && i % 20000 == 0 && isatty(2)) {
+          std::fprintf(stderr, "\r%s: %llu / %llu", name.c_str(), static_cast<unsigned long long>(i),
+                       static_cast<unsigned long long>(ops));
+        }
+      }
+    });
+  }
+  for (auto& t : workers) t.join();
+}
+
+// The tier traffic between two snapshots (and the cache's) into j; returns
+// the summary for the phase's line.
+std::string AddTraffic(const PhaseContext& c, const Totals& before, const Totals& after,
+                       const BlockCacheStats& cache_before, json* out) {
+  json& j = *out;
+  std::string tiers;
+  if (c.fs) {
+    uint64_t fast = after.read_bytes[0] - before.read_bytes[0], slow = after.read_bytes[1] - before.read_bytes[1];
+    uint64_t to_fast = after.migrated[0] - before.migrated[0], to_slow = after.migrated[1] - before.migrated[1];
+    j["read_bytes"] = {{"fast", fast}, {"slow", slow}};
+    j["written_bytes"] = {{"fast", after.written_bytes[0] - before.written_bytes[0]},
+                          {"slow", after.written_bytes[1] - before.written_bytes[1]}};
+    j["hdd_read_share"] = fast + slow == 0 ? 0.0 : static_cast<double>(slow) / static_cast<double>(fast + slow);
+    // The same without migration's own reads (it reads what it moves from
+    // the tier it leaves): what the store's reads and compactions cost.
+    uint64_t fg_fast = fast - std::min(fast, to_slow), fg_slow = slow - std::min(slow, to_fast);
+    j["hdd_read_share_store"] =
+        fg_fast + fg_slow == 0 ? 0.0 : static_cast<double>(fg_slow) / static_cast<double>(fg_fast + fg_slow);
+    j["migrated"] = {{"to_fast_bytes", to_fast}, {"to_slow_bytes", to_slow}};
+    auto mib = [](uint64_t b) { return static_cast<double>(b) / 1048576.0; };
+    tiers = fmt::format("  read fast/slow {:.1f}/{:.1f} MiB (hdd {:.1f}%)  written {:.1f}/{:.1f} MiB", mib(fast),
+                        mib(slow), 100 * j["hdd_read_share"].get<double>(), mib(j["written_bytes"]["fast"]),
+                        mib(j["written_bytes"]["slow"]));
+    if (to_fast + to_slow) tiers += fmt::format("  migrated {:.1f}/{:.1f} MiB", mib(to_fast), mib(to_slow));
+  }
+  if (c.caching) {
+    BlockCacheStats now = c.caching->cache()->stats();
+    uint64_t lookups = now.lookups - cache_before.lookups, hits = now.hits - cache_before.hits;
+    j["cache"] = {{"lookups", lookups}, {"hits", hits},
+                  {"hit_ratio", lookups == 0 ? 0.0 : static_cast<double>(hits) / static_cast<double>(lookups)},
+                  {"admitted", now.admitted - cache_before.admitted}};
+    tiers += fmt::format("  cache hits {:.1f}%", 100 * j["cache"]["hit_ratio"].get<double>());
+  }
+  return tiers;
+}
+
+// The latency percentiles of each op that ran.
+json Latencies(int threads, std::vector<std::vector<uint64_t>>* lat) {
+  json latency;
+  for (int op = 0; op < kOps; op++) {
+    std::vector<uint64_t> all;
+    for (int w = 0; w < threads; w++) {
+      auto& v = (*lat)[static_cast<size_t>(w) * kOps + op];
+      all.insert(all.end(), v.begin(), v.end());
+    }
+    if (!all.empty()) latency[kOpNames[op]] = Percentiles(&all);
+  }
+  return latency;
+}
+
+// Runs one phase, prints its lines and appends its JSON to phases; false if
+// an operation failed.
+bool RunPhase(const PhaseContext& c, const std::string& name, uint64_t ops, const Mix& mix,
+              std::vector<json>* phases) {
+  const Args& a = c.a;
+  std::atomic<uint64_t> errors{0};
+  std::vector<std::vector<uint64_t>> lat(static_cast<size_t>(a.threads) * kOps);
+  Totals before = c.fs ? Snapshot(c.fs) : Totals();
+  BlockCacheStats cache_before;
+  if (c.caching) cache_before = c.caching->cache()->stats();
+  auto start = Clock::now();
+  RunWorkers(c, name, ops, mix, start, &lat, &errors);
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (isatty(2)) std::fprintf(stderr, "\r%*s\r", 40, "");
+  Totals after = c.fs ? Snapshot(c.fs) : Totals();
+  json j{{"phase", name}, {"ops", ops}, {"seconds", seconds}, {"ops_per_s", static_cast<double>(ops) / seconds},
+         {"errors", errors.load()}};
+  json latency = Latencies(a.threads, &lat);
+  j["latency"] = latency;
+  if (!a.label.empty()) j["label"] = a.label;
+  std::string tiers = AddTraffic(c, before, after, cache_before, &j);
+  std::printf("%-6s %10.0f ops/s  %8.1f s%s\n", name.c_str(), j["ops_per_s"].get<double>(), seconds, tiers.c_str());
+  for (const auto& [op, l] : latency.items()) {
+    std::printf("       %-7s %9llu ops  p50 %9.1f  p99 %9.1f  p99.9 %9.1f  p99.99 %9.1f us\n", op.c_str(),
+                static_cast<unsigned long long>(l["count"].get<uint64_t>()), l["p50_us"].get<double>(),
+                l["p99_us"].get<double>(), l["p999_us"].get<double>(), l["p9999_us"].get<double>());
+  }
+  if (!a.csv_path.empty()) AppendCsv(a.csv_path, a.label, j);
+  phases->push_back(j);
+  return errors.load() == 0;
+}
+
 int Run(Args a) {
   a.store.listener = !a.no_listener;
   std::unique_ptr<KvStore> db;
@@ -155,114 +299,11 @@ int Run(Args a) {
   Filesystem* fs = db->hintfs();
   std::atomic<uint64_t> records{a.records};
   std::vector<json> phases;
-  auto* caching = dynamic_cast<CachingFilesystem*>(fs);
-
-  auto phase = [&](const std::string& name, uint64_t ops, const Mix& mix) -> bool {
-    std::atomic<uint64_t> next{0}, errors{0};
-    std::vector<std::vector<uint64_t>> lat(static_cast<size_t>(a.threads) * kOps);
-    Totals before = fs ? Snapshot(fs) : Totals();
-    BlockCacheStats cache_before;
-    if (caching) cache_before = caching->cache()->stats();
-    auto start = Clock::now();
-    std::vector<std::thread> workers;
-    for (int w = 0; w < a.threads; w++) {
-      workers.emplace_back([&, w] {
-        std::mt19937_64 rng(static_cast<uint64_t>(w) * 7919 + 1);
-        auto chooser = NewKeyChooser(mix.distribution, a.records, a.zipf);
-        std::string value;
-        for (uint64_t i; (i = next.fetch_add(1)) < ops;) {
-          if (a.target > 0) {
-            // Paced: operation i is due i / target seconds after the start.
-            auto due = start + std::chrono::nanoseconds(static_cast<int64_t>(1e9 * static_cast<double>(i) / a.target));
-            std::this_thread::sleep_until(due);
-          }
-          Op op;
-          if (name == "load") {
-            op = kInsert;
-          } else {
-            double u = std::uniform_real_distribution<double>(0, 1)(rng);
-            op = u < mix.read ? kRead
-                 : u < mix.read + mix.update ? kUpdate
-                 : u < mix.read + mix.update + mix.insert ? kInsert
-                 : u < mix.read + mix.update + mix.insert + mix.scan ? kScan : kRmw;
-          }
-          auto t0 = Clock::now();
-          bool ok = true;
-          if (op == kInsert) {
-            uint64_t r = name == "load" ? i : records.fetch_add(1);
-            ok = db->Put(RecordKey(r, a.key_size), ValueFor(r, 0, a.value_size));
-          } else {
-            uint64_t r = chooser->Next(&rng, records.load());
-            std::string key = RecordKey(r, a.key_size);
-            if (op == kRead || op == kRmw) ok = db->Get(key, &value);
-            if (op == kUpdate || op == kRmw) ok = ok && db->Put(key, ValueFor(r, i + 1, a.value_size));
-            if (op == kScan) ok = db->Scan(key, 1 + rng() % 100);  // YCSB: scan length uniform in [1, 100]
-          }
-          if (!ok) errors++;
-          lat[static_cast<size_t>(w) * kOps + op].push_back(
-              static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count()));
-          if (w == 0 && i % 20000 == 0 && isatty(2)) {
-            std::fprintf(stderr, "\r%s: %llu / %llu", name.c_str(), static_cast<unsigned long long>(i),
-                         static_cast<unsigned long long>(ops));
-          }
-        }
-      });
-    }
-    for (auto& t : workers) t.join();
-    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    if (isatty(2)) std::fprintf(stderr, "\r%*s\r", 40, "");
-    Totals after = fs ? Snapshot(fs) : Totals();
-    json j{{"phase", name}, {"ops", ops}, {"seconds", seconds}, {"ops_per_s", static_cast<double>(ops) / seconds},
-           {"errors", errors.load()}};
-    json latency;
-    for (int op = 0; op < kOps; op++) {
-      std::vector<uint64_t> all;
-      for (int w = 0; w < a.threads; w++) {
-        auto& v = lat[static_cast<size_t>(w) * kOps + op];
-        all.insert(all.end(), v.begin(), v.end());
-      }
-      if (!all.empty()) latency[kOpNames[op]] = Percentiles(&all);
-    }
-    j["latency"] = latency;
-    if (!a.label.empty()) j["label"] = a.label;
-    std::string tiers;
-    if (fs) {
-      uint64_t fast = after.read_bytes[0] - before.read_bytes[0], slow = after.read_bytes[1] - before.read_bytes[1];
-      uint64_t to_fast = after.migrated[0] - before.migrated[0], to_slow = after.migrated[1] - before.migrated[1];
-      j["read_bytes"] = {{"fast", fast}, {"slow", slow}};
-      j["written_bytes"] = {{"fast", after.written_bytes[0] - before.written_bytes[0]},
-                            {"slow", after.written_bytes[1] - before.written_bytes[1]}};
-      j["hdd_read_share"] = fast + slow == 0 ? 0.0 : static_cast<double>(slow) / static_cast<double>(fast + slow);
-      // The same without migration's own reads (it reads what it moves from
-      // the tier it leaves): what the store's reads and compactions cost.
-      uint64_t fg_fast = fast - std::min(fast, to_slow), fg_slow = slow - std::min(slow, to_fast);
-      j["hdd_read_share_store"] =
-          fg_fast + fg_slow == 0 ? 0.0 : static_cast<double>(fg_slow) / static_cast<double>(fg_fast + fg_slow);
-      j["migrated"] = {{"to_fast_bytes", to_fast}, {"to_slow_bytes", to_slow}};
-      auto mib = [](uint64_t b) { return static_cast<double>(b) / 1048576.0; };
-      tiers = fmt::format("  read fast/slow {:.1f}/{:.1f} MiB (hdd {:.1f}%)  written {:.1f}/{:.1f} MiB", mib(fast),
-                          mib(slow), 100 * j["hdd_read_share"].get<double>(), mib(j["written_bytes"]["fast"]),
-                          mib(j["written_bytes"]["slow"]));
-      if (to_fast + to_slow) tiers += fmt::format("  migrated {:.1f}/{:.1f} MiB", mib(to_fast), mib(to_slow));
-    }
-    if (caching) {
-      BlockCacheStats c = caching->cache()->stats();
-      uint64_t lookups = c.lookups - cache_before.lookups, hits = c.hits - cache_before.hits;
-      j["cache"] = {{"lookups", lookups}, {"hits", hits},
-                    {"hit_ratio", lookups == 0 ? 0.0 : static_cast<double>(hits) / static_cast<double>(lookups)},
-                    {"admitted", c.admitted - cache_before.admitted}};
-      tiers += fmt::format("  cache hits {:.1f}%", 100 * j["cache"]["hit_ratio"].get<double>());
-    }
-    std::printf("%-6s %10.0f ops/s  %8.1f s%s\n", name.c_str(), j["ops_per_s"].get<double>(), seconds, tiers.c_str());
-    for (const auto& [op, l] : latency.items()) {
-      std::printf("       %-7s %9llu ops  p50 %9.1f  p99 %9.1f  p99.9 %9.1f  p99.99 %9.1f us\n", op.c_str(),
-                  static_cast<unsigned long long>(l["count"].get<uint64_t>()), l["p50_us"].get<double>(),
-                  l["p99_us"].get<double>(), l["p999_us"].get<double>(), l["p9999_us"].get<double>());
-    }
-    if (!a.csv_path.empty()) AppendCsv(a.csv_path, a.label, j);
-    phases.push_back(j);
-    return errors.load() == 0;
+  PhaseContext context{a, db.get(), fs, dynamic_cast<CachingFilesystem*>(fs), &records};
+  auto phase = [&](const std::string& name, uint64_t ops, const Mix& mix) {
+    return RunPhase(context, name, ops, mix, &phases);
   };
+
 
   bool ok = true;
   if (a.load) ok = phase("load", a.records, Mix()) && ok;
