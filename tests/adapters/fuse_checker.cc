@@ -81,162 +81,196 @@ struct OpenWriter {
 
 void CheckAfterRefusedWrite(const std::string& path, const std::string& want);
 
+// What the files should hold, and the writers held open (other operations
+// leave their files alone).
+struct Model {
+  std::map<std::string, std::string> files;  // name -> content
+  std::map<std::string, OpenWriter> writers;
+  int next = 0;
+  std::string PickAny(std::mt19937_64* rng) {
+    auto it = files.begin();
+    std::advance(it, static_cast<long>((*rng)() % files.size()));
+    return it->first;
+  }
+  std::string PickUnheld(std::mt19937_64* rng) {
+    for (;;) {
+      std::string name = PickAny(rng);
+      if (!writers.count(name)) return name;
+    }
+  }
+};
+
+// A held-open writer: open, write a little, sync, write back out of order,
+// close.
+void WriterOp(std::mt19937_64* rng, Model* m) {
+  auto& model = m->files;
+  auto& writers = m->writers;
+  int& next = m->next;
+  if (writers.size() < 3 && (writers.empty() || (*rng)() % 8 == 0)) {
+    std::string name = "w" + std::to_string(next++);
+    int fd = open((dir + "/" + name).c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    if (fd < 0) Fail("open writer " + name);
+    writers[name] = {fd, name};
+    model[name] = "";
+    return;
+  }
+  auto it = writers.begin();
+  std::advance(it, static_cast<long>((*rng)() % writers.size()));
+  OpenWriter& w = it->second;
+  std::string& content = model[w.name];
+  int what = static_cast<int>((*rng)() % 20);
+  if (what == 0) {
+    if (close(w.fd) != 0) Fail("close writer " + w.name);
+    writers.erase(it);
+  } else if (what == 1) {
+    if (fdatasync(w.fd) != 0) Fail("fdatasync " + w.name);
+  } else if (what == 2 && content.size() > 3 * 4096) {
+    // Write back a later range first: the page before it comes after.
+    off_t from = static_cast<off_t>(content.size() / 4096 / 2 * 4096);
+    if (sync_file_range(w.fd, from, 0, SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) != 0) {
+      Fail("sync_file_range " + w.name);
+    }
+  } else {
+    std::string data = Bytes(rng, 1 + (*rng)() % ((*rng)() % 4 == 0 ? 9000 : 300));
+    if (!WriteAll(w.fd, data)) Fail("write " + w.name);
+    content += data;
+  }
+}
+
+// Creates or appends (kind < 35), renames, unlinks, truncates or tries an
+// overwrite (68 <= kind < 86), keeping the model in step.
+void MutatingOp(int kind, std::mt19937_64* rng, Model* m) {
+  auto& model = m->files;
+  auto pick = [&] { return m->PickUnheld(rng); };
+  int& next = m->next;
+  if (kind < 15) {  // create
+    std::string name = "f" + std::to_string(next++);
+    std::string data = Bytes(rng, (*rng)() % 70000);
+    int fd = open((dir + "/" + name).c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+    if (fd < 0 || !WriteAll(fd, data) || close(fd) != 0) Fail("create " + name);
+    model[name] = data;
+  } else if (kind < 35) {  // append (sometimes with fsync)
+    std::string name = pick();
+    std::string data = Bytes(rng, 1 + (*rng)() % 20000);
+    int fd = open((dir + "/" + name).c_str(), O_WRONLY | O_APPEND);
+    if (fd < 0 || !WriteAll(fd, data)) Fail("append " + name);
+    if ((*rng)() % 3 == 0 && fsync(fd) != 0) Fail("fsync " + name);
+    if (close(fd) != 0) Fail("close " + name);
+    model[name] += data;
+  } else if (kind < 68) {  // rename, replacing sometimes
+    std::string from = pick();
+    std::string to = (*rng)() % 2 ? pick() : "r" + std::to_string(next++);
+    if (rename((dir + "/" + from).c_str(), (dir + "/" + to).c_str()) != 0) Fail("rename " + from + " " + to);
+    if (from != to) {
+      model[to] = model[from];
+      model.erase(from);
+    }
+  } else if (kind < 75) {  // unlink
+    std::string name = pick();
+    if (unlink((dir + "/" + name).c_str()) != 0) Fail("unlink " + name);
+    model.erase(name);
+  } else if (kind < 82) {  // truncate
+    std::string name = pick();
+    size_t to = (*rng)() % 2 ? 0 : (model[name].empty() ? 0 : (*rng)() % model[name].size());
+    if (truncate((dir + "/" + name).c_str(), static_cast<off_t>(to)) != 0) Fail("truncate " + name);
+    model[name].resize(to);
+  } else if (kind < 84) {  // overwrite the middle: must be refused, nothing changed
+    std::string name = pick();
+    if (model[name].size() < 2) return;
+    int fd = open((dir + "/" + name).c_str(), O_WRONLY);
+    if (fd < 0) Fail("open " + name);
+    errno = 0;
+    ssize_t n = pwrite(fd, "zz", 2, 0);
+    int err = errno;
+    close(fd);
+    if (n >= 0 || (err != EINVAL && err != ENOTSUP)) Fail("an overwrite of " + name + " was not refused");
+  } else if (kind < 86) {
+    // Overwrite stored bytes through the handle that wrote them. Under the
+    // write-back cache write() cannot know; the fsync must fail, and the
+    // file keeps its bytes. Without it, write() fails.
+    std::string name = "o" + std::to_string(next++);
+    std::string data = Bytes(rng, 2 + (*rng)() % 10000);
+    int fd = open((dir + "/" + name).c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+    if (fd < 0 || !WriteAll(fd, data) || fsync(fd) != 0) Fail("create " + name);
+    model[name] = data;
+    char changed[2] = {static_cast<char>(~data[0]), static_cast<char>(~data[1])};
+    errno = 0;
+    ssize_t n = pwrite(fd, changed, 2, 0);
+    int err = errno;
+    if (n == 2) {
+      errno = 0;
+      if (fsync(fd) == 0) Fail("an overwrite of " + name + " was taken at fsync");
+      err = errno;
+    }
+    close(fd);
+    if (err != EINVAL && err != ENOTSUP && err != EIO) Fail("an overwrite of " + name + " was not refused");
+    CheckAfterRefusedWrite(dir + "/" + name, data);
+  }
+}
+
+// Reads a range (35 <= kind < 60), stats, lists the directory or reads a
+// whole file (86 <= kind < 100), against the model.
+void CheckingOp(int kind, std::mt19937_64* rng, Model* m) {
+  auto& model = m->files;
+  auto pick_any = [&] { return m->PickAny(rng); };
+  if (kind < 60) {  // read a range
+    std::string name = pick_any();
+    const std::string& want = model[name];
+    int fd = open((dir + "/" + name).c_str(), O_RDONLY);
+    if (fd < 0) Fail("open " + name);
+    size_t off = want.empty() ? 0 : (*rng)() % (want.size() + 1);
+    std::string buf(1 + (*rng)() % 30000, '\0');
+    ssize_t n = pread(fd, &buf[0], buf.size(), static_cast<off_t>(off));
+    close(fd);
+    size_t expect = off >= want.size() ? 0 : std::min(buf.size(), want.size() - off);
+    if (n != static_cast<ssize_t>(expect) || buf.compare(0, expect, want, off, expect) != 0) {
+      Fail("read " + name + " at " + std::to_string(off) + " got " + std::to_string(n) + " bytes, wanted " +
+           std::to_string(expect));
+    }
+  } else if (kind < 92) {  // stat sizes
+    std::string name = pick_any();
+    struct stat st;
+    if (stat((dir + "/" + name).c_str(), &st) != 0) Fail("stat " + name);
+    if (static_cast<size_t>(st.st_size) != model[name].size()) Fail("size of " + name);
+  } else if (kind < 96) {  // the directory lists exactly the model
+    std::set<std::string> seen;
+    DIR* d = opendir(dir.c_str());
+    if (d == nullptr) Fail("opendir");
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n != "." && n != "..") seen.insert(n);
+    }
+    closedir(d);
+    std::set<std::string> want;
+    for (const auto& [n, c] : model) want.insert(n);
+    if (seen != want) Fail("directory listing differs from the model");
+  } else if (kind < 100) {  // whole-file read
+    std::string name = pick_any();
+    if (ReadAll(dir + "/" + name) != model[name]) Fail("content of " + name);
+  }
+}
+
 int RunOps(long count) {
   std::mt19937_64 rng(seed);
-  std::map<std::string, std::string> model;  // name -> content
-  std::map<std::string, OpenWriter> writers;  // names held open; other ops leave them alone
-  int next = 0;
+  Model m;
   for (op_no = 0; op_no < count; op_no++) {
     int kind = static_cast<int>(rng() % 110);
-    if (model.size() <= writers.size() || kind < 15) kind = 0;
-    auto pick_any = [&] {
-      auto it = model.begin();
-      std::advance(it, static_cast<long>(rng() % model.size()));
-      return it->first;
-    };
-    auto pick = [&] {  // a file no writer holds open
-      for (;;) {
-        std::string name = pick_any();
-        if (!writers.count(name)) return name;
-      }
-    };
-    if (kind >= 100) {  // a held-open writer: open, write a little, sync, close
-      if (writers.size() < 3 && (writers.empty() || rng() % 8 == 0)) {
-        std::string name = "w" + std::to_string(next++);
-        int fd = open((dir + "/" + name).c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-        if (fd < 0) Fail("open writer " + name);
-        writers[name] = {fd, name};
-        model[name] = "";
-        continue;
-      }
-      auto it = writers.begin();
-      std::advance(it, static_cast<long>(rng() % writers.size()));
-      OpenWriter& w = it->second;
-      std::string& content = model[w.name];
-      int what = static_cast<int>(rng() % 20);
-      if (what == 0) {
-        if (close(w.fd) != 0) Fail("close writer " + w.name);
-        writers.erase(it);
-      } else if (what == 1) {
-        if (fdatasync(w.fd) != 0) Fail("fdatasync " + w.name);
-      } else if (what == 2 && content.size() > 3 * 4096) {
-        // Write back a later range first: the page before it comes after.
-        off_t from = static_cast<off_t>(content.size() / 4096 / 2 * 4096);
-        if (sync_file_range(w.fd, from, 0, SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) != 0) {
-          Fail("sync_file_range " + w.name);
-        }
-      } else {
-        std::string data = Bytes(&rng, 1 + rng() % (rng() % 4 == 0 ? 9000 : 300));
-        if (!WriteAll(w.fd, data)) Fail("write " + w.name);
-        content += data;
-      }
-      continue;
-    }
-    if (kind < 15) {  // create
-      std::string name = "f" + std::to_string(next++);
-      std::string data = Bytes(&rng, rng() % 70000);
-      int fd = open((dir + "/" + name).c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
-      if (fd < 0 || !WriteAll(fd, data) || close(fd) != 0) Fail("create " + name);
-      model[name] = data;
-    } else if (kind < 35) {  // append (sometimes with fsync)
-      std::string name = pick();
-      std::string data = Bytes(&rng, 1 + rng() % 20000);
-      int fd = open((dir + "/" + name).c_str(), O_WRONLY | O_APPEND);
-      if (fd < 0 || !WriteAll(fd, data)) Fail("append " + name);
-      if (rng() % 3 == 0 && fsync(fd) != 0) Fail("fsync " + name);
-      if (close(fd) != 0) Fail("close " + name);
-      model[name] += data;
-    } else if (kind < 60) {  // read a range
-      std::string name = pick_any();
-      const std::string& want = model[name];
-      int fd = open((dir + "/" + name).c_str(), O_RDONLY);
-      if (fd < 0) Fail("open " + name);
-      size_t off = want.empty() ? 0 : rng() % (want.size() + 1);
-      std::string buf(1 + rng() % 30000, '\0');
-      ssize_t n = pread(fd, &buf[0], buf.size(), static_cast<off_t>(off));
-      close(fd);
-      size_t expect = off >= want.size() ? 0 : std::min(buf.size(), want.size() - off);
-      if (n != static_cast<ssize_t>(expect) || buf.compare(0, expect, want, off, expect) != 0) {
-        Fail("read " + name + " at " + std::to_string(off) + " got " + std::to_string(n) + " bytes, wanted " +
-             std::to_string(expect));
-      }
-    } else if (kind < 68) {  // rename, replacing sometimes
-      std::string from = pick();
-      std::string to = rng() % 2 ? pick() : "r" + std::to_string(next++);
-      if (rename((dir + "/" + from).c_str(), (dir + "/" + to).c_str()) != 0) Fail("rename " + from + " " + to);
-      if (from != to) {
-        model[to] = model[from];
-        model.erase(from);
-      }
-    } else if (kind < 75) {  // unlink
-      std::string name = pick();
-      if (unlink((dir + "/" + name).c_str()) != 0) Fail("unlink " + name);
-      model.erase(name);
-    } else if (kind < 82) {  // truncate
-      std::string name = pick();
-      size_t to = rng() % 2 ? 0 : (model[name].empty() ? 0 : rng() % model[name].size());
-      if (truncate((dir + "/" + name).c_str(), static_cast<off_t>(to)) != 0) Fail("truncate " + name);
-      model[name].resize(to);
-    } else if (kind < 84) {  // overwrite the middle: must be refused, nothing changed
-      std::string name = pick();
-      if (model[name].size() < 2) continue;
-      int fd = open((dir + "/" + name).c_str(), O_WRONLY);
-      if (fd < 0) Fail("open " + name);
-      errno = 0;
-      ssize_t n = pwrite(fd, "zz", 2, 0);
-      int err = errno;
-      close(fd);
-      if (n >= 0 || (err != EINVAL && err != ENOTSUP)) Fail("an overwrite of " + name + " was not refused");
-    } else if (kind < 86) {
-      // Overwrite stored bytes through the handle that wrote them. Under the
-      // write-back cache write() cannot know; the fsync must fail, and the
-      // file keeps its bytes. Without it, write() fails.
-      std::string name = "o" + std::to_string(next++);
-      std::string data = Bytes(&rng, 2 + rng() % 10000);
-      int fd = open((dir + "/" + name).c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
-      if (fd < 0 || !WriteAll(fd, data) || fsync(fd) != 0) Fail("create " + name);
-      model[name] = data;
-      char changed[2] = {static_cast<char>(~data[0]), static_cast<char>(~data[1])};
-      errno = 0;
-      ssize_t n = pwrite(fd, changed, 2, 0);
-      int err = errno;
-      if (n == 2) {
-        errno = 0;
-        if (fsync(fd) == 0) Fail("an overwrite of " + name + " was taken at fsync");
-        err = errno;
-      }
-      close(fd);
-      if (err != EINVAL && err != ENOTSUP && err != EIO) Fail("an overwrite of " + name + " was not refused");
-      CheckAfterRefusedWrite(dir + "/" + name, data);
-    } else if (kind < 92) {  // stat sizes
-      std::string name = pick_any();
-      struct stat st;
-      if (stat((dir + "/" + name).c_str(), &st) != 0) Fail("stat " + name);
-      if (static_cast<size_t>(st.st_size) != model[name].size()) Fail("size of " + name);
-    } else if (kind < 96) {  // the directory lists exactly the model
-      std::set<std::string> seen;
-      DIR* d = opendir(dir.c_str());
-      if (d == nullptr) Fail("opendir");
-      while (dirent* e = readdir(d)) {
-        std::string n = e->d_name;
-        if (n != "." && n != "..") seen.insert(n);
-      }
-      closedir(d);
-      std::set<std::string> want;
-      for (const auto& [n, c] : model) want.insert(n);
-      if (seen != want) Fail("directory listing differs from the model");
-    } else if (kind < 100) {  // whole-file read
-      std::string name = pick_any();
-      if (ReadAll(dir + "/" + name) != model[name]) Fail("content of " + name);
+    if (m.files.size() <= m.writers.size() || kind < 15) kind = 0;
+    if (kind >= 100) {
+      WriterOp(&rng, &m);
+    } else if (kind < 35 || (kind >= 60 && kind < 86)) {
+      MutatingOp(kind, &rng, &m);
+    } else {
+      CheckingOp(kind, &rng, &m);
     }
   }
-  for (auto& [name, w] : writers) {
+  for (auto& [name, w] : m.writers) {
     if (close(w.fd) != 0) Fail("close writer " + name);
   }
-  for (const auto& [name, content] : model) {
+  for (const auto& [name, content] : m.files) {
     if (ReadAll(dir + "/" + name) != content) Fail("final content of " + name);
   }
-  std::printf("fuse_checker: %ld operations on %zu files, seed %lu: ok\n", count, model.size(), seed);
+  std::printf("fuse_checker: %ld operations on %zu files, seed %lu: ok\n", count, m.files.size(), seed);
   return 0;
 }
 
