@@ -96,8 +96,7 @@ uint64_t BlockCache::AllowedZonesLocked() {
     }
   }
   uint64_t budget_zones = options_.budget_bytes / zone_bytes_;
-  uint64_t taken = wal_zones + options_.headroom_zones;
-  return budget_zones > taken ? budget_zones - taken : 0;
+  return budget_zones > wal_zones ? budget_zones - wal_zones : 0;
 }
 
 void BlockCache::EvictOldestLocked() {

@@ -4,8 +4,7 @@
 //
 // Space: the fast tier keeps a budget shared by the WAL and the cache (the
 // hhzs policy holds it back from tables); the cache may use what the WAL does
-// not (less `headroom_zones`, if set, left empty for the WAL to grow into),
-// and the WAL always wins: before opening a new cache zone, and every few
+// not, and the WAL always wins: before opening a new cache zone, and every few
 // hundred admissions, the cache gives back zones the WAL has grown into,
 // oldest first.
 //
@@ -41,7 +40,6 @@ namespace hintfs {
 struct BlockCacheOptions {
   std::string admission = "all";  // see admission.h
   uint64_t budget_bytes = 0;      // fast bytes shared by the WAL and the cache
-  uint32_t headroom_zones = 0;    // budget zones always left empty for the WAL
   uint64_t block_bytes = 4096;    // the typical block (sizes the admission policy)
 };
 

@@ -1,6 +1,7 @@
 #include "placement/auto_policy.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "placement/static_policies.h"
 
@@ -77,10 +78,13 @@ int AutoPolicy::max_level() const {
 
 std::string AutoPolicy::StateJson() const {
   std::lock_guard<std::mutex> l(mu_);
-  return fmt::format(
-      "{{\"policy\":\"auto\",\"max_level\":{},\"fast_throughput_share\":{:.3f},\"fast_free_share\":{:.3f},"
-      "\"wal_budget_bytes\":{},\"level_knowledge\":{}}}",
-      max_level_, last_throughput_, last_free_share_, config_.wal_budget_bytes, tracker_.StatsJson());
+  return nlohmann::json{{"policy", "auto"},
+                        {"max_level", max_level_},
+                        {"fast_throughput_share", last_throughput_},
+                        {"fast_free_share", last_free_share_},
+                        {"wal_budget_bytes", config_.wal_budget_bytes},
+                        {"level_knowledge", tracker_.Stats()}}
+      .dump();
 }
 
 }  // namespace hintfs

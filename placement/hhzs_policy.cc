@@ -1,6 +1,7 @@
 #include "placement/hhzs_policy.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "placement/static_policies.h"
 
@@ -229,21 +230,26 @@ TieringView HhzsPolicy::Tiering() const {
 std::string HhzsPolicy::StateJson() const {
   std::lock_guard<std::mutex> l(mu_);
   Decision d = DecideLocked(0, false, last_capacity_slots_);
-  std::string levels;
+  nlohmann::json levels = nlohmann::json::array();
   for (int i = 0; i < kMaxLevels; i++) {
-    int64_t demand = DemandLocked(i);
-    levels += fmt::format("{}{{\"level\":{},\"allocated\":{},\"fast\":{},\"demand\":{}}}", i ? "," : "", i,
-                          allocated_[i], fast_[i], demand);
+    levels.push_back({{"level", i}, {"allocated", allocated_[i]}, {"fast", fast_[i]}, {"demand", DemandLocked(i)}});
   }
-  return fmt::format(
-      "{{\"policy\":\"hhzs\",\"table_bytes\":{},\"wal_budget_bytes\":{},\"cache_budget_bytes\":{},"
-      "\"cache\":\"{}\",\"hold_ms\":{},\"capacity_slots\":{},"
-      "\"tiering_level\":{},\"reserved_for_tiering_level\":{},\"live_wals\":{},"
-      "\"running_compactions\":{},\"fast_decisions\":{},\"slow_decisions\":{},\"levels\":[{}],"
-      "\"level_knowledge\":{}}}",
-      config_.table_bytes, config_.wal_budget_bytes, config_.cache_budget_bytes, config_.cache,
-      config_.hold_ns / 1000000, last_capacity_slots_, d.tiering_level, d.reserved,
-      live_wals_.size(), jobs_.size(), fast_decisions_, slow_decisions_, levels, tracker_.StatsJson());
+  return nlohmann::json{{"policy", "hhzs"},
+                        {"table_bytes", config_.table_bytes},
+                        {"wal_budget_bytes", config_.wal_budget_bytes},
+                        {"cache_budget_bytes", config_.cache_budget_bytes},
+                        {"cache", config_.cache},
+                        {"hold_ms", config_.hold_ns / 1000000},
+                        {"capacity_slots", last_capacity_slots_},
+                        {"tiering_level", d.tiering_level},
+                        {"reserved_for_tiering_level", d.reserved},
+                        {"live_wals", live_wals_.size()},
+                        {"running_compactions", jobs_.size()},
+                        {"fast_decisions", fast_decisions_},
+                        {"slow_decisions", slow_decisions_},
+                        {"levels", levels},
+                        {"level_knowledge", tracker_.Stats()}}
+      .dump();
 }
 
 }  // namespace hintfs

@@ -116,13 +116,11 @@ uint64_t LevelTracker::estimates_wrong() const {
   return wrong_;
 }
 
-std::string LevelTracker::StatsJson() const {
+nlohmann::json LevelTracker::Stats() const {
   std::lock_guard<std::mutex> l(mu_);
-  return "{\"known_levels\":" + std::to_string(levels_.size()) + ",\"exact_answers\":" +
-         std::to_string(exact_.load()) + ",\"estimated_answers\":" + std::to_string(estimated_.load()) +
-         ",\"estimated_from_io\":" + std::to_string(from_io_.load()) +
-         ",\"estimates_confirmed\":" + std::to_string(confirmed_) +
-         ",\"estimates_wrong\":" + std::to_string(wrong_) + "}";
+  return {{"known_levels", levels_.size()},   {"exact_answers", exact_.load()},
+          {"estimated_answers", estimated_.load()}, {"estimated_from_io", from_io_.load()},
+          {"estimates_confirmed", confirmed_}, {"estimates_wrong", wrong_}};
 }
 
 }  // namespace hintfs

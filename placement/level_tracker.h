@@ -15,6 +15,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <vector>
 
@@ -49,7 +51,7 @@ class LevelTracker {
   uint64_t estimates_wrong() const;
   // {"known_levels":..,"exact_answers":..,"estimated_answers":..,
   //  "estimated_from_io":..,"estimates_confirmed":..,"estimates_wrong":..}
-  std::string StatsJson() const;
+  nlohmann::json Stats() const;
 
  private:
   void OnHint(const Hint& hint);

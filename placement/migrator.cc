@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "fs/clock.h"
 
@@ -17,17 +18,17 @@ constexpr uint64_t kSaveEveryMoves = 8;
 }  // namespace
 
 std::string MigratorStats::ToJson() const {
-  std::string err;
-  for (char c : last_error) {
-    if (c == '"' || c == '\\') err += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) err += c;
-  }
-  return fmt::format(
-      "{{\"to_fast_bytes\":{},\"to_slow_bytes\":{},\"moves\":{{\"capacity\":{},\"popularity\":{},"
-      "\"swap\":{}}},\"busy\":{},\"no_space\":{},\"errors\":{},\"backlog_tables\":{},\"backlog_bytes\":{},"
-      "\"slow_read_rate\":{:.1f},\"last_error\":\"{}\"}}",
-      to_fast_bytes, to_slow_bytes, capacity, popularity, swap, busy, no_space, errors, backlog_tables,
-      backlog_bytes, slow_read_rate, err);
+  return nlohmann::json{{"to_fast_bytes", to_fast_bytes},
+                        {"to_slow_bytes", to_slow_bytes},
+                        {"moves", {{"capacity", capacity}, {"popularity", popularity}, {"swap", swap}}},
+                        {"busy", busy},
+                        {"no_space", no_space},
+                        {"errors", errors},
+                        {"backlog_tables", backlog_tables},
+                        {"backlog_bytes", backlog_bytes},
+                        {"slow_read_rate", slow_read_rate},
+                        {"last_error", last_error}}
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Migrator::Migrator(Filesystem* fs, std::shared_ptr<HintBus> bus, TieringSource* tiering, MigratorOptions options)

@@ -1,5 +1,7 @@
 #include "placement/static_policies.h"
 
+#include <nlohmann/json.hpp>
+
 #include "hints/file_kind.h"
 
 namespace hintfs {
@@ -44,7 +46,7 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
 namespace hintfs {
 
 std::string LevelThresholdPolicy::StateJson() const {
-  return "{\"policy\":\"" + name_ + "\",\"levels\":" + tracker_.StatsJson() + "}";
+  return nlohmann::json{{"policy", name_}, {"levels", tracker_.Stats()}}.dump();
 }
 
 }  // namespace hintfs
