@@ -146,6 +146,10 @@ class FsImpl : public Filesystem {
   // checksum of every block it touches; a mismatch is an IOError naming the
   // block. Zones written before checksums existed are read unchecked.
   Status ReadChecked(uint32_t device, uint32_t zone, uint64_t offset, size_t n, char* dst, bool check = true);
+  // IOError naming the first of blocks (block first of zone, at device
+  // offset from) whose CRC32C is not the one wanted.
+  Status CheckBlocks(const char* blocks, const std::vector<uint32_t>& want, uint32_t device, uint32_t zone,
+                     uint64_t first, uint64_t from) const;
   // Closes a zone the caller holds for good: writes its checksums after its
   // last block as its trailer, records that it is sealed, finishes it.
   Status SealZone(uint32_t device, uint32_t zone);

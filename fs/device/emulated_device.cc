@@ -73,6 +73,14 @@ class MemBacking : public Backing {
     return Status::OK();
   }
 
+  const char* View(uint64_t offset, size_t n) override {
+    const uint64_t zone_size = store_->state->geometry.zone_size;
+    const uint64_t in_zone = offset % zone_size;
+    if (in_zone + n > zone_size) return nullptr;  // spans zones
+    const char* z = Zone(static_cast<uint32_t>(offset / zone_size), /*allocate=*/false);
+    return z == nullptr ? nullptr : z + in_zone;
+  }
+
   Status PersistZone(uint32_t, const ZoneState&) override { return Status::OK(); }
   Status PersistPowerCycles(uint64_t) override { return Status::OK(); }
   Status Sync() override { return Status::OK(); }
@@ -118,12 +126,25 @@ class EmulatedDevice : public ZonedDevice {
   }
 
   Status Read(uint64_t offset, size_t n, char* buf) override {
+    if (n == 0) return CheckPoweredNow();
+    Status s = CheckReadable(offset, n);
+    if (!s.ok()) return s;
+    return backing_->ReadData(offset, n, buf);
+  }
+
+  const char* ReadView(uint64_t offset, size_t n) override {
+    if (n == 0 || !CheckReadable(offset, n).ok()) return nullptr;
+    return backing_->View(offset, n);
+  }
+
+  // Read's rules: powered, inside the device, below every write pointer the
+  // range crosses, no offline zone.
+  Status CheckReadable(uint64_t offset, size_t n) {
     {
       std::lock_guard<std::mutex> l(state_->mu);
       Status s = CheckPowered();
       if (!s.ok()) return s;
       const DeviceGeometry& g = state_->geometry;
-      if (n == 0) return Status::OK();
       if (offset >= g.capacity_bytes() || n > g.capacity_bytes() - offset) {
         return Status::InvalidArgument(fmt::format("read [{}, +{}) beyond device end", offset, n));
       }
@@ -144,7 +165,12 @@ class EmulatedDevice : public ZonedDevice {
         pos = end;
       }
     }
-    return backing_->ReadData(offset, n, buf);
+    return Status::OK();
+  }
+
+  Status CheckPoweredNow() {
+    std::lock_guard<std::mutex> l(state_->mu);
+    return CheckPowered();
   }
 
   Status Write(uint64_t offset, const char* data, size_t n) override {

@@ -32,6 +32,12 @@ class Backing {
  public:
   virtual ~Backing() = default;
   virtual Status ReadData(uint64_t offset, size_t n, char* buf) = 0;
+  // The bytes at offset in place, if they are in memory (ZonedDevice::ReadView).
+  virtual const char* View(uint64_t offset, size_t n) {
+    static_cast<void>(offset);
+    static_cast<void>(n);
+    return nullptr;
+  }
   virtual Status WriteData(uint64_t offset, const char* data, size_t n) = 0;
   virtual Status DiscardZone(uint32_t zone) = 0;
   virtual Status PersistZone(uint32_t zone, const ZoneState& state) = 0;

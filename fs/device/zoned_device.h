@@ -49,6 +49,15 @@ class ZonedDevice {
   Status ReportZone(uint32_t zone, ZoneInfo* info);
 
   virtual Status Read(uint64_t offset, size_t n, char* buf) = 0;
+  // Where [offset, offset + n) can be read in place, for a device whose
+  // bytes live in this process's memory (an emulated device): valid while
+  // the device is open and the zone is not reset. nullptr if the device has
+  // no such memory or Read would refuse the range (Read then says why).
+  virtual const char* ReadView(uint64_t offset, size_t n) {
+    static_cast<void>(offset);
+    static_cast<void>(n);
+    return nullptr;
+  }
   // Writes n bytes at offset, which must be the zone's write pointer for a
   // sequential zone. Implicitly opens an empty or closed zone.
   virtual Status Write(uint64_t offset, const char* data, size_t n) = 0;
