@@ -34,7 +34,7 @@ Status FsImpl::NextCopyZoneLocked(CopyTarget* target, uint64_t* used, uint64_t* 
     // GC takes the empty zone kept back for it; a migration leaves the
     // policy's reservations and the reserve for space-freeing writes alone.
     const uint32_t keep =
-        target->for_gc ? 0 : policy_->ReservedEmptyZones(DeviceSpaceLocked(d), target->role) + options_.reserve_zones;
+        target->for_gc ? 0 : KeptEmptyZones(DeviceSpaceLocked(d), target->role, /*frees_space=*/false);
     uint32_t z = 0;
     if (PickZoneLocked(d, target->role, target->for_gc, &z, keep)) {
       target->device = d;

@@ -259,6 +259,12 @@ class FsImpl : public Filesystem {
   // ---- space (fs_space.cc)
   DeviceSpace DeviceSpaceLocked(uint32_t device) const;
   Status AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_t* zone);
+  // Empty zones a write of role must leave on a device: the policy's
+  // reservations, and the reserve unless the write frees space
+  // (MountOptions::reserve_zones).
+  uint32_t KeptEmptyZones(const DeviceSpace& space, ZoneRole role, bool frees_space) {
+    return policy_->ReservedEmptyZones(space, role) + (frees_space ? 0 : options_.reserve_zones);
+  }
   // keep_empty: empty zones this request must leave to others (policy reservations).
   bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
                       uint32_t keep_empty = 0);

@@ -128,8 +128,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
       uint64_t garbage = 0, capacity = 0;
       {
         std::lock_guard<std::mutex> l(mu_);
-        const uint32_t keep_empty = policy_->ReservedEmptyZones(spaces[d], ino->role) +
-                                    (policy_->MayUseReserve(req) ? 0 : options_.reserve_zones);
+        const uint32_t keep_empty = KeptEmptyZones(spaces[d], ino->role, policy_->MayUseReserve(req));
         if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty) ||
             (attempt == 0 && RevokeIdleZoneLocked(d, ino->role, ino) &&
              PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty))) {
