@@ -37,6 +37,19 @@ class RocksDbContract : public ::testing::Test {
     DestroyMemDevice(spec_);
     DestroyMemDevice(spec_ + ".slow");
   }
+  rocksdb::Options DbOptions() {
+    rocksdb::Options o;
+    o.env = env_.get();
+    o.create_if_missing = true;
+    return o;
+  }
+  // The DB at /db, or null (the failure recorded).
+  std::unique_ptr<rocksdb::DB> OpenDb(const rocksdb::Options& o) {
+    rocksdb::DB* raw = nullptr;
+    rocksdb::Status s = rocksdb::DB::Open(o, "/db", &raw);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return std::unique_ptr<rocksdb::DB>(raw);
+  }
   std::string spec_;
   std::shared_ptr<rocksdb::FileSystem> fs_;
   std::unique_ptr<rocksdb::Env> env_;
@@ -45,24 +58,21 @@ class RocksDbContract : public ::testing::Test {
 // PlainTable needs allow_mmap_reads: RocksDB then reads with no buffer and
 // keeps the slices while the file is open.
 TEST_F(RocksDbContract, PlainTableWithMmapReads) {
-  rocksdb::Options o;
-  o.env = env_.get();
-  o.create_if_missing = true;
+  rocksdb::Options o = DbOptions();
   o.allow_mmap_reads = true;
   o.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(4));
   o.table_factory.reset(rocksdb::NewPlainTableFactory());
   o.write_buffer_size = 64 << 10;
-  rocksdb::DB* raw = nullptr;
-  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
+  std::unique_ptr<rocksdb::DB> db = OpenDb(o);
+  ASSERT_NE(db, nullptr);
   for (int i = 0; i < 5000; i++) {
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "key" + std::to_string(100000 + i), std::string(50, 'a' + i % 26)).ok());
   }
   ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
   ASSERT_TRUE(db->Close().ok());
   db.reset();
-  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
-  db.reset(raw);
+  db = OpenDb(o);
+  ASSERT_NE(db, nullptr);
   for (int i = 0; i < 5000; i += 7) {
     std::string v;
     ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "key" + std::to_string(100000 + i), &v).ok()) << i;
@@ -96,14 +106,12 @@ TEST_F(RocksDbContract, AUriWithoutADeviceIsRefused) {
 }
 
 // Ingestion with write_global_seqno patches the ingested table in place
-// through NewRandomRWFile (without it RocksDB refuses the ingestion).
+// through NewRandomRWFile (without it RocksDB keeps the sequence number only
+// in its MANIFEST).
 TEST_F(RocksDbContract, IngestionPatchesTheGlobalSequenceNumberInPlace) {
-  rocksdb::Options o;
-  o.env = env_.get();
-  o.create_if_missing = true;
-  rocksdb::DB* raw = nullptr;
-  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
+  rocksdb::Options o = DbOptions();
+  std::unique_ptr<rocksdb::DB> db = OpenDb(o);
+  ASSERT_NE(db, nullptr);
   ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "k05", "old").ok());  // overlaps: a global seqno is needed
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), o);
   ASSERT_TRUE(writer.Open("/ingest.sst").ok());
@@ -131,8 +139,8 @@ TEST_F(RocksDbContract, IngestionPatchesTheGlobalSequenceNumberInPlace) {
   EXPECT_GT(global_seqno, 0u);
   ASSERT_TRUE(db->Close().ok());
   db.reset();
-  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
-  db.reset(raw);
+  db = OpenDb(o);
+  ASSERT_NE(db, nullptr);
   std::string v;
   ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "k05", &v).ok());
   EXPECT_EQ(v, "new5");  // the ingested table's seqno is above the old Put's
@@ -142,12 +150,9 @@ TEST_F(RocksDbContract, IngestionPatchesTheGlobalSequenceNumberInPlace) {
 // files have one writer; the DB goes on unharmed, and readers (dump tools)
 // see what it wrote.
 TEST_F(RocksDbContract, ASecondWriterOfALiveFileIsRefusedAndTheDbGoesOn) {
-  rocksdb::Options o;
-  o.env = env_.get();
-  o.create_if_missing = true;
-  rocksdb::DB* raw = nullptr;
-  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
+  rocksdb::Options o = DbOptions();
+  std::unique_ptr<rocksdb::DB> db = OpenDb(o);
+  ASSERT_NE(db, nullptr);
   ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "a", "1").ok());
   std::vector<std::string> children;
   ASSERT_TRUE(fs_->GetChildren("/db", rocksdb::IOOptions(), &children, nullptr).ok());
@@ -167,8 +172,8 @@ TEST_F(RocksDbContract, ASecondWriterOfALiveFileIsRefusedAndTheDbGoesOn) {
   ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "b", "2").ok());
   ASSERT_TRUE(db->Close().ok());
   db.reset();
-  ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
-  db.reset(raw);
+  db = OpenDb(o);
+  ASSERT_NE(db, nullptr);
   std::string v;
   ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "a", &v).ok());
   EXPECT_EQ(v, "1");
