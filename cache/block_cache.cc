@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "fs/crc32c.h"
+#include "hints/file_tag.h"
 
 namespace hintfs {
 
@@ -36,6 +37,8 @@ Status BlockCache::Open(Filesystem* fs, const BlockCacheOptions& options, std::u
     s = fs->Mkdir(kCacheDirectory);
     if (!s.ok()) return s;
   }
+  s = fs->KeepOnFastTier(kCacheDirectory, kCacheClass);
+  if (!s.ok()) return s;
   cache->reset(new BlockCache(fs, options, std::move(policy), zone_bytes));
   return Status::OK();
 }
@@ -92,7 +95,7 @@ uint64_t BlockCache::AllowedZonesLocked() {
   uint64_t wal_zones = 0;
   if (fs_->Usage(&usage).ok()) {
     for (const DeviceUsage& u : usage) {
-      if (u.tier == Tier::kFast) wal_zones += u.role_zones[static_cast<int>(ZoneRole::kWal)];
+      if (u.tier == Tier::kFast) wal_zones += u.role_zones[static_cast<int>(kWalClass)];
     }
   }
   uint64_t budget_zones = options_.budget_bytes / zone_bytes_;

@@ -9,8 +9,8 @@
 // oldest first.
 //
 // Layout: a cache zone is a file of exactly one fast zone under
-// kCacheDirectory (fs/allocation.h), which the filesystem keeps on the fast
-// tier with the cache role. Blocks are appended to the newest; a mapping
+// kCacheDirectory, whose files the filesystem keeps on the fast tier in
+// their own class (kCacheClass, Filesystem::KeepOnFastTier). Blocks are appended to the newest; a mapping
 // table (key -> zone, offset, length, CRC32C) and a FIFO of zones find them;
 // evicting the oldest zone drops its keys and deletes its file. The cache is
 // volatile: its contents and mappings start empty at every mount. Every hit is
@@ -36,6 +36,9 @@
 #include "fs/filesystem.h"
 
 namespace hintfs {
+
+// The cache's files, one per cache zone; hidden from listings of the mount.
+constexpr char kCacheDirectory[] = "/.hintfs-cache";
 
 struct BlockCacheOptions {
   std::string admission = "all";  // see admission.h

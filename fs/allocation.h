@@ -1,6 +1,7 @@
 // The allocation seam between the filesystem and placement policies. The
 // filesystem asks a policy two questions and knows nothing else about why:
-//   - which role a new file's data has (WAL, data, ...), so zones never mix roles;
+//   - which class a new file's data has (ZoneRole: ids the policy defines),
+//     so zones never mix classes;
 //   - in which order to try the member devices when a file needs a new zone.
 // placement/ implements policies by name; the filesystem ships only the
 // default that fills the fast tier first.
@@ -17,12 +18,6 @@
 
 namespace hintfs {
 
-// Files under this directory hold the SSD block cache (cache/): the
-// filesystem gives them the cache role and fast devices only, without asking
-// the policy, and they never spill to the slow tier.
-constexpr char kCacheDirectory[] = "/.hintfs-cache";
-bool IsCacheFile(const std::string& path);
-
 // What the filesystem knows about a device when it asks for placement.
 struct DeviceSpace {
   uint32_t index = 0;
@@ -32,7 +27,7 @@ struct DeviceSpace {
   uint64_t free_bytes = 0;    // unwritten capacity of data zones
   uint64_t live_bytes = 0;    // bytes files reference (the rest of what is written is garbage)
   uint64_t zone_capacity = 0;
-  uint32_t role_zones[7] = {};  // zones with live bytes or a writer, per ZoneRole
+  uint32_t role_zones[kZoneRoleCount] = {};  // zones with live bytes or a writer, per ZoneRole
 };
 
 struct AllocationRequest {
@@ -41,9 +36,9 @@ struct AllocationRequest {
   ZoneRole role = ZoneRole::kData;
   uint64_t file_size = 0;  // bytes already written to the file
   uint64_t bytes = 0;      // bytes about to be written
-  // How long the writer expects the data to live (the RocksDB/Linux
-  // WriteLifeTimeHint scale: 0 not set, 1 none, 2 short, 3 medium, 4 long,
-  // 5 extreme), set before the first append.
+  // How long the writer expects the data to live, on the scale of Linux's
+  // write-life-time hints (fcntl F_SET_RW_HINT: 0 not set, 1 none, 2 short,
+  // 3 medium, 4 long, 5 extreme), set before the first append.
   int lifetime_hint = 0;
 };
 
@@ -51,23 +46,24 @@ class AllocationPolicy {
  public:
   virtual ~AllocationPolicy() = default;
   virtual std::string name() const = 0;
-  // The role of a file about to be created at path.
+  // The class of a file about to be created at path (kData or an id the
+  // policy defines, below kZoneRoleCount).
   virtual ZoneRole RoleForNewFile(const std::string& path) = 0;
   // Fills *order with device indexes to try, best first. Devices left out are
   // not used for this request.
   virtual void ChooseDevices(const AllocationRequest& request,
                              const std::vector<DeviceSpace>& devices,
                              std::vector<uint32_t>* order) = 0;
-  // Empty zones of device that a request of role must leave free (for the
-  // roles the policy reserves zones for, e.g. HHZS's WAL zones).
+  // Empty zones of device that a request of class role must leave free (for
+  // the classes the policy reserves zones for).
   virtual uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) {
     static_cast<void>(device);
     static_cast<void>(role);
     return 0;
   }
-  // Whether the request's file frees space once written (an LSM store's
-  // flush or compaction output: its inputs or log die after it), so that it
-  // may use the zones the filesystem keeps back from everything else
+  // Whether the request's file frees space once written (the policy knows
+  // which files replace others that are deleted after them), so that it may
+  // use the zones the filesystem keeps back from everything else
   // (MountOptions::reserve_zones) and a full store can free itself.
   virtual bool MayUseReserve(const AllocationRequest& request) {
     static_cast<void>(request);

@@ -91,9 +91,9 @@ struct MountOptions {
   // Empty zones per device kept back from writers so GC can always move data.
   uint32_t gc_reserve_zones = 1;
   // Further empty zones per device kept back for writes that free space
-  // (AllocationPolicy::MayUseReserve: a store's flushes and compactions), so
-  // that a store that filled the filesystem can delete and compact its way
-  // back.
+  // (AllocationPolicy::MayUseReserve says which), so that a store that
+  // filled the filesystem can still write the files that let it delete
+  // others.
   uint32_t reserve_zones = 1;
   // Check the checksum of every block a read touches (block_sums.h).
   bool verify_reads = true;
@@ -132,7 +132,7 @@ struct FileStat {
   uint32_t nlink = 0;
   int64_t mtime_ns = 0;
   std::vector<Extent> extents;  // bytes already on a device (files only)
-  FileHints hints;
+  std::string tag;  // the bytes SetTag stored (empty: none)
   // Random reads since mount: reads that did not start where the previous
   // read of the file ended (not persisted).
   uint64_t reads = 0;
@@ -162,7 +162,7 @@ struct DeviceUsage {
   uint32_t data_zones = 0;
   uint32_t empty_zones = 0;
   double random_read_iops = 0;  // known or modelled (timing profile); 0 unknown
-  uint32_t role_zones[7] = {};   // data zones with live bytes or a writer, per ZoneRole
+  uint32_t role_zones[kZoneRoleCount] = {};   // data zones with live bytes or a writer, per ZoneRole
 };
 
 struct ZoneReport {
@@ -316,8 +316,17 @@ class Filesystem {
   // Shrinks a file, or grows it with zeros.
   virtual Status Truncate(const std::string& path, uint64_t size) = 0;
   virtual Status SetMtime(const std::string& path, int64_t mtime_ns) = 0;
-  // Records what is known about a file (durable with the next commit).
-  virtual Status SetHints(const std::string& path, const FileHints& hints) = 0;
+  // Replaces the file's tag: opaque bytes the layers above keep with it
+  // (durable with the next commit). NotFound if path is not a file,
+  // InvalidArgument if tag is longer than kMaxFileTag.
+  virtual Status SetTag(const std::string& path, const std::string& tag) = 0;
+  // From now on, files created in the directory dir get file_class (instead
+  // of the class the placement policy gives), and the data of every file of
+  // that class goes to fast devices only, never spilling to the slow tier:
+  // for a layer that keeps its own files on the fast tier (the SSD cache).
+  // Not persisted: the layer says it again after each mount. NotFound if dir
+  // is not a directory, InvalidArgument if file_class is not a file class.
+  virtual Status KeepOnFastTier(const std::string& dir, ZoneRole file_class) = 0;
   // Creates path if needed and locks it; Busy if already locked.
   virtual Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) = 0;
   // Makes all namespace changes durable (directory fsync).
@@ -338,7 +347,7 @@ class Filesystem {
   virtual FsStats Stats() = 0;
   virtual const Superblock& superblock() const = 0;
   virtual std::string policy_name() const = 0;
-  // The placement policy's state (levels, demands, tiering level...) as JSON.
+  // The placement policy's state as JSON (AllocationPolicy::StateJson).
   virtual std::string PolicyStateJson() const = 0;
 
   // Checks the journal image against itself and the devices. deep also reads

@@ -42,8 +42,11 @@ class FilesystemWrapper : public Filesystem {
   }
   Status Truncate(const std::string& path, uint64_t size) override { return target_->Truncate(path, size); }
   Status SetMtime(const std::string& path, int64_t mtime_ns) override { return target_->SetMtime(path, mtime_ns); }
-  Status SetHints(const std::string& path, const FileHints& hints) override {
-    return target_->SetHints(path, hints);
+  Status KeepOnFastTier(const std::string& dir, ZoneRole file_class) override {
+    return target_->KeepOnFastTier(dir, file_class);
+  }
+  Status SetTag(const std::string& path, const std::string& tag) override {
+    return target_->SetTag(path, tag);
   }
   Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) override {
     return target_->Lock(path, lock);

@@ -451,17 +451,20 @@ Status FsImpl::Truncate(const std::string& path, uint64_t size) {
   return CommitUnflushed();
 }
 
-Status FsImpl::SetHints(const std::string& path, const FileHints& hints) {
+Status FsImpl::SetTag(const std::string& path, const std::string& tag) {
+  if (tag.size() > kMaxFileTag) {
+    return Status::InvalidArgument(path + ": a file tag holds at most " + std::to_string(kMaxFileTag) + " bytes");
+  }
   std::shared_ptr<Inode> ino;
   Status s = HoldInode(path, /*files_only=*/true, &ino);
   if (!s.ok()) return s;
   {
     std::lock_guard<std::mutex> il(ino->mu);
-    ino->hints = hints;
+    ino->tag = tag;
     MetadataOp op;
-    op.type = MetadataOp::Type::kSetHints;
+    op.type = MetadataOp::Type::kSetTag;
     op.inode.id = ino->id;
-    op.inode.hints = hints;
+    op.inode.tag = tag;
     journal_->Add(op);
   }
   CloseHandle(ino);

@@ -79,9 +79,10 @@ Status FsImpl::CreateLocked(uint64_t parent, const std::string& name, FileType t
   auto ino = std::make_shared<Inode>();
   ino->id = next_inode_++;
   ino->type = type;
-  ino->role = type != FileType::kFile ? ZoneRole::kFree
-              : IsCacheFile(path)     ? ZoneRole::kCache
-                                      : policy_->RoleForNewFile(path);
+  auto fast_dir = fast_tier_dirs_.find(parent);
+  ino->role = type != FileType::kFile             ? ZoneRole::kFree
+              : fast_dir != fast_tier_dirs_.end() ? fast_dir->second
+                                                  : policy_->RoleForNewFile(path);
   ino->created_as = path;
   ino->mtime_ns = WallClockNs();
   ino->nlink = 1;
@@ -151,7 +152,7 @@ Status FsImpl::Stat(const std::string& path, FileStat* st) {
   st->size = ino->size;
   st->mtime_ns = ino->mtime_ns;
   st->extents = ino->extents;
-  st->hints = ino->hints;
+  st->tag = ino->tag;
   st->reads = ino->reads.load(std::memory_order_relaxed);
   return Status::OK();
 }
@@ -209,6 +210,22 @@ Status FsImpl::Mkdir(const std::string& path) {
     if (!s.ok()) return s;
   }
   return CommitUnflushed();
+}
+
+Status FsImpl::KeepOnFastTier(const std::string& dir, ZoneRole file_class) {
+  int id = static_cast<int>(file_class);
+  if (file_class == ZoneRole::kFree || file_class == ZoneRole::kSuperblock || file_class == ZoneRole::kMetadata ||
+      id >= kZoneRoleCount) {
+    return Status::InvalidArgument(ZoneRoleName(file_class) + " is not a file class");
+  }
+  std::lock_guard<std::mutex> l(mu_);
+  uint64_t inode = 0;
+  Status s = Resolve(dir, &inode);
+  if (!s.ok()) return s;
+  if (dirs_.count(inode) == 0) return Status::NotFound(dir + ": not a directory");
+  fast_tier_dirs_[inode] = file_class;
+  fast_tier_classes_ |= 1u << id;
+  return Status::OK();
 }
 
 Status FsImpl::Rmdir(const std::string& path) { return RemoveName(path, /*want_dir=*/true); }

@@ -32,7 +32,7 @@ struct Inode {
   FileType type = FileType::kFile;
   ZoneRole role = ZoneRole::kData;
   std::string created_as;  // path at creation, for allocation requests
-  FileHints hints;         // guarded by mu below
+  std::string tag;         // guarded by mu below
   int lifetime_hint = 0;   // guarded by mu below; not persisted
   // Reads since mount that did not continue the previous read of the file
   // (random reads; a sequential scan counts once).
@@ -114,7 +114,8 @@ class FsImpl : public Filesystem {
   Status Link(const std::string& existing, const std::string& new_path) override;
   Status Truncate(const std::string& path, uint64_t size) override;
   Status SetMtime(const std::string& path, int64_t mtime_ns) override;
-  Status SetHints(const std::string& path, const FileHints& hints) override;
+  Status SetTag(const std::string& path, const std::string& tag) override;
+  Status KeepOnFastTier(const std::string& dir, ZoneRole file_class) override;
   Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) override;
   Status SyncMetadata() override;
   Status SetAttribute(const std::string& name, const std::string& value) override;
@@ -344,6 +345,10 @@ class FsImpl : public Filesystem {
   std::mutex mu_;
   std::unordered_map<uint64_t, std::shared_ptr<Inode>> inodes_;
   std::map<uint64_t, std::map<std::string, uint64_t>> dirs_;
+  // KeepOnFastTier: directory inode -> class of the files created in it, and
+  // the classes kept on fast devices (bit per ZoneRole value).
+  std::map<uint64_t, ZoneRole> fast_tier_dirs_;
+  uint32_t fast_tier_classes_ = 0;
   std::set<uint64_t> locked_;
   std::map<std::string, std::string> attributes_;
   uint64_t next_inode_ = 2;

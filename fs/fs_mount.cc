@@ -337,7 +337,7 @@ Status FsImpl::LoadInodes(const MetadataImage& image, const ReplayReport& replay
     ino->size = rec.size;
     ino->mtime_ns = rec.mtime_ns;
     ino->extents = rec.extents;
-    ino->hints = rec.hints;
+    ino->tag = rec.tag;
     ino->pending = rec.tail;  // a synced tail is not on a device yet
     ino->tail_len = rec.tail.size();
     if (rewrite) {

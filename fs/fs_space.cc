@@ -110,7 +110,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   {
     std::lock_guard<std::mutex> l(mu_);
     for (uint32_t d = 0; d < members_.size(); d++) spaces.push_back(DeviceSpaceLocked(d));
-    if (ino->role == ZoneRole::kCache) {
+    if ((fast_tier_classes_ >> static_cast<int>(ino->role)) & 1) {
       for (const DeviceSpace& sp : spaces) {
         if (sp.tier == Tier::kFast) order.push_back(sp.index);
       }

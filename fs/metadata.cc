@@ -12,17 +12,14 @@ constexpr uint32_t kMaxExtentsPerOp = 1u << 24;
 constexpr size_t kMaxTail = 64 << 10;
 }  // namespace
 
-const char* ZoneRoleName(ZoneRole role) {
+std::string ZoneRoleName(ZoneRole role) {
   switch (role) {
     case ZoneRole::kFree: return "free";
     case ZoneRole::kSuperblock: return "superblock";
     case ZoneRole::kMetadata: return "metadata";
-    case ZoneRole::kWal: return "wal";
     case ZoneRole::kData: return "data";
-    case ZoneRole::kCache: return "cache";
-    case ZoneRole::kHot: return "hot";
   }
-  return "unknown";
+  return "class-" + std::to_string(static_cast<int>(role));
 }
 
 void EncodeOp(const MetadataOp& op, std::string* dst) {
@@ -81,11 +78,11 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
       PutFixed32(dst, op.block);
       if (op.type == MetadataOp::Type::kZoneSealedTable) PutFixed32(dst, op.table_crc);
       break;
-    case MetadataOp::Type::kSetHints:
+    case MetadataOp::Type::kSetHintsV1:  // DecodeOp turns it into op 16: never held, never written
+      break;
+    case MetadataOp::Type::kSetTag:
       PutFixed64(dst, in.id);
-      PutFixed32(dst, static_cast<uint32_t>(in.hints.level));
-      PutFixed64(dst, in.hints.job);
-      PutLengthPrefixed(dst, in.hints.reason);
+      PutLengthPrefixed(dst, in.tag);
       break;
     case MetadataOp::Type::kZoneOwner:
       PutFixed32(dst, op.device);
@@ -125,8 +122,9 @@ Status DecodeCreateInode(Decoder* d, InodeRecord* in) {
   if (in->type != FileType::kFile && in->type != FileType::kDirectory) {
     return Status::Corruption("metadata op: bad file type");
   }
-  if (static_cast<uint8_t>(in->role) > static_cast<uint8_t>(ZoneRole::kHot)) {
-    return Status::Corruption("metadata op: bad zone role");
+  bool own_zone = in->role == ZoneRole::kSuperblock || in->role == ZoneRole::kMetadata;
+  if (own_zone || static_cast<int>(in->role) >= kZoneRoleCount) {
+    return Status::Corruption("metadata op: bad file class");
   }
   return Status::OK();
 }
@@ -221,15 +219,25 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       d.GetFixed32(&op->block);
       if (op->type == MetadataOp::Type::kZoneSealedTable) d.GetFixed32(&op->table_crc);
       break;
-    case MetadataOp::Type::kSetHints: {
-      uint32_t level = 0;
+    case MetadataOp::Type::kSetHintsV1: {
+      // The layer above chose these fields; the filesystem keeps their bytes
+      // as a version-0 tag and never reads them.
+      std::string_view fixed;
+      std::string text;
       d.GetFixed64(&in.id);
-      d.GetFixed32(&level);
-      d.GetFixed64(&in.hints.job);
-      d.GetLengthPrefixed(&in.hints.reason, 64);
-      in.hints.level = static_cast<int32_t>(level);
+      d.GetBytes(12, &fixed);
+      d.GetLengthPrefixed(&text, 64);
+      if (!d.ok()) break;
+      in.tag.assign(1, '\0');
+      in.tag.append(fixed);
+      PutLengthPrefixed(&in.tag, text);
+      op->type = MetadataOp::Type::kSetTag;
       break;
     }
+    case MetadataOp::Type::kSetTag:
+      d.GetFixed64(&in.id);
+      d.GetLengthPrefixed(&in.tag, kMaxFileTag);
+      break;
     case MetadataOp::Type::kZoneOwner:
       d.GetFixed32(&op->device);
       d.GetFixed32(&op->zone);
@@ -276,8 +284,10 @@ Status MetadataImage::Apply(const MetadataOp& op) {
       return ApplyNamespaceOp(op);
     case MetadataOp::Type::kSetExtents:
     case MetadataOp::Type::kAppendTail:
-    case MetadataOp::Type::kSetHints:
+    case MetadataOp::Type::kSetTag:
       return ApplyFileOp(op);
+    case MetadataOp::Type::kSetHintsV1:  // DecodeOp made it op 16
+      break;
     case MetadataOp::Type::kZoneOwner:
     case MetadataOp::Type::kBlockSums:
     case MetadataOp::Type::kZoneSealed:
@@ -355,7 +365,7 @@ Status MetadataImage::ApplyNamespaceOp(const MetadataOp& op) {
 }
 
 Status MetadataImage::ApplyFileOp(const MetadataOp& op) {
-  // A file's extents, tail and hints.
+  // A file's extents, tail and tag.
   switch (op.type) {
     case MetadataOp::Type::kSetExtents: {
       auto it = inodes_.find(op.inode.id);
@@ -386,10 +396,10 @@ Status MetadataImage::ApplyFileOp(const MetadataOp& op) {
       rec.mtime_ns = op.inode.mtime_ns;
       return Status::OK();
     }
-    case MetadataOp::Type::kSetHints: {
+    case MetadataOp::Type::kSetTag: {
       auto it = inodes_.find(op.inode.id);
       if (it == inodes_.end()) return OpCorruption(op, "no such inode");
-      it->second.hints = op.inode.hints;
+      it->second.tag = op.inode.tag;
       return Status::OK();
     }
     default:
@@ -469,11 +479,11 @@ void MetadataImage::SnapshotOps(std::vector<MetadataOp>* ops) const {
       x.inode.tail = rec.tail;
       ops->push_back(x);
     }
-    if (!(rec.hints == FileHints())) {
+    if (!rec.tag.empty()) {
       MetadataOp h;
-      h.type = MetadataOp::Type::kSetHints;
+      h.type = MetadataOp::Type::kSetTag;
       h.inode.id = id;
-      h.inode.hints = rec.hints;
+      h.inode.tag = rec.tag;
       ops->push_back(h);
     }
   }

@@ -19,31 +19,31 @@ constexpr uint64_t kRootInode = 1;
 
 enum class FileType : uint8_t { kFile = 1, kDirectory = 2 };
 
-// What a zone (or a file's data) is for. Zones take the role of the first file
-// that writes to them, so WAL and table data never share a zone.
+// What a zone is for: the filesystem's own zones (superblock, metadata
+// journal) and empty ones, or the class of the files whose data it holds.
+// A file class is a small id the layers above define (placement names its
+// WAL and table classes, the cache its own): the filesystem stores it with
+// the file, gives a zone the class of the first file that writes to it so
+// classes never share a zone, and counts zones per class. kData is the class
+// of a file nobody classified. Ids 3 and 5 to kZoneRoleCount - 1 are free for
+// the layers above; ids the journal holds are those values as they are.
 enum class ZoneRole : uint8_t {
   kFree = 0,
   kSuperblock = 1,
   kMetadata = 2,
-  kWal = 3,
   kData = 4,
-  kCache = 5,
-  kHot = 6,
 };
-const char* ZoneRoleName(ZoneRole role);
+constexpr int kZoneRoleCount = 16;
+// A file class defined above the filesystem, as a ZoneRole.
+constexpr ZoneRole FileClass(uint8_t id) { return static_cast<ZoneRole>(id); }
+// "free", "superblock", "metadata", "data", or "class-N" for other classes
+// (the layers above name theirs: hints/file_kind.h).
+std::string ZoneRoleName(ZoneRole role);
 
-// What the store told (or hintfs inferred) about a file: the LSM level of a
-// table, the job that created it and why. The filesystem only keeps these;
-// placement and migration read them.
-struct FileHints {
-  int32_t level = -1;  // -1: unknown
-  uint64_t job = 0;
-  std::string reason;  // "flush", "compaction", ...
-
-  bool operator==(const FileHints& o) const {
-    return level == o.level && job == o.job && reason == o.reason;
-  }
-};
+// Opaque bytes the layers above keep with a file (what a store told about it
+// or what was inferred: hints/file_tag.h defines them). The filesystem stores
+// and returns them and never reads them.
+constexpr size_t kMaxFileTag = 255;
 
 // A run of a file's bytes on one zone. offset is a device byte offset,
 // aligned to the device block size; length need not be a block multiple (the
@@ -70,7 +70,7 @@ struct InodeRecord {
   // Synced bytes past the last whole block of a file still being written:
   // kept in the journal so that a sync never pads a block in a data zone.
   std::string tail;
-  FileHints hints;
+  std::string tag;  // at most kMaxFileTag bytes, see above
 };
 
 // The file appending to a zone, recorded when it takes the zone, so that
@@ -93,7 +93,8 @@ struct MetadataOp {
     kSnapshotEnd = 7,    // epoch
     kSetPolicy = 8,      // name: the placement policy chosen at mkfs or mount
     kZoneOwner = 9,      // device, zone, owner (inode 0: released)
-    kSetHints = 10,      // inode.id, inode.hints
+    kSetHintsV1 = 10,    // inode.id, 12 bytes and a length-prefixed string the layer above
+                         // defined (written before op 16): read as tag "\0" + those bytes
     kSetAttribute = 11,  // name, value: a filesystem attribute (empty value: removed)
     kAppendTail = 12,    // inode.id, inode.size (after), mtime_ns, inode.tail: bytes appended
                          // to the file's tail (a flush that wrote no whole block)
@@ -103,6 +104,7 @@ struct MetadataOp {
                          // CRC of every block before it (written before op 15 existed)
     kZoneSealedTable = 15,  // device, zone, block, table_crc: op 14, and the CRC of the
                             // trailer's checksum table (ChecksumTableCrc)
+    kSetTag = 16,        // inode.id, inode.tag: the file's tag (empty: none)
   };
   Type type = Type::kCreateInode;
   InodeRecord inode;

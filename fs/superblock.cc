@@ -74,9 +74,9 @@ Status Superblock::Decode(std::string_view block, Superblock* sb) {
   std::string_view bytes;
   uint64_t created = 0;
   d.GetFixed32(&version);
-  if (d.ok() && version != kVersion) {
-    return Status::NotSupported(fmt::format("superblock version {} (this build reads {})", version,
-                                            kVersion));
+  if (d.ok() && (version < kOldestVersion || version > kVersion)) {
+    return Status::NotSupported(fmt::format("superblock version {} (this build reads {} to {})", version,
+                                            kOldestVersion, kVersion));
   }
   if (d.GetBytes(16, &bytes)) std::memcpy(sb->fs_uuid.data(), bytes.data(), 16);
   d.GetFixed64(&created);

@@ -33,7 +33,11 @@ struct MemberInfo {
 };
 
 struct Superblock {
-  static constexpr uint32_t kVersion = 1;
+  // Version 2: the journal may hold op 16 (file tags) instead of op 10, and
+  // file classes the layers above define. Version 1 images are read (and
+  // their journals then take op 16, so older builds refuse them).
+  static constexpr uint32_t kVersion = 2;
+  static constexpr uint32_t kOldestVersion = 1;
   static constexpr uint32_t kSize = 4096;
 
   Uuid fs_uuid{};

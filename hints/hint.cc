@@ -10,9 +10,6 @@ const char* HintKindName(Hint::Kind kind) {
     case Hint::Kind::kCompactionOutput: return "compaction-output";
     case Hint::Kind::kCompactionEnd: return "compaction-end";
     case Hint::Kind::kFileDeleted: return "file-deleted";
-    case Hint::Kind::kBlockEvicted: return "block-evicted";
-    case Hint::Kind::kLifetime: return "lifetime";
-    case Hint::Kind::kTemperature: return "temperature";
   }
   return "unknown";
 }

@@ -23,10 +23,10 @@ struct Hint {
     kCompactionOutput = 4,    // job, path, level: one output table written
     kCompactionEnd = 5,       // job, outputs, level
     kFileDeleted = 6,         // path
-    kBlockEvicted = 7,        // path, offset, bytes: a block left the store's block cache
-    kLifetime = 8,            // path, lifetime (WriteLifeTimeHint scale, 0..5)
-    kTemperature = 9,         // path, temperature (store-defined, 0 unknown)
+    // 7 to 9 are kept for kinds that were planned and never published (a
+    // store's block-cache eviction, lifetime and temperature hints).
   };
+  static constexpr uint8_t kLastKind = 6;
   Kind kind = Kind::kFlushBegin;
   uint64_t time_ns = 0;
   int64_t job = -1;
@@ -36,8 +36,6 @@ struct Hint {
   uint64_t bytes = 0;
   uint64_t offset = 0;
   uint32_t count = 0;
-  int lifetime = 0;
-  int temperature = 0;
   std::vector<HintFile> inputs;
   std::vector<HintFile> outputs;
 };

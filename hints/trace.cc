@@ -50,8 +50,8 @@ std::string Encode(const TraceEvent& e) {
       PutFixed64(&p, static_cast<uint64_t>(h.job));
       PutFixed32(&p, static_cast<uint32_t>(h.level));
       PutFixed32(&p, h.count);
-      PutFixed32(&p, static_cast<uint32_t>(h.lifetime));
-      PutFixed32(&p, static_cast<uint32_t>(h.temperature));
+      PutFixed32(&p, 0);  // reserved (was lifetime)
+      PutFixed32(&p, 0);  // reserved (was temperature)
       PutFixed64(&p, h.bytes);
       PutFixed64(&p, h.offset);
       PutLengthPrefixed(&p, h.path);
@@ -99,25 +99,23 @@ Status Decode(std::string_view payload, TraceEvent* e) {
       Hint& h = e->hint;
       std::string_view kind;
       uint64_t job = 0;
-      uint32_t level = 0, lifetime = 0, temperature = 0;
+      uint32_t level = 0, reserved = 0;
       d.GetBytes(1, &kind);
       d.GetFixed64(&job);
       d.GetFixed32(&level);
       d.GetFixed32(&h.count);
-      d.GetFixed32(&lifetime);
-      d.GetFixed32(&temperature);
+      d.GetFixed32(&reserved);
+      d.GetFixed32(&reserved);
       d.GetFixed64(&h.bytes);
       d.GetFixed64(&h.offset);
       d.GetLengthPrefixed(&h.path, kMaxString);
       d.GetLengthPrefixed(&h.reason, kMaxString);
       if (!d.ok() || !GetFiles(&d, &h.inputs) || !GetFiles(&d, &h.outputs)) return d.status();
       uint8_t k = static_cast<uint8_t>(kind[0]);
-      if (k < 1 || k > 9) return Status::Corruption("unknown hint kind " + std::to_string(k));
+      if (k < 1 || k > Hint::kLastKind) return Status::Corruption("unknown hint kind " + std::to_string(k));
       h.kind = static_cast<Hint::Kind>(k);
       h.job = static_cast<int64_t>(job);
       h.level = static_cast<int>(level);
-      h.lifetime = static_cast<int>(lifetime);
-      h.temperature = static_cast<int>(temperature);
       h.time_ns = e->time_ns;
       break;
     }

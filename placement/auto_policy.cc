@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hints/file_tag.h"
 #include "placement/static_policies.h"
 
 namespace hintfs {
@@ -43,7 +44,7 @@ void AutoPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     fast_free += uint64_t{d.free_zones} * d.zone_capacity;
   }
   bool fast = true;
-  if (request.role != ZoneRole::kWal) {
+  if (request.role != kWalClass) {
     int level = tracker_.LevelOf(request.path, request.lifetime_hint);
     std::lock_guard<std::mutex> l(mu_);
     last_free_share_ = fast_total ? static_cast<double>(fast_free) / static_cast<double>(fast_total) : 0;

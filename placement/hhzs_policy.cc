@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hints/file_tag.h"
 #include "placement/static_policies.h"
 
 namespace hintfs {
@@ -137,8 +138,8 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   for (const DeviceSpace& d : devices) {
     if (d.tier != Tier::kFast) continue;
     fast_bytes += d.zone_capacity * d.total_zones;
-    uint64_t wal_zones = d.role_zones[static_cast<int>(ZoneRole::kWal)];
-    uint64_t budget_zones = wal_zones + d.role_zones[static_cast<int>(ZoneRole::kCache)];
+    uint64_t wal_zones = d.role_zones[static_cast<int>(kWalClass)];
+    uint64_t budget_zones = wal_zones + d.role_zones[static_cast<int>(kCacheClass)];
     wal_bytes += d.zone_capacity * wal_zones;
     budget_used += d.zone_capacity * budget_zones;
     uint64_t budget_live = std::min(d.live_bytes, d.zone_capacity * budget_zones);
@@ -156,7 +157,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   uint64_t set_aside = std::max(config_.budget_bytes(), budget_used) + others;
   int64_t capacity =
       fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / config_.table_bytes) : 0;
-  int level = request.role == ZoneRole::kWal ? LevelTracker::kWal
+  int level = request.role == kWalClass ? LevelTracker::kWal
                                              : tracker_.LevelOf(request.path, request.lifetime_hint);
   bool fast = true;
   {

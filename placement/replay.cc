@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "hints/file_tag.h"
 #include "placement/hhzs_policy.h"
 #include "placement/level_tracker.h"
 #include "placement/migration_planner.h"
@@ -132,11 +133,11 @@ class Simulation {
   // Tables get zones of their own (HHZS sizes a table to its zone); other
   // files share an open zone per tier and role, as the filesystem packs them.
   bool IsTable(const std::string& path, const SimFile& f) {
-    return f.role != ZoneRole::kWal && tracker_.LevelOf(path, f.lifetime) >= 0;
+    return f.role != kWalClass && tracker_.LevelOf(path, f.lifetime) >= 0;
   }
 
   std::string LevelName(const std::string& path, const SimFile& f) {
-    if (f.role == ZoneRole::kWal) return "wal";
+    if (f.role == kWalClass) return "wal";
     int level = tracker_.LevelOf(path, f.lifetime);
     return level >= 0 ? "L" + std::to_string(level) : "other";
   }
@@ -175,7 +176,7 @@ class Simulation {
       devices_[t].free_bytes = uint64_t{devices_[t].free_zones} * o_.zone_capacity;
       devices_[t].live_bytes = live_[t];
       std::fill(std::begin(devices_[t].role_zones), std::end(devices_[t].role_zones), 0u);
-      devices_[t].role_zones[static_cast<int>(ZoneRole::kWal)] = wal_zones_[t];
+      devices_[t].role_zones[static_cast<int>(kWalClass)] = wal_zones_[t];
     }
     AllocationRequest req;
     req.path = path;
@@ -202,7 +203,7 @@ class Simulation {
         if (!first_choice) r->spilled_zones++;
         policy_->OnAllocated(req, devices_[t]);
         used_[t]++;
-        if (f->role == ZoneRole::kWal) wal_zones_[t]++;
+        if (f->role == kWalClass) wal_zones_[t]++;
         SimZone z;
         z.tier = static_cast<int>(t);
         z.room = o_.zone_capacity;
@@ -233,7 +234,7 @@ class Simulation {
       bool open = z.shared && z.room > 0;
       if (z.live == 0 && !open && z.room != o_.zone_capacity + 1) {
         used_[z.tier]--;
-        if (role == ZoneRole::kWal) wal_zones_[z.tier] -= std::min(wal_zones_[z.tier], 1u);
+        if (role == kWalClass) wal_zones_[z.tier] -= std::min(wal_zones_[z.tier], 1u);
         z.room = o_.zone_capacity + 1;  // marks the zone freed
       }
     }

@@ -10,6 +10,7 @@
 #include "adapters/cli/progress.h"
 #include "fs/device/timing_profile.h"
 #include "fs/uri.h"
+#include "hints/file_tag.h"
 #include "placement/migrator.h"
 #include "placement/policy_registry.h"
 
@@ -258,17 +259,18 @@ int Ls(const std::string& uri, const std::string& path, bool long_format, bool r
   auto show = [&](const std::string& p, const DirEntry& e) {
     FileStat st;
     if (!fs->Stat(p, &st).ok()) return;
+    const FileTag tag = FileTagOf(st.tag);
     if (as_json) {
       arr.push_back({{"path", p},
                      {"type", TypeName(e.type)},
                      {"size", st.size},
                      {"nlink", st.nlink},
                      {"mtime_ns", st.mtime_ns},
-                     {"role", ZoneRoleName(st.role)},
+                     {"role", FileClassName(st.role)},
                      {"tier", TierOfExtents(*fs, st.extents)},
-                     {"level", st.hints.level},
-                     {"job", st.hints.job},
-                     {"reason", st.hints.reason},
+                     {"level", tag.level},
+                     {"job", tag.job},
+                     {"reason", tag.reason},
                      {"extents", ExtentsJson(st.extents)}});
       return;
     }
@@ -284,10 +286,11 @@ int Ls(const std::string& uri, const std::string& path, bool long_format, bool r
         break;
       }
     }
-    std::string level = st.hints.level >= 0 ? "L" + std::to_string(st.hints.level) : "-";
+    std::string level = tag.level >= 0 ? "L" + std::to_string(tag.level) : "-";
+    std::string file_class = e.type == FileType::kDirectory ? "-" : FileClassName(st.role);
     std::printf("%-4s %12llu %2u %-5s %-3s %-5s %s%s\n", TypeName(e.type),
                 static_cast<unsigned long long>(st.size), st.nlink,
-                e.type == FileType::kDirectory ? "-" : ZoneRoleName(st.role), level.c_str(),
+                file_class.c_str(), level.c_str(),
                 TierOfExtents(*fs, st.extents).c_str(), p.c_str(),
                 e.type == FileType::kDirectory ? "/" : extents.c_str());
   };
@@ -312,7 +315,7 @@ int Dump(const std::string& uri, bool as_json) {
   for (const ZoneReport& z : zones) {
     zarr.push_back({{"device", z.device},
                     {"zone", z.zone},
-                    {"role", ZoneRoleName(z.role)},
+                    {"role", FileClassName(z.role)},
                     {"condition", ZoneConditionName(z.condition)},
                     {"start", z.start},
                     {"write_pointer", z.write_pointer},
@@ -329,7 +332,7 @@ int Dump(const std::string& uri, bool as_json) {
                     {"size", st.size},
                     {"nlink", st.nlink},
                     {"mtime_ns", st.mtime_ns},
-                    {"role", ZoneRoleName(st.role)},
+                    {"role", FileClassName(st.role)},
                     {"extents", ExtentsJson(st.extents)}});
   });
   if (!s.ok()) return Fail("dump", s);

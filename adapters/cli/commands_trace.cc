@@ -8,6 +8,7 @@
 #include "adapters/cli/commands.h"
 #include "adapters/cli/progress.h"
 #include "fs/uri.h"
+#include "hints/file_tag.h"
 #include "hints/trace.h"
 #include "placement/replay.h"
 
@@ -40,7 +41,7 @@ json EventJson(const TraceEvent& e) {
       if (!h.outputs.empty()) j["outputs"] = FilesJson(h.outputs);
       break;
     }
-    case TraceEvent::Type::kCreate: j["path"] = e.path; j["role"] = ZoneRoleName(static_cast<ZoneRole>(e.role)); break;
+    case TraceEvent::Type::kCreate: j["path"] = e.path; j["role"] = FileClassName(static_cast<ZoneRole>(e.role)); break;
     case TraceEvent::Type::kLifetime: j["path"] = e.path; j["lifetime"] = e.lifetime; break;
     case TraceEvent::Type::kAppend: j["path"] = e.path; j["bytes"] = e.bytes; break;
     case TraceEvent::Type::kDelete: j["path"] = e.path; break;

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <thread>
 
+#include "hints/file_tag.h"
 #include "placement/hhzs_policy.h"
 
 namespace hintfs {
@@ -48,11 +49,11 @@ class LevelRecorder {
       FileStat st;
       // The level a table was written at, as the listener records it: a
       // later move to another level (a trivial move) does not change it.
-      if (fs_->Stat(h.path, &st).ok() && st.hints.level < 0) {
-        FileHints fh = st.hints;
-        fh.level = h.level;
-        if (fh.reason.empty()) fh.reason = h.reason;
-        fs_->SetHints(h.path, fh);
+      FileTag tag;
+      if (fs_->Stat(h.path, &st).ok() && DecodeFileTag(st.tag, &tag).ok() && tag.level < 0) {
+        tag.level = h.level;
+        if (tag.reason.empty()) tag.reason = h.reason;
+        fs_->SetTag(h.path, EncodeFileTag(tag));
       }
       l.lock();
     }

@@ -29,6 +29,7 @@
 #include "adapters/fuse/cache_invalidator.h"
 #include "adapters/fuse/dirty_limit.h"
 #include "adapters/fuse/open_files.h"
+#include "cache/block_cache.h"
 
 namespace hintfs {
 

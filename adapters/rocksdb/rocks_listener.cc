@@ -13,6 +13,7 @@
 
 #include "adapters/common/mount_registry.h"
 #include "adapters/rocksdb/hintfs_rocksdb.h"
+#include "hints/file_tag.h"
 
 namespace hintfs {
 
@@ -81,19 +82,20 @@ class HintRocksListener : public rocksdb::EventListener {
 
   void OnTableFileCreated(const rocksdb::TableFileCreationInfo& info) override {
     if (!info.status.ok()) return;
-    FileHints hints;
-    hints.job = static_cast<uint64_t>(info.job_id);
-    hints.reason = ReasonName(info.reason);
-    hints.level = LevelOfJob(info.job_id, info.reason);
+    FileTag tag;
+    tag.job = static_cast<uint64_t>(info.job_id);
+    tag.reason = ReasonName(info.reason);
+    tag.level = LevelOfJob(info.job_id, info.reason);
+    const std::string encoded = EncodeFileTag(tag);
     ForEachMount([&](const std::string&, Filesystem* fs, HintBus* bus) {
-      if (!fs->SetHints(info.file_path, hints).ok()) return;
+      if (!fs->SetTag(info.file_path, encoded).ok()) return;
       Hint h;
       h.kind = Hint::Kind::kCompactionOutput;
       h.job = info.job_id;
       h.path = info.file_path;
-      h.level = hints.level;
+      h.level = tag.level;
       h.bytes = info.file_size;
-      h.reason = hints.reason;
+      h.reason = tag.reason;
       bus->Publish(h);
     });
   }

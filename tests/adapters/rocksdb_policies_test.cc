@@ -15,6 +15,7 @@
 #include "adapters/common/mount_registry.h"
 #include "adapters/rocksdb/hintfs_rocksdb.h"
 #include "fs/device/emulated_device.h"
+#include "hints/file_tag.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {
@@ -94,7 +95,7 @@ TEST_P(RocksDbUnderPolicy, TablesLandOnTheTierTheirLevelCallsFor) {
     bool is_sst = e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".sst";
     bool is_wal = e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".log";
     if ((!is_sst && !is_wal) || st.extents.empty()) continue;
-    int level = is_wal ? -1 : st.hints.level;
+    int level = is_wal ? -1 : FileTagOf(st.tag).level;
     ASSERT_TRUE(is_wal || level >= 0) << e.name << " has no recorded level";
     bool want_fast = level < fast_levels;
     for (const Extent& x : st.extents) {
@@ -155,7 +156,7 @@ TEST(RocksDbUnderHhzs, WalAndL0StayFastDeepLevelsSpill) {
         EXPECT_TRUE(on_fast) << e.name << " is on the slow tier";
       }
       if (is_sst) (on_fast ? fast_tables : slow_tables)++;
-      if (is_sst && st.hints.level >= 0 && st.hints.level < 8) bytes[on_fast][st.hints.level] += x.length;
+      if (is_sst && FileTagOf(st.tag).level >= 0 && FileTagOf(st.tag).level < 8) bytes[on_fast][FileTagOf(st.tag).level] += x.length;
     }
   }
   for (int l = 0; l < 5; l++) {

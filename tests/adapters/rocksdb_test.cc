@@ -10,6 +10,7 @@
 #include "adapters/common/mount_registry.h"
 #include "adapters/rocksdb/hintfs_rocksdb.h"
 #include "fs/device/emulated_device.h"
+#include "hints/file_tag.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {
@@ -101,10 +102,10 @@ TEST_F(RocksDbOnHintfs, ManyKeysAcrossFlushesCompactionsAndReopen) {
     if (e.name.size() < 4 || e.name.substr(e.name.size() - 4) != ".sst") continue;
     FileStat st;
     ASSERT_TRUE(fs->Stat("/db/main/" + e.name, &st).ok());
-    EXPECT_GE(st.hints.level, 0) << e.name;
-    EXPECT_EQ(st.hints.reason, "compaction") << e.name;  // after a full compaction
+    EXPECT_GE(FileTagOf(st.tag).level, 0) << e.name;
+    EXPECT_EQ(FileTagOf(st.tag).reason, "compaction") << e.name;  // after a full compaction
     tables++;
-    deep += st.hints.level >= 1;
+    deep += FileTagOf(st.tag).level >= 1;
   }
   EXPECT_GT(tables, 3);
   EXPECT_GT(deep, 0);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cache/block_cache.h"
+#include "hints/file_tag.h"
 #include "tests/fs/fs_fixture.h"
 
 namespace hintfs {
@@ -20,7 +21,7 @@ using test::FsTest;
 class WalRolePolicy : public FastFirstPolicy {
  public:
   ZoneRole RoleForNewFile(const std::string& path) override {
-    return path.size() > 4 && path.compare(path.size() - 4, 4, ".log") == 0 ? ZoneRole::kWal : ZoneRole::kData;
+    return path.size() > 4 && path.compare(path.size() - 4, 4, ".log") == 0 ? kWalClass : ZoneRole::kData;
   }
 };
 
@@ -71,7 +72,7 @@ TEST_F(BlockCacheTest, ServesTheBytesItWasGiven) {
   ASSERT_OK(fs_->Zones(&zones));
   int cache_zones = 0;
   for (const ZoneReport& z : zones) {
-    if (z.role == ZoneRole::kCache) {
+    if (z.role == kCacheClass) {
       cache_zones++;
       EXPECT_EQ(fs_->superblock().members[z.device].tier, Tier::kFast);
     }
@@ -118,8 +119,8 @@ TEST_F(BlockCacheTest, TheWalTakesItsBudgetBack) {
   EXPECT_LE(cache->stats().zones, 3u);
   std::vector<DeviceUsage> usage;
   ASSERT_OK(fs_->Usage(&usage));
-  EXPECT_LE(usage[0].role_zones[static_cast<int>(ZoneRole::kWal)] +
-                usage[0].role_zones[static_cast<int>(ZoneRole::kCache)],
+  EXPECT_LE(usage[0].role_zones[static_cast<int>(kWalClass)] +
+                usage[0].role_zones[static_cast<int>(kCacheClass)],
             6u);
   ASSERT_OK(wal->Close());
 }

@@ -388,23 +388,65 @@ TEST_F(FsTest, MkfsRefusesToOverwriteWithoutForce) {
   EXPECT_TRUE(entries.empty());
 }
 
-TEST_F(FsTest, HintsPersistThroughRemountAndJournalRolls) {
+TEST_F(FsTest, TagsPersistThroughRemountAndJournalRolls) {
   FsGeometry g;
   g.fast = "zone_size=64KiB&zones=64";
   Format(g);
-  WriteFile("/000012.sst", "table");
-  FileHints h;
-  h.level = 3;
-  h.job = 77;
-  h.reason = "compaction";
-  ASSERT_OK(fs_->SetHints("/000012.sst", h));
+  WriteFile("/a", "data");
+  const std::string tag("\x01\x00opaque\xff", 10);  // bytes the filesystem never reads
+  ASSERT_OK(fs_->SetTag("/a", tag));
+  WriteFile("/b", "data");
+  ASSERT_OK(fs_->SetTag("/b", std::string(kMaxFileTag, 'x')));
+  EXPECT_TRUE(fs_->SetTag("/b", std::string(kMaxFileTag + 1, 'x')).IsInvalidArgument());
   for (int i = 0; i < 200; i++) WriteFile("/churn", std::to_string(i));  // forces rolls
   EXPECT_GT(fs_->Stats().journal_rolls, 0u);
   Remount();
   FileStat st;
-  ASSERT_OK(fs_->Stat("/000012.sst", &st));
-  EXPECT_TRUE(st.hints == h);
-  EXPECT_TRUE(fs_->SetHints("/missing", h).IsNotFound());
+  ASSERT_OK(fs_->Stat("/a", &st));
+  EXPECT_EQ(st.tag, tag);
+  ASSERT_OK(fs_->Stat("/b", &st));
+  EXPECT_EQ(st.tag, std::string(kMaxFileTag, 'x'));
+  ASSERT_OK(fs_->SetTag("/a", ""));
+  Remount();
+  ASSERT_OK(fs_->Stat("/a", &st));
+  EXPECT_EQ(st.tag, "");
+  EXPECT_TRUE(fs_->SetTag("/missing", tag).IsNotFound());
+}
+
+TEST_F(FsTest, KeepOnFastTierGivesADirectorysFilesItsClassAndTheFastTierOnly) {
+  FsGeometry g;
+  g.fast = "zone_size=64KiB&zones=16";
+  g.slow = "zone_size=64KiB&zones=32";
+  Format(g);
+  const ZoneRole kPinned = FileClass(9);
+  ASSERT_OK(fs_->Mkdir("/pinned"));
+  EXPECT_TRUE(fs_->KeepOnFastTier("/missing", kPinned).IsNotFound());
+  EXPECT_TRUE(fs_->KeepOnFastTier("/pinned", ZoneRole::kMetadata).IsInvalidArgument());
+  EXPECT_TRUE(fs_->KeepOnFastTier("/pinned", FileClass(kZoneRoleCount)).IsInvalidArgument());
+  ASSERT_OK(fs_->KeepOnFastTier("/pinned", kPinned));
+  WriteFile("/plain", "x");
+  FileStat st;
+  ASSERT_OK(fs_->Stat("/plain", &st));
+  EXPECT_EQ(st.role, ZoneRole::kData);
+  // Fill past the fast tier: the pinned files never spill to the slow one.
+  const std::string block(48 << 10, 'p');
+  auto write = [&](const std::string& path) {
+    std::unique_ptr<FileWriter> w;
+    Status s = fs_->OpenWriter(path, WriteMode::kTruncate, &w);
+    if (s.ok()) s = w->Append(block);
+    if (s.ok()) s = w->Sync();
+    Status c = w ? w->Close() : Status::OK();
+    return s.ok() ? c : s;
+  };
+  Status s;
+  int written = 0;
+  for (; written < 64 && s.ok(); written++) s = write("/pinned/" + std::to_string(written));
+  EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  for (int i = 0; i + 1 < written; i++) {
+    ASSERT_OK(fs_->Stat("/pinned/" + std::to_string(i), &st));
+    EXPECT_EQ(st.role, kPinned);
+    for (const Extent& x : st.extents) EXPECT_EQ(fs_->superblock().members[x.device].tier, Tier::kFast);
+  }
 }
 
 TEST_F(FsTest, AttributesPersistThroughRemountAndJournalRolls) {

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "hints/file_tag.h"
 #include "hints/level_inference.h"
 
 namespace hintfs {
@@ -136,10 +137,10 @@ TEST_F(LevelInferenceTest, WithoutLifetimeHintsAFlushGoesWhereTheLastOneWent) {
 
 TEST_F(LevelInferenceTest, TheFirstTableAfterALogSwitchIsTheFlush) {
   Scan("/db/000010.sst");  // an L0 -> L1 compaction runs
-  inference_->OnCreate("/db/000090.log", ZoneRole::kWal);
+  inference_->OnCreate("/db/000090.log", kWalClass);
   EXPECT_EQ(NewTable("/db/000091.sst", 3), 0) << "the flush of the old log's memtable";
   EXPECT_EQ(NewTable("/db/000092.sst", 3), 1) << "the compaction's output";
-  inference_->OnCreate("/db/000093.log", ZoneRole::kWal);
+  inference_->OnCreate("/db/000093.log", kWalClass);
   EXPECT_EQ(NewTable("/db/000094.sst", 4), 2) << "a long-lived table is no flush";
   EXPECT_EQ(NewTable("/db/000095.ldb", 0), 0) << "the flush, still pending";
 }

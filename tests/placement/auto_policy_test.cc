@@ -1,6 +1,7 @@
 // SpanDB's AUTO as HHZS §4.1 describes it, with time from hint timestamps.
 #include <gtest/gtest.h>
 
+#include "hints/file_tag.h"
 #include "placement/auto_policy.h"
 #include "placement/policy_registry.h"
 
@@ -72,7 +73,7 @@ TEST_F(AutoTest, MaximumLevelFollowsThroughputAndSpace) {
   EXPECT_TRUE(Fast("/db/000010.log", -1));
   // The WAL budget (one zone) is held back from tables.
   EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], ZoneRole::kData), 1u);
-  EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], ZoneRole::kWal), 0u);
+  EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kWalClass), 0u);
 }
 
 TEST(AutoPolicyOptions, ParsedFromTheName) {

@@ -1,6 +1,7 @@
 // Level tracking from hints and the static baselines' device order.
 #include <gtest/gtest.h>
 
+#include "hints/file_tag.h"
 #include "placement/level_tracker.h"
 #include "placement/policy_registry.h"
 #include "placement/static_policies.h"
@@ -77,7 +78,7 @@ TEST(StaticPolicies, LevelThresholdSendsLowLevelsFastAndDeepLevelsSlow) {
   ASSERT_TRUE(NewAllocationPolicy("all-slow", bus, &all_slow).ok());
   bus->Publish(Make(Hint::Kind::kTableFileCreation, 1, "/db/l1.sst", 1));
   bus->Publish(Make(Hint::Kind::kTableFileCreation, 2, "/db/l2.sst", 2));
-  EXPECT_EQ(b2->RoleForNewFile("/db/000003.log"), ZoneRole::kWal);
+  EXPECT_EQ(b2->RoleForNewFile("/db/000003.log"), kWalClass);
   EXPECT_EQ(b2->RoleForNewFile("/db/000004.sst"), ZoneRole::kData);
   EXPECT_EQ(Order(b2.get(), "/db/000003.log", 0), fast_then_slow);
   EXPECT_EQ(Order(b2.get(), "/db/l1.sst", 0), fast_then_slow);
