@@ -285,13 +285,31 @@ enum class WriteMode {
   kExclusive,  // create; AlreadyExists if the path exists
 };
 
+// Errors every call below may return besides the ones it names:
+//   InvalidArgument  a path component over 255 bytes or holding a NUL ("."
+//                    and ".." are resolved, empty components skipped);
+//   NotFound         a missing path or parent directory;
+//   NotSupported     a change on a read-only mount;
+//   IOError          a device error, or a call after Unmount;
+//   Corruption       bytes that fail their checksum (reads, GC, migration,
+//                    fsck): never returned as data;
+//   NoSpace          no zone left on any device the policy allows.
+// Calls are thread safe; a FileWriter or FileReader is used by one thread
+// at a time.
 class Filesystem {
  public:
-  // Creates a filesystem over the devices. Refuses to overwrite an existing
-  // hintfs filesystem unless force is set.
+  // Creates a filesystem over the devices. AlreadyExists if a device holds a
+  // hintfs filesystem or image unless force is set; InvalidArgument for no
+  // fast device, fewer than 2 journal zones, a device named twice or too
+  // small.
   static Status Mkfs(const MkfsOptions& options);
 
   // Mounts the filesystem that the device at uri belongs to (any member).
+  // Corruption if the device holds no hintfs superblock or the journal is
+  // damaged (fsck --repair mounts it anyway); InvalidArgument if a member
+  // is missing, belongs to another filesystem or moved (name it in
+  // member_uris); NotSupported for a newer format; Busy if another process
+  // or handle has a device image open.
   static Status Mount(const std::string& uri, const MountOptions& options,
                       std::unique_ptr<Filesystem>* fs);
 
@@ -301,19 +319,31 @@ class Filesystem {
   // errors) when the object is destroyed.
   virtual Status Unmount() = 0;
 
+  // A writer at the end of the file (mode says what happens to an existing
+  // one). Busy if another writer has the file open; AlreadyExists for
+  // kExclusive on an existing path; InvalidArgument if path is a directory.
   virtual Status OpenWriter(const std::string& path, WriteMode mode,
                             std::unique_ptr<FileWriter>* writer) = 0;
+  // InvalidArgument if path is a directory. The reader sees the file as it
+  // grows; it stays readable after the file is unlinked.
   virtual Status OpenReader(const std::string& path, std::unique_ptr<FileReader>* reader) = 0;
   virtual Status Stat(const std::string& path, FileStat* stat) = 0;
+  // InvalidArgument if path is a file.
   virtual Status ReadDir(const std::string& path, std::vector<DirEntry>* entries) = 0;
+  // AlreadyExists if path exists.
   virtual Status Mkdir(const std::string& path) = 0;
+  // InvalidArgument if path is a file or the directory is not empty.
   virtual Status Rmdir(const std::string& path) = 0;
+  // InvalidArgument if path is a directory.
   virtual Status Unlink(const std::string& path) = 0;
   // Atomically replaces to if it exists (a file by a file, or an empty
-  // directory by a directory).
+  // directory by a directory). InvalidArgument for a file over a directory
+  // or the reverse, a non-empty directory, or a directory moved into itself.
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  // AlreadyExists if new_path exists; InvalidArgument if existing is a
+  // directory.
   virtual Status Link(const std::string& existing, const std::string& new_path) = 0;
-  // Shrinks a file, or grows it with zeros.
+  // Shrinks a file, or grows it with zeros. InvalidArgument for a directory.
   virtual Status Truncate(const std::string& path, uint64_t size) = 0;
   virtual Status SetMtime(const std::string& path, int64_t mtime_ns) = 0;
   // Replaces the file's tag: opaque bytes the layers above keep with it

@@ -50,12 +50,7 @@ void HhzsPolicy::OnHint(const Hint& h) {
     case Hint::Kind::kFileDeleted: {
       live_wals_.erase(h.path);
       decided_.erase(h.path);
-      pending_levels_.erase(h.path);
-      auto it = tables_.find(h.path);
-      if (it != tables_.end()) {
-        CountLocked(it->second, -1);
-        tables_.erase(it);
-      }
+      ledger_.Deleted(h.path);
       break;
     }
     default:
@@ -77,7 +72,7 @@ HhzsPolicy::Decision HhzsPolicy::DecideLocked(int level, bool from_flush, int64_
   }
   if (d.tiering_level == kMaxLevels) d.reserved = capacity_slots - below;
   d.fast = from_flush || level < d.tiering_level ||
-           (level == d.tiering_level && fast_[level] < d.reserved);
+           (level == d.tiering_level && ledger_.fast(level) < d.reserved);
   return d;
 }
 
@@ -88,23 +83,23 @@ HhzsPolicy::Decision HhzsPolicy::Decide(int level, bool from_flush, int64_t capa
 
 int64_t HhzsPolicy::allocated(int level) const {
   std::lock_guard<std::mutex> l(mu_);
-  return allocated_[level];
+  return ledger_.allocated(level);
 }
 
 int64_t HhzsPolicy::fast(int level) const {
   std::lock_guard<std::mutex> l(mu_);
-  return fast_[level];
+  return ledger_.fast(level);
 }
 
 int64_t HhzsPolicy::ClaimLocked(int level) const {
-  int64_t claim = allocated_[level] + DemandLocked(level);
+  int64_t claim = ledger_.allocated(level) + DemandLocked(level);
   return config_.hold_ns == 0 ? claim : std::max(claim, peak_[level]);
 }
 
 void HhzsPolicy::NotePeaksLocked() {
   if (config_.hold_ns == 0) return;
   for (int i = 0; i < kMaxLevels; i++) {
-    int64_t claim = allocated_[i] + DemandLocked(i);
+    int64_t claim = ledger_.allocated(i) + DemandLocked(i);
     if (claim >= peak_[i] || now_ns_ >= peak_ns_[i] + config_.hold_ns) {
       peak_[i] = claim;
       peak_ns_[i] = now_ns_;
@@ -116,11 +111,6 @@ int64_t HhzsPolicy::DemandLocked(int level) const {
   // L0's demand is what the memtables will flush: HHZS counts the WAL zones
   // in use, since every memtable entry is also in the WAL.
   return level == 0 ? demand_[0] + wal_zones_ : demand_[level];
-}
-
-void HhzsPolicy::CountLocked(const Table& t, int sign) {
-  allocated_[t.level] = std::max<int64_t>(0, allocated_[t.level] + sign);
-  if (t.fast) fast_[t.level] = std::max<int64_t>(0, fast_[t.level] + sign);
 }
 
 int64_t HhzsPolicy::demand(int level) const {
@@ -148,7 +138,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   int64_t fast_tables = 0;
   {
     std::lock_guard<std::mutex> l(mu_);
-    for (int i = 0; i < kMaxLevels; i++) fast_tables += fast_[i];
+    fast_tables = ledger_.fast_total();
     wal_zones_ = static_cast<int64_t>((wal_bytes + config_.table_bytes - 1) / config_.table_bytes);
     NotePeaksLocked();
   }
@@ -172,7 +162,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
       } else {
         fast = DecideLocked(level, level == 0, capacity).fast;
         decided_[request.path] = fast;
-        pending_levels_[request.path] = level;
+        ledger_.Expect(request.path, level);
         (fast ? fast_decisions_ : slow_decisions_)++;
       }
     }  // files of unknown level (manifests, logs, options) are small: fast
@@ -192,36 +182,24 @@ uint32_t HhzsPolicy::ReservedEmptyZones(const DeviceSpace& device, ZoneRole role
 
 void HhzsPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {
   std::lock_guard<std::mutex> l(mu_);
-  auto it = pending_levels_.find(request.path);
-  if (it == pending_levels_.end()) return;
   // Counted where the first zone really landed (the fs may have spilled).
-  Table t{it->second, device.tier == Tier::kFast};
-  tables_[request.path] = t;
-  CountLocked(t, +1);
-  pending_levels_.erase(it);
-  NotePeaksLocked();
+  if (ledger_.Landed(request.path, device.tier)) NotePeaksLocked();
 }
 
 void HhzsPolicy::OnMigrated(const std::string& path, Tier tier) {
   std::lock_guard<std::mutex> l(mu_);
-  auto it = tables_.find(path);
-  if (it == tables_.end()) return;
-  CountLocked(it->second, -1);
-  it->second.fast = tier == Tier::kFast;
-  CountLocked(it->second, +1);
+  ledger_.Moved(path, tier);
 }
 
 TieringView HhzsPolicy::Tiering() const {
   std::lock_guard<std::mutex> l(mu_);
   Decision d = DecideLocked(0, false, last_capacity_slots_);
   TieringView v;
-  int64_t used = 0;
-  for (int i = 0; i < kMaxLevels; i++) used += fast_[i];
-  v.free_slots = std::max<int64_t>(0, last_capacity_slots_ - used);
+  v.free_slots = std::max<int64_t>(0, last_capacity_slots_ - ledger_.fast_total());
   if (d.tiering_level >= kMaxLevels) return v;
   v.tiering_level = d.tiering_level;
   v.reserved = d.reserved;
-  v.fast_at_tiering_level = fast_[d.tiering_level];
+  v.fast_at_tiering_level = ledger_.fast(d.tiering_level);
   for (int i = 0; i < d.tiering_level; i++) {
     v.demand_below += DemandLocked(i);
   }
@@ -233,13 +211,14 @@ std::string HhzsPolicy::StateJson() const {
   Decision d = DecideLocked(0, false, last_capacity_slots_);
   nlohmann::json levels = nlohmann::json::array();
   for (int i = 0; i < kMaxLevels; i++) {
-    levels.push_back({{"level", i}, {"allocated", allocated_[i]}, {"fast", fast_[i]}, {"demand", DemandLocked(i)}});
+    levels.push_back({{"level", i}, {"allocated", ledger_.allocated(i)}, {"fast", ledger_.fast(i)}, {"demand", DemandLocked(i)}});
   }
   return nlohmann::json{{"policy", "hhzs"},
                         {"table_bytes", config_.table_bytes},
-                        {"wal_budget_bytes", config_.wal_budget_bytes},
-                        {"cache_budget_bytes", config_.cache_budget_bytes},
-                        {"cache", config_.cache},
+                        {"wal_budget_bytes", config_.services.wal_budget_bytes},
+                        {"cache_budget_bytes", config_.services.cache_budget_bytes},
+                        {"cache", config_.services.cache},
+                        {"migration", config_.services.migration},
                         {"hold_ms", config_.hold_ns / 1000000},
                         {"capacity_slots", last_capacity_slots_},
                         {"tiering_level", d.tiering_level},

@@ -30,36 +30,39 @@
 #include "placement/level_tracker.h"
 #include "placement/migration_planner.h"
 #include "placement/static_policies.h"
+#include "placement/table_ledger.h"
+#include "placement/tiering.h"
 
 namespace hintfs {
 
+// HHZS's services: migration and the cache on, and fast capacity held back
+// from tables for the WAL and the block cache (the cache uses what the WAL
+// does not, HHZS §3.2, plus cache_budget_bytes).
+inline TieringServices HhzsServices() {
+  TieringServices s;
+  s.migration = true;
+  s.cache = "all";
+  s.wal_budget_bytes = 256ull << 20;
+  return s;
+}
+
 struct HhzsConfig {
-  uint64_t table_bytes = 64ull << 20;       // the store's target table size
-  // Fast capacity held back from tables for the WAL and the block cache: the
-  // cache uses what the WAL does not (HHZS §3.2), plus cache_budget_bytes.
-  uint64_t wal_budget_bytes = 256ull << 20;
-  uint64_t cache_budget_bytes = 0;
-  // The SSD block cache's admission policy (cache/admission.h), or "off".
-  std::string cache = "all";
-  // Workload-aware migration (HHZS §3.4), run by whoever mounts with this
-  // policy (placement/migrator.h) and modelled by replay.
-  bool migration = true;
-  uint64_t migration_rate = 4ull << 20;  // bytes per second, both directions together
-  // The slow device's random-read IOPS for popularity migration; 0: take it
-  // from the slow device's timing profile (no profile: popularity is off).
-  double slow_read_iops = 0;
+  uint64_t table_bytes = 64ull << 20;  // the store's target table size
+  // Migration (run by whoever mounts with this policy, placement/migrator.h,
+  // and modelled by replay), the cache and the WAL budget.
+  TieringServices services = HhzsServices();
   // 0 is HHZS exactly. Otherwise a level's claim A_i + D_i is held at its
   // peak for this long (hint time), so that the room a compaction burst
   // needed a moment ago is not handed to deeper levels between bursts: lower
   // levels stay on the fast tier at the cost of a less full fast tier.
   uint64_t hold_ns = 0;
 
-  uint64_t budget_bytes() const { return wal_budget_bytes + cache_budget_bytes; }
+  uint64_t budget_bytes() const { return services.wal_budget_bytes + services.cache_budget_bytes; }
 };
 
 class HhzsPolicy : public AllocationPolicy, public TieringSource {
  public:
-  static constexpr int kMaxLevels = 8;
+  static constexpr int kMaxLevels = TableLedger::kMaxLevels;
 
   // name is how mkfs and mount spell it, options included ("hhzs:table_bytes=4MiB").
   HhzsPolicy(std::string name, std::shared_ptr<HintBus> bus, HhzsConfig config);
@@ -75,6 +78,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   void OnMigrated(const std::string& path, Tier tier) override;
   // The tiering state migration plans against (migration_planner.h).
   TieringView Tiering() const override;
+  TieringServices Services() const override { return config_.services; }
   // The WAL budget is held as empty fast zones that tables may not take.
   uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override;
   std::string StateJson() const override;
@@ -110,22 +114,14 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   uint64_t subscription_ = 0;
 
   mutable std::mutex mu_;
-  struct Table {
-    int level = 0;
-    bool fast = false;
-  };
-  void CountLocked(const Table& t, int sign);
   int64_t DemandLocked(int level) const;
   int64_t ClaimLocked(int level) const;  // A_i + D_i, or its held peak
   void NotePeaksLocked();
 
-  int64_t allocated_[kMaxLevels] = {};  // A_i
-  int64_t fast_[kMaxLevels] = {};       // F_i
+  TableLedger ledger_;                  // A_i and F_i
   int64_t demand_[kMaxLevels] = {};     // D_i (L0's WALs added when read)
   std::map<int64_t, Job> jobs_;                 // running compactions
-  std::map<std::string, Table> tables_;         // live tables that have data
   std::map<std::string, bool> decided_;         // table -> the tier chosen (fast?)
-  std::map<std::string, int> pending_levels_;   // table -> level, until its first zone lands
   std::set<std::string> live_wals_;
   int64_t wal_zones_ = 0;  // fast WAL zones in use, in table slots, as last reported
   uint64_t now_ns_ = 0;    // time of the latest hint

@@ -35,7 +35,7 @@ struct TableView {
   bool compacting = false; // an input of a running compaction
 };
 
-// What write-guided placement knows (HhzsPolicy::Tiering()).
+// What placement knows (TieringSource::Tiering(), tiering.h).
 struct TieringView {
   static constexpr int kNone = 1 << 20;  // every level fits: no tiering level
   int tiering_level = kNone;
@@ -43,12 +43,6 @@ struct TieringView {
   int64_t fast_at_tiering_level = 0;  // L_t's tables on the fast tier
   int64_t free_slots = 0;    // fast table slots holding no table
   int64_t demand_below = 0;  // sum of the demands of levels above L_t
-};
-
-class TieringSource {
- public:
-  virtual ~TieringSource() = default;
-  virtual TieringView Tiering() const = 0;
 };
 
 struct MigrationPlan {

@@ -25,6 +25,7 @@
 #include "hints/hint_bus.h"
 #include "placement/level_tracker.h"
 #include "placement/migration_planner.h"
+#include "placement/tiering.h"
 
 namespace hintfs {
 

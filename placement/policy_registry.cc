@@ -2,46 +2,41 @@
 
 #include <climits>
 #include <cstdlib>
-#include <functional>
 #include <map>
-
 #include <set>
 
 #include "fs/uri.h"
 #include "placement/auto_policy.h"
 #include "placement/hhzs_policy.h"
 #include "placement/static_policies.h"
+#include "placement/tiering.h"
 
 namespace hintfs {
 
 namespace {
 
-using Factory = std::function<std::shared_ptr<AllocationPolicy>(std::shared_ptr<HintBus>)>;
-
-const std::map<std::string, Factory>& Registry() {
-  static const auto* registry = new std::map<std::string, Factory>{
-      {"fast-first", [](std::shared_ptr<HintBus>) { return std::make_shared<LsmFastFirstPolicy>(); }},
-      {"b1", [](std::shared_ptr<HintBus> b) { return std::make_shared<LevelThresholdPolicy>("b1", 1, b); }},
-      {"b2", [](std::shared_ptr<HintBus> b) { return std::make_shared<LevelThresholdPolicy>("b2", 2, b); }},
-      {"b3", [](std::shared_ptr<HintBus> b) { return std::make_shared<LevelThresholdPolicy>("b3", 3, b); }},
-      {"b4", [](std::shared_ptr<HintBus> b) { return std::make_shared<LevelThresholdPolicy>("b4", 4, b); }},
-      {"all-fast",
-       [](std::shared_ptr<HintBus> b) { return std::make_shared<LevelThresholdPolicy>("all-fast", INT_MAX, b); }},
-      {"all-slow",
-       [](std::shared_ptr<HintBus> b) { return std::make_shared<LevelThresholdPolicy>("all-slow", -1, b); }},
+// The static level-threshold policies by name: levels below the number go
+// to the fast tier (-1: none, INT_MAX: all).
+const std::map<std::string, int>& LevelThresholds() {
+  static const auto* thresholds = new std::map<std::string, int>{
+      {"b1", 1}, {"b2", 2}, {"b3", 3}, {"b4", 4}, {"all-fast", INT_MAX}, {"all-slow", -1},
   };
-  return *registry;
+  return *thresholds;
 }
 
 }  // namespace
 
 std::vector<std::string> AllocationPolicyNames() {
-  std::vector<std::string> names{"auto", "hhzs"};
-  for (const auto& [name, factory] : Registry()) names.push_back(name);
+  std::vector<std::string> names{"auto", "fast-first", "hhzs"};
+  for (const auto& [name, threshold] : LevelThresholds()) names.push_back(name);
   return names;
 }
 
 namespace {
+
+// The options of every policy that tiers (ParseTieringServices).
+const std::set<std::string> kTieringOptions{"cache", "cache_budget", "migration", "migration_rate",
+                                            "slow_read_iops"};
 
 // "k=v,k=v" after the policy's name and a colon; options live in the name so
 // that the recorded name restores them at the next mount.
@@ -74,33 +69,14 @@ Status SizeOption(const std::map<std::string, std::string>& opts, const std::str
 Status NewHhzs(const std::string& name, const std::string& options, std::shared_ptr<HintBus> bus,
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;
-  Status s = ParseOptions(
-      options, {"table_bytes", "wal_budget", "cache", "cache_budget", "migration", "migration_rate",
-                "slow_read_iops", "hold_ms"}, &opts);
+  std::set<std::string> known = kTieringOptions;
+  known.insert({"table_bytes", "wal_budget", "hold_ms"});
+  Status s = ParseOptions(options, known, &opts);
   HhzsConfig config;
+  if (s.ok()) s = ParseTieringServices("hhzs", opts, &config.services);
   if (s.ok()) s = SizeOption(opts, "table_bytes", &config.table_bytes);
-  if (s.ok()) s = SizeOption(opts, "wal_budget", &config.wal_budget_bytes);
-  if (s.ok()) s = SizeOption(opts, "migration_rate", &config.migration_rate);
-  if (s.ok()) s = SizeOption(opts, "cache_budget", &config.cache_budget_bytes);
-  if (s.ok() && opts.count("cache")) {
-    config.cache = opts["cache"];
-    if (config.cache != "off" && config.cache != "all" && config.cache != "cbf" && config.cache != "expsmooth") {
-      s = Status::InvalidArgument("hhzs: cache is off, all, cbf or expsmooth, not '" + config.cache + "'");
-    }
-  }
+  if (s.ok()) s = SizeOption(opts, "wal_budget", &config.services.wal_budget_bytes);
   if (s.ok() && config.table_bytes == 0) s = Status::InvalidArgument("hhzs: table_bytes must be positive");
-  if (s.ok() && opts.count("migration")) {
-    const std::string& m = opts["migration"];
-    if (m != "on" && m != "off") s = Status::InvalidArgument("hhzs: migration is on or off, not '" + m + "'");
-    config.migration = m == "on";
-  }
-  if (s.ok() && opts.count("slow_read_iops")) {
-    char* end = nullptr;
-    config.slow_read_iops = std::strtod(opts["slow_read_iops"].c_str(), &end);
-    if (end == opts["slow_read_iops"].c_str() || *end != '\0' || !(config.slow_read_iops >= 0)) {
-      s = Status::InvalidArgument("hhzs: slow_read_iops must be a non-negative number");
-    }
-  }
   if (s.ok() && opts.count("hold_ms")) {
     char* end = nullptr;
     unsigned long long ms = std::strtoull(opts["hold_ms"].c_str(), &end, 10);
@@ -111,6 +87,21 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
   }
   if (!s.ok()) return s;
   *policy = std::make_shared<HhzsPolicy>(name, std::move(bus), config);
+  return Status::OK();
+}
+
+Status NewLevelThreshold(const std::string& name, const std::string& base, const std::string& options,
+                         std::shared_ptr<HintBus> bus, std::shared_ptr<AllocationPolicy>* policy) {
+  std::map<std::string, std::string> opts;
+  std::set<std::string> known = kTieringOptions;
+  known.insert("table_bytes");
+  Status s = ParseOptions(options, known, &opts);
+  LevelThresholdConfig config;
+  if (s.ok()) s = ParseTieringServices(base, opts, &config.services);
+  if (s.ok()) s = SizeOption(opts, "table_bytes", &config.table_bytes);
+  if (s.ok() && config.table_bytes == 0) s = Status::InvalidArgument(base + ": table_bytes must be positive");
+  if (!s.ok()) return s;
+  *policy = std::make_shared<LevelThresholdPolicy>(name, LevelThresholds().at(base), std::move(bus), config);
   return Status::OK();
 }
 
@@ -145,14 +136,18 @@ Status NewAllocationPolicy(const std::string& name, std::shared_ptr<HintBus> bus
   if (name == "auto" || name.rfind("auto:", 0) == 0) {
     return NewAuto(name, name.size() > 5 ? name.substr(5) : "", std::move(bus), policy);
   }
-  auto it = Registry().find(name);
-  if (it == Registry().end()) {
-    std::string known;
-    for (const auto& n : AllocationPolicyNames()) known += (known.empty() ? "" : ", ") + n;
-    return Status::NotFound("no placement policy '" + name + "' (known: " + known + ")");
+  if (name == "fast-first") {
+    *policy = std::make_shared<LsmFastFirstPolicy>();
+    return Status::OK();
   }
-  *policy = it->second(std::move(bus));
-  return Status::OK();
+  const std::string base = name.substr(0, name.find(':'));
+  if (LevelThresholds().count(base) != 0) {
+    return NewLevelThreshold(name, base, name.size() > base.size() ? name.substr(base.size() + 1) : "",
+                             std::move(bus), policy);
+  }
+  std::string known;
+  for (const auto& n : AllocationPolicyNames()) known += (known.empty() ? "" : ", ") + n;
+  return Status::NotFound("no placement policy '" + name + "' (known: " + known + ")");
 }
 
 Status NewAllocationPolicy(const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {

@@ -1,9 +1,13 @@
 // Placement policies by name. mkfs records a policy name; mount asks this
 // registry to make it (MountOptions::policy_factory). Known: fast-first, hhzs,
-// auto, b1, b2, b3, b4, all-fast, all-slow. hhzs and auto take options after
-// a colon: "hhzs:table_bytes=64MiB,wal_budget=1GiB,cache=all,cache_budget=0,migration=on,
-// migration_rate=4MiB,slow_read_iops=115,hold_ms=0" (see HhzsConfig),
-// "auto:wal_budget=1GiB,period_ms=1000,fast_write_mib_s=1002.8,max_level=2".
+// auto, b1, b2, b3, b4, all-fast, all-slow. All but fast-first take options
+// after a colon, kept in the recorded name:
+//   hhzs      "hhzs:table_bytes=64MiB,wal_budget=256MiB,hold_ms=0" (HhzsConfig)
+//   bN, all-fast, all-slow  "b3:table_bytes=64MiB" (LevelThresholdConfig)
+//   both, the services they ask the mount for (tiering.h): "migration=on,
+//             migration_rate=4MiB,slow_read_iops=115,cache=all,cache_budget=0"
+//             (hhzs: migration and cache on; the others: both off)
+//   auto      "auto:wal_budget=1GiB,period_ms=1000,fast_write_mib_s=1002.8,max_level=2".
 #ifndef HINTFS_PLACEMENT_POLICY_REGISTRY_H_
 #define HINTFS_PLACEMENT_POLICY_REGISTRY_H_
 

@@ -1,17 +1,16 @@
 #include "placement/replay.h"
 
 #include <algorithm>
-#include <unordered_map>
-
 #include <optional>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "hints/file_tag.h"
-#include "placement/hhzs_policy.h"
 #include "placement/level_tracker.h"
 #include "placement/migration_planner.h"
 #include "placement/policy_registry.h"
+#include "placement/tiering.h"
 
 namespace hintfs {
 
@@ -57,10 +56,10 @@ class Simulation {
       : o_(o), policy_(std::move(policy)), bus_(std::move(bus)), tracker_(bus_) {
     profile_[0] = fast;
     profile_[1] = slow;
-    if (auto* hhzs = dynamic_cast<HhzsPolicy*>(policy_.get()); hhzs != nullptr && hhzs->config().migration) {
-      tiering_ = hhzs;
-      migration_rate_ = static_cast<double>(hhzs->config().migration_rate);
-      slow_read_iops_ = hhzs->config().slow_read_iops;
+    if (TieringSource* tiering = TieringOf(policy_.get()); tiering != nullptr && tiering->Services().migration) {
+      tiering_ = tiering;
+      migration_rate_ = static_cast<double>(tiering->Services().migration_rate);
+      slow_read_iops_ = tiering->Services().slow_read_iops;
       if (slow_read_iops_ == 0 && slow.read_access_us > 0) {
         slow_read_iops_ = slow.parallel_units * 1e6 / slow.read_access_us;
       }

@@ -8,7 +8,7 @@
 // The model gives each table whole zones of its own (as HHZS does with tables
 // sized to a zone), packs other files into shared zones, spills to the other
 // tier when the chosen one is full, and frees a file's zones when it is
-// deleted. Under a policy with migration (hhzs), the migration planner runs
+// deleted. Under a policy with migration on (tiering.h), the migration planner runs
 // once a virtual second and one table at a time moves at the policy's
 // migration rate: its new zones are taken when the move starts and its old
 // ones freed when it ends, as the filesystem does.

@@ -1,5 +1,7 @@
 #include "placement/static_policies.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "hints/file_kind.h"
@@ -22,8 +24,17 @@ uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t bud
   return budget_zones > in_use ? static_cast<uint32_t>(budget_zones - in_use) : 0;
 }
 
-LevelThresholdPolicy::LevelThresholdPolicy(std::string name, int fast_levels, std::shared_ptr<HintBus> bus)
-    : name_(std::move(name)), fast_levels_(fast_levels), tracker_(std::move(bus)) {}
+LevelThresholdPolicy::LevelThresholdPolicy(std::string name, int fast_levels, std::shared_ptr<HintBus> bus,
+                                           LevelThresholdConfig config)
+    : name_(std::move(name)), fast_levels_(fast_levels), bus_(bus), config_(std::move(config)), tracker_(bus) {
+  subscription_ = bus_->Subscribe([this](const Hint& h) {
+    if (h.kind != Hint::Kind::kFileDeleted) return;
+    std::lock_guard<std::mutex> l(mu_);
+    ledger_.Deleted(h.path);
+  });
+}
+
+LevelThresholdPolicy::~LevelThresholdPolicy() { bus_->Unsubscribe(subscription_); }
 
 ZoneRole LevelThresholdPolicy::RoleForNewFile(const std::string& path) { return LsmRoleFor(path); }
 
@@ -32,8 +43,23 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
                                          std::vector<uint32_t>* order) {
   order->clear();
   int level = request.role == kWalClass ? LevelTracker::kWal
-                                             : tracker_.LevelOf(request.path, request.lifetime_hint);
+                                        : tracker_.LevelOf(request.path, request.lifetime_hint);
   bool fast = fast_levels_ >= 0 && level < fast_levels_;
+  // The fast tier's room in table slots, one zone per device kept free:
+  // what other files (logs, manifests) hold is set aside.
+  uint64_t room = 0, live = 0;
+  for (const DeviceSpace& d : devices) {
+    if (d.tier != Tier::kFast || d.total_zones == 0) continue;
+    room += d.zone_capacity * (d.total_zones - 1);
+    live += d.live_bytes;
+  }
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (request.file_size == 0) ledger_.Expect(request.path, level);
+    uint64_t tables = static_cast<uint64_t>(ledger_.fast_total()) * config_.table_bytes;
+    uint64_t others = live > tables ? live - tables : 0;
+    capacity_slots_ = room > others ? static_cast<int64_t>((room - others) / config_.table_bytes) : 0;
+  }
   for (Tier tier : {Tier::kFast, Tier::kSlow}) {
     if (tier == Tier::kFast && !fast) continue;
     for (const DeviceSpace& d : devices) {
@@ -42,12 +68,43 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
   }
 }
 
-}  // namespace hintfs
+void LevelThresholdPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {
+  std::lock_guard<std::mutex> l(mu_);
+  ledger_.Landed(request.path, device.tier);
+}
 
-namespace hintfs {
+void LevelThresholdPolicy::OnMigrated(const std::string& path, Tier tier) {
+  std::lock_guard<std::mutex> l(mu_);
+  ledger_.Moved(path, tier);
+}
+
+TieringView LevelThresholdPolicy::Tiering() const {
+  std::lock_guard<std::mutex> l(mu_);
+  TieringView v;
+  v.free_slots = std::max<int64_t>(0, capacity_slots_ - ledger_.fast_total());
+  if (fast_levels_ > TableLedger::kMaxLevels) return v;  // all-fast: every level belongs there
+  v.tiering_level = fast_levels_ < 0 ? -1 : fast_levels_ - 1;
+  v.fast_at_tiering_level = v.tiering_level >= 0 ? ledger_.fast(v.tiering_level) : 0;
+  v.reserved = v.fast_at_tiering_level + v.free_slots;
+  return v;
+}
 
 std::string LevelThresholdPolicy::StateJson() const {
-  return nlohmann::json{{"policy", name_}, {"levels", tracker_.Stats()}}.dump();
+  TieringView v = Tiering();
+  nlohmann::json levels = nlohmann::json::array();
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (int i = 0; i < TableLedger::kMaxLevels; i++) {
+      levels.push_back({{"level", i}, {"allocated", ledger_.allocated(i)}, {"fast", ledger_.fast(i)}});
+    }
+  }
+  return nlohmann::json{{"policy", name_},
+                        {"migration", config_.services.migration},
+                        {"table_bytes", config_.table_bytes},
+                        {"free_slots", v.free_slots},
+                        {"levels", levels},
+                        {"level_knowledge", tracker_.Stats()}}
+      .dump();
 }
 
 }  // namespace hintfs

@@ -5,15 +5,24 @@
 //   all-fast  everything to the fast tier first (spilling when full).
 //   all-slow  everything to the slow tier, WAL included.
 // Files whose level is unknown (manifests, logs) are treated as low level.
-// WAL files ("*.log") get the wal role, so they never share a zone with tables.
+// WAL files ("*.log") get the wal class, so they never share a zone with tables.
+// With "migration=on" among its options ("b3:migration=on,table_bytes=4MiB")
+// a bH policy tiers (HHZS Exp#2's B3+M): the migrator moves hot tables of
+// levels below H that spilled to the slow tier up while the fast tier has
+// room, and tables that reached level H or deeper down; it never lifts a
+// table of level H or deeper.
 #ifndef HINTFS_PLACEMENT_STATIC_POLICIES_H_
 #define HINTFS_PLACEMENT_STATIC_POLICIES_H_
 
 #include <memory>
 #include <string>
 
+#include <mutex>
+
 #include "fs/allocation.h"
 #include "placement/level_tracker.h"
+#include "placement/table_ledger.h"
+#include "placement/tiering.h"
 
 namespace hintfs {
 
@@ -28,25 +37,46 @@ class LsmFastFirstPolicy : public FastFirstPolicy {
   bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
 };
 
-class LevelThresholdPolicy : public AllocationPolicy {
+struct LevelThresholdConfig {
+  // A table slot of the fast tier, to count the room migration may fill.
+  uint64_t table_bytes = 64ull << 20;
+  TieringServices services;  // all off unless the options say
+};
+
+class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
  public:
   // Levels below fast_levels go fast; fast_levels < 0 puts nothing on the
   // fast tier (all-slow).
-  LevelThresholdPolicy(std::string name, int fast_levels, std::shared_ptr<HintBus> bus);
+  LevelThresholdPolicy(std::string name, int fast_levels, std::shared_ptr<HintBus> bus,
+                       LevelThresholdConfig config = LevelThresholdConfig());
+  ~LevelThresholdPolicy() override;
 
   std::string name() const override { return name_; }
   ZoneRole RoleForNewFile(const std::string& path) override;
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
+  void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
+  void OnMigrated(const std::string& path, Tier tier) override;
   std::string StateJson() const override;
+  // L_t is the deepest fast level (H - 1; none for all-fast); it may take
+  // every free slot.
+  TieringView Tiering() const override;
+  TieringServices Services() const override { return config_.services; }
 
   const LevelTracker& tracker() const { return tracker_; }
 
  private:
   std::string name_;
   int fast_levels_;
+  std::shared_ptr<HintBus> bus_;
+  LevelThresholdConfig config_;
   LevelTracker tracker_;
+  uint64_t subscription_ = 0;
+
+  mutable std::mutex mu_;
+  TableLedger ledger_;
+  int64_t capacity_slots_ = 0;  // fast table slots, as the last allocation saw the devices
 };
 
 // The zone role of an LSM store's file: wal for its write-ahead logs, data

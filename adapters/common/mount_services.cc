@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "hints/file_tag.h"
-#include "placement/hhzs_policy.h"
+#include "placement/tiering.h"
 
 namespace hintfs {
 
@@ -104,11 +104,11 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   std::unique_ptr<MountServices> services(new MountServices());
   services->base_ = base;
   services->policy_ = policy;
-  auto* hhzs = dynamic_cast<HhzsPolicy*>(policy.get());
-  HhzsConfig c = hhzs != nullptr ? hhzs->config() : HhzsConfig();
+  TieringSource* tiering = TieringOf(policy.get());
+  TieringServices c = tiering != nullptr ? tiering->Services() : TieringServices();
 
-  // Migration: hhzs only (it plans against the tiering state).
-  if (hhzs != nullptr && o.migration.value_or(c.migration)) {
+  // Migration: for policies that tier (it plans against their state).
+  if (tiering != nullptr && o.migration.value_or(c.migration)) {
     MigratorOptions mo;
     mo.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
     mo.slow_read_iops = c.slow_read_iops;
@@ -120,17 +120,16 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
         }
       }
     }
-    services->migrator_ = std::make_shared<Migrator>(base.get(), bus, hhzs, mo);
+    services->migrator_ = std::make_shared<Migrator>(base.get(), bus, tiering, mo);
     services->migrator_->Start();
   }
 
-  // The cache: on by default under hhzs, on request under other policies.
-  std::string admission = o.cache.value_or(hhzs != nullptr ? c.cache : "off");
+  // The cache: as the policy's options say (hhzs: on), or the spec.
+  std::string admission = o.cache.value_or(c.cache);
   if (admission != "off") {
     BlockCacheOptions co;
     co.admission = admission;
-    co.budget_bytes = hhzs != nullptr ? c.wal_budget_bytes + o.cache_budget.value_or(c.cache_budget_bytes)
-                                      : o.cache_budget.value_or(0);
+    co.budget_bytes = c.wal_budget_bytes + o.cache_budget.value_or(c.cache_budget_bytes);
     std::unique_ptr<BlockCache> cache;
     Status s = BlockCache::Open(base.get(), co, &cache);
     if (!s.ok()) return s;

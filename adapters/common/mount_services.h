@@ -2,15 +2,17 @@
 // spec ask: HHZS migration (placement/migrator.h), the SSD block cache
 // (cache/block_cache.h) with the file-level caching wrapper
 // (cache/caching_filesystem.h), and the recording of table levels in file
-// hints. The mount registry starts them for every
-// mount and stops them before the filesystem goes.
+// tags. The mount registry starts them for every mount and stops them
+// before the filesystem goes. Migration runs under any policy that tiers
+// (placement/tiering.h: hhzs, bN, all-fast, all-slow) when its options or
+// the spec turn it on; the cache under any policy.
 //
-// Spec query keys (they override the hhzs policy's recorded options for
-// this mount):
+// Spec query keys (they override the policy's recorded options for this
+// mount):
 //   migration=on|off        migration_rate=SIZE (per second)
 //   cache=off|all|cbf|expsmooth
-//   cache_budget=SIZE       fast bytes for the cache beyond the WAL budget
-//                           (for policies other than hhzs: the whole budget)
+//   cache_budget=SIZE       fast bytes for the cache beyond the policy's WAL
+//                           budget (hhzs: 256 MiB shared with the WAL)
 #ifndef HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_
 #define HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_
 

@@ -196,7 +196,7 @@ TEST(RocksDbWithoutListener, LevelEstimatesAreScoredAgainstTheManifest) {
   unsetenv("HINTFS_MEM_FAST");
   unsetenv("HINTFS_MEM_SLOW");
   auto state = nlohmann::json::parse(mounted->PolicyStateJson());
-  auto k = state["levels"];
+  auto k = state["level_knowledge"];  // as hhzs names it
   std::cout << "level estimates without a listener: " << k.dump() << "\n";
   EXPECT_GT(k["estimated_answers"].get<int>(), 0);
   EXPECT_GT(k["estimated_from_io"].get<int>(), 0) << "the I/O pattern gave guesses";

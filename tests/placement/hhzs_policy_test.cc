@@ -19,7 +19,7 @@ class HhzsTest : public ::testing::Test {
 
   void Make(HhzsConfig c) {
     c.table_bytes = kTable;
-    c.wal_budget_bytes = 2 * kTable;
+    c.services.wal_budget_bytes = 2 * kTable;
     policy_ = std::make_unique<HhzsPolicy>("hhzs", bus_, c);
     // One fast device of 12 one-table zones: 10 slots for tables after the
     // WAL budget, as long as nothing else holds a zone.
@@ -202,9 +202,9 @@ TEST_F(HhzsTest, OptionsLiveInTheRecordedName) {
   std::shared_ptr<AllocationPolicy> q;
   ASSERT_TRUE(NewAllocationPolicy("hhzs:migration=off,migration_rate=8MiB,slow_read_iops=90,hold_ms=250", bus_, &q).ok());
   const HhzsConfig& c = static_cast<HhzsPolicy*>(q.get())->config();
-  EXPECT_FALSE(c.migration);
-  EXPECT_EQ(c.migration_rate, 8u << 20);
-  EXPECT_EQ(c.slow_read_iops, 90);
+  EXPECT_FALSE(c.services.migration);
+  EXPECT_EQ(c.services.migration_rate, 8u << 20);
+  EXPECT_EQ(c.services.slow_read_iops, 90);
   EXPECT_EQ(c.hold_ns, 250000000u);
   EXPECT_FALSE(NewAllocationPolicy("hhzs:migration=maybe", bus_, &q).ok());
   EXPECT_FALSE(NewAllocationPolicy("hhzs:hold_ms=soon", bus_, &q).ok());

@@ -1,7 +1,9 @@
 // The live migrator on a real (memory-backed) filesystem: capacity migration
 // moves a deep table off the fast tier when lower levels claim the room,
 // popularity migration brings a much-read table back, the bytes never change
-// and the counters are saved with the filesystem.
+// and the counters are saved with the filesystem. Under a static policy with
+// migration (B3+M) spilled tables of fast levels come up when there is room
+// and tables that reached a slow level go down.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +11,8 @@
 #include "fs/device/emulated_device.h"
 #include "placement/hhzs_policy.h"
 #include "placement/migrator.h"
+#include "placement/policy_registry.h"
+#include "placement/static_policies.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {
@@ -24,15 +28,23 @@ class MigratorTest : public ::testing::Test {
     mk.devices = {{Tier::kFast, "mem:" + fast_ + "?zone_size=1MiB&zones=12"},
                   {Tier::kSlow, "mem:" + slow_ + "?zone_size=1MiB&zones=64"}};
     ASSERT_OK(Filesystem::Mkfs(mk));
-    HhzsConfig c;
-    c.table_bytes = 1 << 20;
-    c.wal_budget_bytes = 1 << 20;
-    policy_ = std::make_shared<HhzsPolicy>("hhzs:table_bytes=1MiB,wal_budget=1MiB", bus_, c);
+    policy_ = MakePolicy();
+    tiering_ = TieringOf(policy_.get());
+    ASSERT_NE(tiering_, nullptr);
     MountOptions mo;
     mo.policy = policy_;
     mo.gc_reserve_zones = 0;
     ASSERT_OK(Filesystem::Mount("mem:" + fast_, mo, &fs_));
     ASSERT_OK(fs_->Mkdir("/db"));
+  }
+
+  virtual std::shared_ptr<AllocationPolicy> MakePolicy() {
+    HhzsConfig c;
+    c.table_bytes = 1 << 20;
+    c.services.wal_budget_bytes = 1 << 20;
+    auto hhzs = std::make_shared<HhzsPolicy>("hhzs:table_bytes=1MiB,wal_budget=1MiB", bus_, c);
+    hhzs_ = hhzs.get();
+    return hhzs;
   }
 
   void TearDown() override {
@@ -86,7 +98,9 @@ class MigratorTest : public ::testing::Test {
 
   std::string fast_, slow_;
   std::shared_ptr<HintBus> bus_ = std::make_shared<HintBus>();
-  std::shared_ptr<HhzsPolicy> policy_;
+  std::shared_ptr<AllocationPolicy> policy_;
+  TieringSource* tiering_ = nullptr;
+  HhzsPolicy* hhzs_ = nullptr;  // policy_, under hhzs
   std::unique_ptr<Filesystem> fs_;
 };
 
@@ -95,7 +109,7 @@ TEST_F(MigratorTest, CapacityThenPopularityMigration) {
   mo.rate_bytes_per_second = 0;  // unlimited: the test is about decisions
   mo.slow_read_iops = 10;
   mo.read_window_ms = 0;  // every step measures the slow tier's read rate
-  Migrator migrator(fs_.get(), bus_, policy_.get(), mo);  // hears of tables from now on
+  Migrator migrator(fs_.get(), bus_, tiering_, mo);  // hears of tables from now on
   std::string deep = WriteTable("/db/000007.sst", 3, 900 << 10);
   std::string l1 = WriteTable("/db/000008.sst", 1, 900 << 10);
   ASSERT_TRUE(IsFast("/db/000007.sst")) << "the SSD was empty: every level fits";
@@ -103,7 +117,7 @@ TEST_F(MigratorTest, CapacityThenPopularityMigration) {
 
   // A compaction into L1 claims every slot: L3 must leave the fast tier.
   Publish(Hint::Kind::kCompactionBegin, 5, "", 1, 10);
-  ASSERT_LT(policy_->Tiering().tiering_level, 3);
+  ASSERT_LT(tiering_->Tiering().tiering_level, 3);
   MigrationPlan p = migrator.Step();
   EXPECT_EQ(p.reason, MigrationPlan::Reason::kCapacity);
   EXPECT_EQ(p.path, "/db/000007.sst");
@@ -112,7 +126,7 @@ TEST_F(MigratorTest, CapacityThenPopularityMigration) {
   EXPECT_EQ(Read("/db/000007.sst"), deep);
   EXPECT_EQ(migrator.stats().to_slow_bytes, deep.size());
   EXPECT_EQ(migrator.stats().capacity, 1u);
-  EXPECT_EQ(policy_->fast(3), 0);
+  EXPECT_EQ(hhzs_->fast(3), 0);
 
   // The compaction ends; the table on the slow tier is read at random, far
   // beyond half of the slow tier's 10 IOPS: popularity brings it back.
@@ -145,7 +159,7 @@ TEST_F(MigratorTest, CapacityThenPopularityMigration) {
 TEST_F(MigratorTest, NeverMovesTablesBeingCompactedOrWritten) {
   MigratorOptions mo;
   mo.rate_bytes_per_second = 0;
-  Migrator migrator(fs_.get(), bus_, policy_.get(), mo);
+  Migrator migrator(fs_.get(), bus_, tiering_, mo);
   WriteTable("/db/000009.sst", 3, 500 << 10);
   Hint begin;
   begin.kind = Hint::Kind::kCompactionBegin;
@@ -172,7 +186,7 @@ TEST_F(MigratorTest, RunsInTheBackgroundAndStopsPromptly) {
   MigratorOptions mo;
   mo.rate_bytes_per_second = 64 << 10;  // 800 KiB would take 12 s at this rate
   mo.interval_ms = 10;
-  Migrator migrator(fs_.get(), bus_, policy_.get(), mo);
+  Migrator migrator(fs_.get(), bus_, tiering_, mo);
   std::string deep = WriteTable("/db/000011.sst", 4, 800 << 10);
   migrator.Start();
   Publish(Hint::Kind::kCompactionBegin, 8, "", 1, 10);
@@ -184,6 +198,99 @@ TEST_F(MigratorTest, RunsInTheBackgroundAndStopsPromptly) {
   migrator.Stop();
   EXPECT_EQ(Read("/db/000011.sst"), deep);
   EXPECT_EQ(migrator.stats().errors, 0u);
+}
+
+// B3+M (HHZS Exp#2): b3 with migration on.
+class StaticMigrationTest : public MigratorTest {
+ protected:
+  std::shared_ptr<AllocationPolicy> MakePolicy() override {
+    std::shared_ptr<AllocationPolicy> p;
+    EXPECT_OK(NewAllocationPolicy("b3:migration=on,table_bytes=1MiB", bus_, &p));
+    return p;
+  }
+
+  void Delete(const std::string& path) {
+    ASSERT_OK(fs_->Unlink(path));
+    Publish(Hint::Kind::kFileDeleted, 0, path, -1);
+  }
+};
+
+TEST_F(StaticMigrationTest, LiftsSpilledFastLevelsAndLowersSlowLevels) {
+  EXPECT_TRUE(tiering_->Services().migration);
+  MigratorOptions mo;
+  mo.rate_bytes_per_second = 0;
+  mo.slow_read_iops = 10;
+  mo.read_window_ms = 0;
+  Migrator migrator(fs_.get(), bus_, tiering_, mo);
+  // L1 tables fill the fast tier; the last ones spill to the slow tier.
+  std::vector<std::string> paths;
+  std::string spilled;
+  for (int i = 0; i < 10; i++) {
+    paths.push_back("/db/0000" + std::to_string(10 + i) + ".sst");
+    WriteTable(paths.back(), 1, 900 << 10);
+    if (spilled.empty() && !IsFast(paths.back())) spilled = paths.back();
+  }
+  ASSERT_FALSE(spilled.empty()) << "the fast tier never filled";
+  std::string l3 = WriteTable("/db/000030.sst", 3, 900 << 10);
+  EXPECT_FALSE(IsFast("/db/000030.sst")) << "b3 puts L3 on the slow tier";
+  EXPECT_EQ(tiering_->Tiering().tiering_level, 2);
+
+  // Room comes back; the spilled L1 table and the L3 one are read hot.
+  for (int i = 0; i < 5; i++) {
+    ASSERT_NE(paths[i], spilled);
+    Delete(paths[i]);
+  }
+  std::string data = Read(spilled);
+  for (int i = 0; i < 200; i++) {
+    uint64_t off = (static_cast<uint64_t>(i) * 7919 * 4096) % (data.size() - 4096);
+    ASSERT_EQ(Read(spilled, off, 4096), data.substr(off, 4096));
+    ASSERT_EQ(Read("/db/000030.sst", off, 4096), l3.substr(off, 4096));
+  }
+  fs_->SyncMetadata();  // the policy sees the room at the next allocation
+  WriteTable("/db/000040.sst", 0, 4096);
+  MigrationPlan p = migrator.Step();
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kPopularity);
+  EXPECT_EQ(p.path, spilled);
+  EXPECT_TRUE(IsFast(spilled));
+  EXPECT_EQ(Read(spilled), data);
+  for (int i = 0; i < 5; i++) {
+    p = migrator.Step();
+    EXPECT_NE(p.path, "/db/000030.sst") << "B3+M never lifts L3";
+  }
+  EXPECT_FALSE(IsFast("/db/000030.sst"));
+
+  // A fast L2 table that a trivial move took to L3 goes down.
+  std::string moved = WriteTable("/db/000050.sst", 2, 300 << 10);
+  ASSERT_TRUE(IsFast("/db/000050.sst"));
+  Publish(Hint::Kind::kCompactionOutput, 9, "/db/000050.sst", 3);
+  p = migrator.Step();
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kCapacity);
+  EXPECT_EQ(p.path, "/db/000050.sst");
+  EXPECT_FALSE(IsFast("/db/000050.sst"));
+  EXPECT_EQ(Read("/db/000050.sst"), moved);
+}
+
+TEST(StaticPolicyOptions, OnlyTieringPoliciesTakeServiceOptions) {
+  auto bus = std::make_shared<HintBus>();
+  std::shared_ptr<AllocationPolicy> p;
+  ASSERT_OK(NewAllocationPolicy("b3", bus, &p));
+  ASSERT_NE(TieringOf(p.get()), nullptr);
+  EXPECT_FALSE(TieringOf(p.get())->Services().migration);
+  EXPECT_EQ(TieringOf(p.get())->Services().cache, "off");
+  ASSERT_OK(NewAllocationPolicy("all-fast:cache=cbf,cache_budget=8MiB,migration_rate=1MiB", bus, &p));
+  EXPECT_EQ(p->name(), "all-fast:cache=cbf,cache_budget=8MiB,migration_rate=1MiB");
+  EXPECT_EQ(TieringOf(p.get())->Services().cache, "cbf");
+  EXPECT_EQ(TieringOf(p.get())->Services().cache_budget_bytes, 8u << 20);
+  EXPECT_EQ(TieringOf(p.get())->Services().migration_rate, 1u << 20);
+  EXPECT_TRUE(NewAllocationPolicy("b3:migration=maybe", bus, &p).IsInvalidArgument());
+  EXPECT_TRUE(NewAllocationPolicy("b3:hold_ms=1", bus, &p).IsInvalidArgument());
+  EXPECT_TRUE(NewAllocationPolicy("b3:table_bytes=0", bus, &p).IsInvalidArgument());
+  EXPECT_TRUE(NewAllocationPolicy("b9", bus, &p).IsNotFound());
+  EXPECT_TRUE(NewAllocationPolicy("fast-first:migration=on", bus, &p).IsNotFound());
+  ASSERT_OK(NewAllocationPolicy("fast-first", bus, &p));
+  EXPECT_EQ(TieringOf(p.get()), nullptr);
+  ASSERT_OK(NewAllocationPolicy("auto", bus, &p));
+  EXPECT_EQ(TieringOf(p.get()), nullptr);
 }
 
 }  // namespace

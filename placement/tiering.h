@@ -1,0 +1,53 @@
+// Tiering as a capability of a placement policy. A policy that places tables
+// by level (hhzs, the static bN baselines, all-fast, all-slow) also tells
+// the mount services what they need to run for it: the tiering state the
+// migration planner plans against (migration_planner.h) and the services it
+// asks for by default (migration, the SSD block cache), which it reads from
+// its options ("b3:migration=on", "hhzs:cache=off"). The mount services
+// (adapters/common/mount_services.h) and trace replay (replay.h) ask
+// TieringOf for it instead of knowing any policy by type.
+#ifndef HINTFS_PLACEMENT_TIERING_H_
+#define HINTFS_PLACEMENT_TIERING_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "fs/allocation.h"
+#include "fs/status.h"
+#include "placement/migration_planner.h"
+
+namespace hintfs {
+
+// What a mount runs for the policy unless its spec overrides it.
+struct TieringServices {
+  bool migration = false;                      // workload-aware migration (HHZS §3.4)
+  uint64_t migration_rate = 4ull << 20;        // bytes per second, both directions together
+  double slow_read_iops = 0;                   // 0: from the slow devices' timing profiles
+  std::string cache = "off";                   // block cache admission (cache/admission.h)
+  uint64_t wal_budget_bytes = 0;               // fast capacity the WAL and the cache share
+  uint64_t cache_budget_bytes = 0;             // more for the cache alone
+};
+
+class TieringSource {
+ public:
+  virtual ~TieringSource() = default;
+  // The placement state migration plans against; thread safe.
+  virtual TieringView Tiering() const = 0;
+  virtual TieringServices Services() const = 0;
+};
+
+// The policy's tiering capability, or null if it places no tables by level
+// (fast-first, auto).
+TieringSource* TieringOf(AllocationPolicy* policy);
+
+// Reads the service options every tiering policy takes from parsed policy
+// options (key -> value): migration (on/off), migration_rate (a size per
+// second), slow_read_iops (a number >= 0), cache (off, all, cbf, expsmooth),
+// cache_budget (a size). InvalidArgument names the bad option.
+Status ParseTieringServices(const std::string& policy, const std::map<std::string, std::string>& options,
+                            TieringServices* services);
+
+}  // namespace hintfs
+
+#endif  // HINTFS_PLACEMENT_TIERING_H_
