@@ -58,6 +58,8 @@ struct BlockCacheStats {
 class BlockCache {
  public:
   // Clears what an earlier mount's cache left and opens an empty cache.
+  // InvalidArgument without a fast device, NotFound for an unknown
+  // admission policy; the filesystem's errors for its directory.
   static Status Open(Filesystem* fs, const BlockCacheOptions& options, std::unique_ptr<BlockCache>* cache);
   ~BlockCache();  // Close()
 
@@ -76,7 +78,8 @@ class BlockCache {
   const BlockCacheOptions& options() const { return options_; }
 
   // Saves the statistics as the filesystem attribute "cache" and deletes the
-  // cache's files. Idempotent; the cache is empty afterwards.
+  // cache's files. Idempotent; the cache is empty afterwards. Returns the
+  // attribute write's status (the files are removed best effort).
   Status Close();
 
  private:

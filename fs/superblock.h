@@ -50,9 +50,12 @@ struct Superblock {
 
   // Exactly kSize bytes.
   std::string Encode() const;
+  // Corruption for a bad magic, checksum or field; NotSupported for a
+  // version this build does not read.
   static Status Decode(std::string_view block, Superblock* sb);
 
-  // Reads and decodes the superblock of device.
+  // Reads and decodes the superblock of device (its read errors, or
+  // Decode's).
   static Status Read(ZonedDevice* device, Superblock* sb);
 };
 

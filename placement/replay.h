@@ -58,7 +58,9 @@ struct ReplayResult {
   std::string ToJson() const;
 };
 
-// progress(offset, size) is called now and then.
+// progress(offset, size) is called now and then. NotFound for an unknown
+// policy, InvalidArgument for its bad options or devices without zones;
+// Corruption for a damaged trace (the reader's error, naming the offset).
 Status ReplayTrace(TraceReader* trace, const ReplayOptions& options, ReplayResult* result,
                    const ProgressFn& progress);
 

@@ -34,7 +34,9 @@
 namespace hintfs {
 
 // Mounts spec (or shares its mount). bus, if given, receives the mount's hint
-// bus: hints published there reach the mount's placement policy.
+// bus: hints published there reach the mount's placement policy. Errors are
+// Filesystem::Mount's and MountServices::Start's; InvalidArgument for a bad
+// query key or value, or a spec this process has mounted with other options.
 Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
                     std::shared_ptr<HintBus>* bus = nullptr);
 

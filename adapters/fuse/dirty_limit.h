@@ -15,11 +15,12 @@ namespace hintfs {
 
 // The backing device info name ("major:minor") of the filesystem mounted at
 // mountpoint, from /proc/self/mountinfo (no call into the mount itself,
-// which may not be served yet).
+// which may not be served yet). NotFound if nothing is mounted there.
 Status MountDeviceName(const std::string& mountpoint, std::string* bdi);
 
 // Clears strict_limit and sets max_ratio to 100 under /sys/class/bdi/<bdi>.
-// Needs root and Linux >= 6.2 (strict_limit in sysfs).
+// Needs root and Linux >= 6.2 (strict_limit in sysfs): IOError naming the
+// file otherwise.
 Status LiftDirtyLimit(const std::string& bdi);
 
 }  // namespace hintfs

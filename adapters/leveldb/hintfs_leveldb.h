@@ -17,6 +17,8 @@
 
 namespace hintfs {
 
+// An Env whose file operations go to the mount of spec (AcquireMount); its
+// errors come back as leveldb::Status::IOError or InvalidArgument.
 leveldb::Status NewHintLevelDbEnv(const std::string& spec, std::unique_ptr<leveldb::Env>* env);
 
 }  // namespace hintfs

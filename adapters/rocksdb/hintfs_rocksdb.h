@@ -26,7 +26,8 @@ namespace hintfs {
 constexpr char kRocksDbScheme[] = "hintfs://";
 constexpr char kRocksDbListenerName[] = "HintfsEventListener";
 
-// Mounts (or shares the mount of) spec and returns a FileSystem over it.
+// Mounts (or shares the mount of) spec and returns a FileSystem over it;
+// AcquireMount's errors as IOStatus (InvalidArgument, IOError, Corruption).
 rocksdb::IOStatus NewHintRocksFileSystem(const std::string& spec,
                                          std::shared_ptr<rocksdb::FileSystem>* fs);
 
@@ -41,7 +42,8 @@ std::unique_ptr<rocksdb::EventListener> MakeHintRocksListener();
 // block cache are offered to it (the mount's admission policy decides) and
 // blocks it misses are looked up there. These are HHZS's cache hints: while
 // one exists, the mount stops caching at the file level so blocks are not
-// held twice. The mount must run the cache (hhzs, or ?cache=NAME).
+// held twice. The mount must run the cache (hhzs, or ?cache=NAME):
+// InvalidArgument otherwise.
 rocksdb::Status NewHintSecondaryCache(const std::string& spec, std::shared_ptr<rocksdb::SecondaryCache>* cache);
 
 // Registers the "hintfs://" FileSystem, SecondaryCache and the listener with

@@ -40,6 +40,10 @@ struct StoredProfile {
 };
 
 // Opens or creates the emulated device uri names (scheme "file" or "mem").
+// NotFound for a missing device when not create; InvalidArgument for a bad
+// geometry or option; Corruption for an image that is not one (bad magic,
+// checksum) or shorter than its geometry; Busy if another process or handle
+// holds the image.
 Status OpenEmulatedDevice(const DeviceUri& uri, bool create, std::unique_ptr<ZonedDevice>* device,
                           StoredProfile* profile);
 
