@@ -22,8 +22,11 @@ namespace hintfs {
 struct DeviceSpace {
   uint32_t index = 0;
   Tier tier = Tier::kFast;
-  uint32_t free_zones = 0;    // empty data zones available to writers
-  uint32_t total_zones = 0;   // data zones
+  // Zones files may fill: the device's data zones less the empty ones the
+  // filesystem keeps back (MountOptions::gc_reserve_zones, reserve_zones),
+  // and of those the empty ones.
+  uint32_t free_zones = 0;
+  uint32_t total_zones = 0;
   uint64_t free_bytes = 0;    // unwritten capacity of data zones
   uint64_t live_bytes = 0;    // bytes files reference (the rest of what is written is garbage)
   uint64_t zone_capacity = 0;

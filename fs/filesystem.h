@@ -53,6 +53,7 @@ constexpr char kLostAndFound[] = "/lost+found";
 struct MkfsDevice {
   Tier tier = Tier::kFast;
   std::string uri;  // created if it does not exist (file: and mem: need zones=N)
+  uint32_t data_zones = 0;  // MemberInfo::data_zones (0: every zone)
 };
 
 struct MkfsOptions {
@@ -301,7 +302,8 @@ class Filesystem {
   // Creates a filesystem over the devices. AlreadyExists if a device holds a
   // hintfs filesystem or image unless force is set; InvalidArgument for no
   // fast device, fewer than 2 journal zones, a device named twice or too
-  // small.
+  // small, or data_zones beyond what a device has besides the filesystem's
+  // own zones.
   static Status Mkfs(const MkfsOptions& options);
 
   // Mounts the filesystem that the device at uri belongs to (any member).

@@ -243,6 +243,9 @@ class FsImpl : public Filesystem {
   void AttachHostLog();
   // Mount: zones as the devices report them.
   Status LoadZones(const MetadataImage& image);
+  // Mount: the zones past a member's data_zones (and the empty zones kept
+  // back on top of them) are reserved, never written.
+  void LeaveZonesPastDataCapacity(Member* m);
   // Mount: builds the inodes from the journal image. Files that unflushed
   // batches changed (report) keep the extents the devices hold; the rest of
   // them (lost in a power cut) is cut off and counted in stats_.

@@ -62,6 +62,7 @@ Status OpenMkfsDevice(const MkfsDevice& d, bool force, std::set<std::string>* se
   member->zone_count = (*dev)->geometry().zone_count;
   member->zone_size = (*dev)->geometry().zone_size;
   member->zone_capacity = (*dev)->geometry().zone_capacity;
+  member->data_zones = d.data_zones;
   return Status::OK();
 }
 
@@ -158,6 +159,15 @@ Status Filesystem::Mkfs(const MkfsOptions& options) {
     return Status::InvalidArgument(fmt::format(
         "{} has {} zones; the journal device needs at least {} (superblock, {} journal zones, 2 data)",
         sb.members[meta_device].uri, meta->geometry().zone_count, needed, sb.meta_zone_count));
+  }
+  for (size_t i = 0; i < sb.members.size(); i++) {
+    const MemberInfo& m = sb.members[i];
+    uint32_t own = std::max<uint32_t>(1, devices[i]->geometry().conventional_zones) +
+                   (i == meta_device ? sb.meta_zone_count : 0);
+    if (m.data_zones > 0 && uint64_t{m.data_zones} + own > m.zone_count) {
+      return Status::InvalidArgument(fmt::format("{}: {} data zones asked, {} of its {} zones are free for data",
+                                                 m.uri, m.data_zones, m.zone_count - own, m.zone_count));
+    }
   }
   Status s = WipeAndWriteSuperblocks(devices, sb, options.progress);
   if (!s.ok()) return s;

@@ -291,8 +291,28 @@ Status FsImpl::LoadZones(const MetadataImage& image) {
         slot.crcs.resize(slot.used / m->block_size);  // a power cut kept checksums, not all their blocks
       }
     }
+    LeaveZonesPastDataCapacity(m);
   }
   return Status::OK();
+}
+
+void FsImpl::LeaveZonesPastDataCapacity(Member* m) {
+  if (m->info.data_zones == 0) return;
+  // Zones that hold data stay usable whatever their place (an earlier mount
+  // may have kept more zones back); empty ones are taken in zone order.
+  uint64_t usable = uint64_t{m->info.data_zones} + options_.gc_reserve_zones + options_.reserve_zones;
+  uint64_t holding = 0;
+  for (const ZoneSlot& slot : m->zones) holding += !slot.reserved && slot.used > 0;
+  uint64_t empty_allowed = usable > holding ? usable - holding : 0;
+  for (ZoneSlot& slot : m->zones) {
+    if (slot.reserved || slot.used > 0) continue;
+    if (empty_allowed > 0) {
+      empty_allowed--;
+      continue;
+    }
+    slot.reserved = true;  // past the data capacity: never written
+    slot.role = ZoneRole::kFree;
+  }
 }
 
 bool FsImpl::TrimToDevices(InodeRecord* rec) const {

@@ -37,6 +37,11 @@ DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
     sp.free_bytes += s.capacity - s.used;
     sp.live_bytes += s.live;
   }
+  // The empty zones kept back for GC and space-freeing writes are not the
+  // policies' to plan with.
+  const uint32_t kept = options_.gc_reserve_zones + options_.reserve_zones;
+  sp.total_zones -= std::min(sp.total_zones, kept);
+  sp.free_zones -= std::min(sp.free_zones, kept);
   return sp;
 }
 

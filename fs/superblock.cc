@@ -55,6 +55,7 @@ std::string Superblock::Encode() const {
     PutFixed32(&b, m.zone_count);
     PutFixed64(&b, m.zone_size);
     PutFixed64(&b, m.zone_capacity);
+    PutFixed32(&b, m.data_zones);
   }
   b.resize(kSize - 4, '\0');
   PutFixed32(&b, crc32c::Value(b.data(), b.size()));
@@ -97,7 +98,9 @@ Status Superblock::Decode(std::string_view block, Superblock* sb) {
     d.GetFixed32(&m.zone_count);
     d.GetFixed64(&m.zone_size);
     d.GetFixed64(&m.zone_capacity);
+    if (version >= 2) d.GetFixed32(&m.data_zones);
     if (!d.ok()) return d.status();
+    if (m.data_zones > m.zone_count) return Status::Corruption("superblock: data zones past the device");
     if (tier[0] != 0 && tier[0] != 1) return Status::Corruption("superblock: bad tier");
     m.tier = static_cast<Tier>(tier[0]);
   }

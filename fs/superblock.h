@@ -30,12 +30,18 @@ struct MemberInfo {
   uint32_t zone_count = 0;
   uint64_t zone_size = 0;
   uint64_t zone_capacity = 0;
+  // Zones files may fill, the filesystem's own (superblock, journal, the
+  // empty zones it keeps back for GC and space-freeing writes) on top;
+  // 0: every zone. Zones past them are left unused: to give a tier exactly
+  // the data capacity of an experiment (HHZS: 20 SSD zones).
+  uint32_t data_zones = 0;
 };
 
 struct Superblock {
   // Version 2: the journal may hold op 16 (file tags) instead of op 10, and
-  // file classes the layers above define. Version 1 images are read (and
-  // their journals then take op 16, so older builds refuse them).
+  // file classes the layers above define; members record data_zones.
+  // Version 1 images are read (and their journals then take op 16, so older
+  // builds refuse them).
   static constexpr uint32_t kVersion = 2;
   static constexpr uint32_t kOldestVersion = 1;
   static constexpr uint32_t kSize = 4096;

@@ -45,12 +45,12 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
   int level = request.role == kWalClass ? LevelTracker::kWal
                                         : tracker_.LevelOf(request.path, request.lifetime_hint);
   bool fast = fast_levels_ >= 0 && level < fast_levels_;
-  // The fast tier's room in table slots, one zone per device kept free:
-  // what other files (logs, manifests) hold is set aside.
+  // The fast tier's room in table slots: what other files (logs,
+  // manifests) hold is set aside.
   uint64_t room = 0, live = 0;
   for (const DeviceSpace& d : devices) {
-    if (d.tier != Tier::kFast || d.total_zones == 0) continue;
-    room += d.zone_capacity * (d.total_zones - 1);
+    if (d.tier != Tier::kFast) continue;
+    room += d.zone_capacity * d.total_zones;
     live += d.live_bytes;
   }
   {

@@ -17,6 +17,7 @@ namespace cli {
 struct MkfsArgs {
   std::vector<std::string> fast, slow;
   uint32_t meta_zones = 3;
+  uint32_t fast_data_zones = 0;  // 0: every zone
   std::string policy = "fast-first";
   bool force = false;
 };

@@ -66,8 +66,8 @@ Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Files
 
 int Mkfs(const MkfsArgs& args) {
   MkfsOptions opts;
-  for (const auto& u : args.fast) opts.devices.push_back({Tier::kFast, u});
-  for (const auto& u : args.slow) opts.devices.push_back({Tier::kSlow, u});
+  for (const auto& u : args.fast) opts.devices.push_back({Tier::kFast, u, args.fast_data_zones});
+  for (const auto& u : args.slow) opts.devices.push_back({Tier::kSlow, u, 0});
   opts.meta_zones = args.meta_zones;
   opts.force = args.force;
   opts.policy = args.policy;

@@ -67,6 +67,9 @@ void AddFilesystemCommands(CLI::App* app, CliArgs* a, Commands* c) {
   c->mkfs->add_option("--fast", a->mkfs.fast, "fast-tier device URI (repeatable)")->required()->check(DeviceUriValidator());
   c->mkfs->add_option("--slow", a->mkfs.slow, "slow-tier device URI (repeatable)")->check(DeviceUriValidator());
   c->mkfs->add_option("--meta-zones", a->mkfs.meta_zones, "metadata journal zones")->check(CLI::Range(2, 64));
+  c->mkfs->add_option("--fast-data-zones", a->mkfs.fast_data_zones,
+                      "zones of each fast device files may fill, the filesystem's own zones on top (0: all)")
+      ->check(CLI::Range(0, 1 << 24));
   c->mkfs->add_option("--policy", a->mkfs.policy, "placement policy");
   c->mkfs->add_flag("--force", a->mkfs.force, "overwrite an existing filesystem or device image");
   c->info = app->add_subcommand("info", "show the superblock and members");

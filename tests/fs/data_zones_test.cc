@@ -1,0 +1,109 @@
+// A member's data capacity (MemberInfo::data_zones, mkfs --fast-data-zones):
+// files fill at most that many zones of it, the filesystem's own zones and
+// the empty zones it keeps back come on top, and the policies plan with
+// exactly the data zones.
+#include <set>
+
+#include "fs/device/emulated_device.h"
+#include "fs/filesystem.h"
+#include "tests/fs/test_util.h"
+
+namespace hintfs {
+namespace test {
+namespace {
+
+// Fast-first, remembering the devices as the filesystem describes them.
+class WatchingPolicy : public FastFirstPolicy {
+ public:
+  void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
+                     std::vector<uint32_t>* order) override {
+    seen = devices;
+    FastFirstPolicy::ChooseDevices(request, devices, order);
+  }
+  std::vector<DeviceSpace> seen;
+};
+
+class DataZonesTest : public ::testing::Test {
+ protected:
+  void SetUp() override { fast_ = UniqueName("dzfast"), slow_ = UniqueName("dzslow"); }
+  void TearDown() override {
+    fs_.reset();
+    DestroyMemDevice(fast_);
+    DestroyMemDevice(slow_);
+  }
+
+  Status Mkfs(uint32_t data_zones) {
+    MkfsOptions opts;
+    // 24 zones: the superblock, 3 journal zones, 20 more.
+    opts.devices = {{Tier::kFast, "mem:" + fast_ + "?zone_size=64KiB&zones=24", data_zones},
+                    {Tier::kSlow, "mem:" + slow_ + "?zone_size=64KiB&zones=64", 0}};
+    opts.force = true;
+    return Filesystem::Mkfs(opts);
+  }
+
+  void Mount() {
+    fs_.reset();
+    MountOptions opts;
+    opts.policy = policy_;
+    ASSERT_OK(Filesystem::Mount("mem:" + fast_, opts, &fs_));
+  }
+
+  // The fast zones files hold.
+  std::set<uint32_t> FastZonesUsed() {
+    std::vector<ZoneReport> zones;
+    EXPECT_OK(fs_->Zones(&zones));
+    std::set<uint32_t> used;
+    for (const ZoneReport& z : zones) {
+      if (z.device == 0 && z.role != ZoneRole::kSuperblock && z.role != ZoneRole::kMetadata &&
+          z.write_pointer > z.start) {
+        used.insert(z.zone);
+      }
+    }
+    return used;
+  }
+
+  std::string fast_, slow_;
+  std::shared_ptr<WatchingPolicy> policy_ = std::make_shared<WatchingPolicy>();
+  std::unique_ptr<Filesystem> fs_;
+};
+
+TEST_F(DataZonesTest, FilesFillOnlyTheDataZonesAndSpillPastThem) {
+  ASSERT_OK(Mkfs(6));
+  Mount();
+  EXPECT_EQ(fs_->superblock().members[0].data_zones, 6u);
+  EXPECT_EQ(fs_->superblock().members[1].data_zones, 0u);
+  // 20 zones' worth of files: 6 data zones and the 2 kept back (GC, the
+  // reserve) at most on the fast tier, the rest on the slow one.
+  const std::string chunk(60 << 10, 'd');
+  for (int i = 0; i < 20; i++) {
+    std::unique_ptr<FileWriter> w;
+    ASSERT_OK(fs_->OpenWriter("/f" + std::to_string(i), WriteMode::kTruncate, &w));
+    ASSERT_OK(w->Append(chunk));
+    ASSERT_OK(w->Close());
+  }
+  std::set<uint32_t> used = FastZonesUsed();
+  EXPECT_GE(used.size(), 5u);
+  EXPECT_LE(used.size(), 8u);
+  for (uint32_t z : used) EXPECT_LT(z, 4u + 8u) << "zone " << z << " is past the data capacity";
+  ASSERT_FALSE(policy_->seen.empty());
+  EXPECT_EQ(policy_->seen[0].total_zones, 6u) << "policies plan with the data zones only";
+  EXPECT_EQ(policy_->seen[1].total_zones, 64u - 1 - 2);
+  // The capacity is recorded: it holds after a remount.
+  ASSERT_OK(fs_->Unmount());
+  Mount();
+  EXPECT_EQ(fs_->superblock().members[0].data_zones, 6u);
+  EXPECT_EQ(FastZonesUsed(), used);
+}
+
+TEST_F(DataZonesTest, MkfsRefusesMoreDataZonesThanTheDeviceHas) {
+  Status s = Mkfs(21);  // 24 zones less the superblock and 3 journal zones
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  ASSERT_OK(Mkfs(20));
+  ASSERT_OK(Mkfs(0));
+  Mount();
+  EXPECT_EQ(fs_->superblock().members[0].data_zones, 0u);
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace hintfs
