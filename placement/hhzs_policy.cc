@@ -121,13 +121,17 @@ int64_t HhzsPolicy::demand(int level) const {
 void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                                std::vector<uint32_t>* order) {
   // C: the fast capacity left for tables once the WAL and cache budget (or
-  // the WAL's and cache's zones, if the WAL outgrew it) and the live bytes
-  // of other files (logs, manifests) are set aside. Garbage does not count:
-  // the filesystem reclaims it before it lets anything spill.
-  uint64_t fast_bytes = 0, wal_bytes = 0, budget_used = 0, held_bytes = 0;
+  // the WAL's and cache's zones, if the WAL outgrew it) and what other files
+  // (logs, manifests) hold are set aside: their live bytes, or the zones
+  // they pin if more (a data zone in use that holds no table is theirs;
+  // tables are about a zone). Garbage does not count: the filesystem
+  // reclaims it before it lets anything spill.
+  uint64_t fast_bytes = 0, wal_bytes = 0, budget_used = 0, held_bytes = 0, data_zones = 0, zone_bytes = 0;
   for (const DeviceSpace& d : devices) {
     if (d.tier != Tier::kFast) continue;
     fast_bytes += d.zone_capacity * d.total_zones;
+    data_zones += d.role_zones[static_cast<int>(ZoneRole::kData)];
+    zone_bytes = d.zone_capacity;
     uint64_t wal_zones = d.role_zones[static_cast<int>(kWalClass)];
     uint64_t budget_zones = wal_zones + d.role_zones[static_cast<int>(kCacheClass)];
     wal_bytes += d.zone_capacity * wal_zones;
@@ -144,6 +148,9 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   }
   uint64_t table_held = static_cast<uint64_t>(fast_tables) * config_.table_bytes;
   uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
+  if (data_zones > static_cast<uint64_t>(fast_tables)) {
+    others = std::max(others, (data_zones - static_cast<uint64_t>(fast_tables)) * zone_bytes);
+  }
   uint64_t set_aside = std::max(config_.budget_bytes(), budget_used) + others;
   int64_t capacity =
       fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / config_.table_bytes) : 0;

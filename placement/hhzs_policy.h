@@ -10,7 +10,8 @@
 //        for deeper levels the tables running compactions may still write
 //        (+selected tables at compaction begin, -1 per output, the rest at end)
 //   C    fast-tier capacity for tables: fast data capacity minus the WAL and
-//        cache budget (or what they use, if more) and other files' live bytes
+//        cache budget (or what they use, if more) and what other files hold
+//        (the zones they pin: a small log or manifest takes a whole zone)
 //   t    tiering level: the lowest i with sum_{j<=i} (A_j + D_j) >= C
 //   R    slots reserved for L_t: C - sum_{j<t} (A_j + D_j)
 // A new table goes to the fast tier if it comes from a flush (rule i), is at a

@@ -176,6 +176,7 @@ class Simulation {
       devices_[t].live_bytes = live_[t];
       std::fill(std::begin(devices_[t].role_zones), std::end(devices_[t].role_zones), 0u);
       devices_[t].role_zones[static_cast<int>(kWalClass)] = wal_zones_[t];
+      devices_[t].role_zones[static_cast<int>(ZoneRole::kData)] = used_[t] - wal_zones_[t];
     }
     AllocationRequest req;
     req.path = path;

@@ -26,7 +26,7 @@ trap 'rm -rf "$WORK"' EXIT
 "$H" mkfs --fast "file:$WORK/ssd.img?zone_size=4MiB&zones=256" \
           --slow "file:$WORK/hdd.img?zone_size=4MiB&zones=1024" >/dev/null
 mkdir "$WORK/conf"
-write_rocksdb_options "$WORK/conf/options.ini" 2097152 3938451 4194304 kNoCompression \
+write_rocksdb_options "$WORK/conf/options.ini" 1969225 3938451 4194304 kNoCompression \
   max_write_buffer_number=4 min_write_buffer_number_to_merge=2 ${EXTRA_CF:-level0_file_num_compaction_trigger=2}
 "$H" restore "file:$WORK/ssd.img" "$WORK/conf" >/dev/null
 if [ -n "${TRACE:-}" ]; then

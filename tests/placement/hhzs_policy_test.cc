@@ -170,6 +170,18 @@ TEST_F(HhzsTest, ZonesOfOtherFilesAndAGrownWalShrinkTheCapacity) {
   EXPECT_EQ(policy_->demand(0), 3);
 }
 
+TEST_F(HhzsTest, SmallFilesPinWholeZonesOutOfTheCapacity) {
+  EXPECT_TRUE(Place("/db/a.sst", 0));
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 10);
+  // A MANIFEST of a few hundred bytes: its live bytes are nothing, its zone
+  // is one a table cannot have.
+  devices_[0].free_zones--;
+  devices_[0].role_zones[static_cast<int>(ZoneRole::kData)]++;
+  devices_[0].live_bytes += 300;
+  EXPECT_TRUE(Place("/db/b.sst", 0));
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 9);
+}
+
 TEST_F(HhzsTest, HoldKeepsALevelsPeakClaimForAWhile) {
   for (uint64_t hold_ms : {0, 1000}) {
     HhzsConfig c;
