@@ -12,6 +12,7 @@ constexpr size_t kMaxReason = 64;
 std::string FileClassName(ZoneRole role) {
   if (role == kWalClass) return "wal";
   if (role == kCacheClass) return "cache";
+  if (role == kTableClass) return "table";
   return ZoneRoleName(role);
 }
 

@@ -21,8 +21,12 @@ namespace hintfs {
 // ZoneRole::kData.
 constexpr ZoneRole kWalClass = FileClass(3);    // a store's write-ahead logs
 constexpr ZoneRole kCacheClass = FileClass(5);  // the SSD block cache's files (cache/)
+// A store's tables, under the policies that place by level: apart from
+// other files, so that the zones those pin are known (images of format 1
+// have their tables in kData).
+constexpr ZoneRole kTableClass = FileClass(6);
 
-// "wal", "cache", or the filesystem's name for the role.
+// "wal", "cache", "table", or the filesystem's name for the role.
 std::string FileClassName(ZoneRole role);
 
 struct FileTag {

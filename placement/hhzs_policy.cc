@@ -123,9 +123,10 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   // C: the fast capacity left for tables once the WAL and cache budget (or
   // the WAL's and cache's zones, if the WAL outgrew it) and what other files
   // (logs, manifests) hold are set aside: their live bytes, or the zones
-  // they pin if more (data zones in use beyond those the fast tables fill).
-  // Garbage does not count: the filesystem reclaims it before it lets
-  // anything spill.
+  // they pin if more (tables have a class of their own, so the zones of
+  // class data in use are theirs). Garbage does not count: the filesystem
+  // reclaims it before it lets anything spill. (Tables of format-1 images
+  // are of class data: they count as other files until rewritten.)
   uint64_t fast_bytes = 0, wal_bytes = 0, budget_used = 0, held_bytes = 0, data_zones = 0, zone_bytes = 0;
   for (const DeviceSpace& d : devices) {
     if (d.tier != Tier::kFast) continue;
@@ -148,10 +149,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   }
   uint64_t table_held = static_cast<uint64_t>(fast_tables) * config_.table_bytes;
   uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
-  // The zones the fast tables fill (packed, or one each when a table is about
-  // a zone); the rest of the data zones in use are other files'.
-  uint64_t table_zones = zone_bytes == 0 ? 0 : (table_held + zone_bytes - 1) / zone_bytes;
-  if (data_zones > table_zones) others = std::max(others, (data_zones - table_zones) * zone_bytes);
+  others = std::max(others, data_zones * zone_bytes);
   uint64_t set_aside = std::max(config_.budget_bytes(), budget_used) + others;
   int64_t capacity =
       fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / config_.table_bytes) : 0;

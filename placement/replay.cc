@@ -174,9 +174,7 @@ class Simulation {
       devices_[t].free_zones = devices_[t].total_zones - used_[t];
       devices_[t].free_bytes = uint64_t{devices_[t].free_zones} * o_.zone_capacity;
       devices_[t].live_bytes = live_[t];
-      std::fill(std::begin(devices_[t].role_zones), std::end(devices_[t].role_zones), 0u);
-      devices_[t].role_zones[static_cast<int>(kWalClass)] = wal_zones_[t];
-      devices_[t].role_zones[static_cast<int>(ZoneRole::kData)] = used_[t] - wal_zones_[t];
+      std::copy(std::begin(role_zones_[t]), std::end(role_zones_[t]), std::begin(devices_[t].role_zones));
     }
     AllocationRequest req;
     req.path = path;
@@ -203,7 +201,7 @@ class Simulation {
         if (!first_choice) r->spilled_zones++;
         policy_->OnAllocated(req, devices_[t]);
         used_[t]++;
-        if (f->role == kWalClass) wal_zones_[t]++;
+        role_zones_[t][static_cast<int>(f->role)]++;
         SimZone z;
         z.tier = static_cast<int>(t);
         z.room = o_.zone_capacity;
@@ -234,7 +232,8 @@ class Simulation {
       bool open = z.shared && z.room > 0;
       if (z.live == 0 && !open && z.room != o_.zone_capacity + 1) {
         used_[z.tier]--;
-        if (role == kWalClass) wal_zones_[z.tier] -= std::min(wal_zones_[z.tier], 1u);
+        uint32_t& in_role = role_zones_[z.tier][static_cast<int>(role)];
+        in_role -= std::min(in_role, 1u);
         z.room = o_.zone_capacity + 1;  // marks the zone freed
       }
     }
@@ -373,7 +372,7 @@ class Simulation {
   std::map<std::pair<int, int>, size_t> open_shared_;  // (tier, role) -> zone
   uint32_t used_[2] = {0, 0};
   uint64_t live_[2] = {0, 0};  // bytes of live files per tier
-  uint32_t wal_zones_[2] = {0, 0};
+  uint32_t role_zones_[2][kZoneRoleCount] = {};  // zones in use per tier and class
   double busy_[2] = {0, 0};
   bool started_ = false;
   uint64_t now_ = 0, last_ns_ = 0, elapsed_ns_ = 0;

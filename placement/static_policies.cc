@@ -9,7 +9,9 @@
 
 namespace hintfs {
 
-ZoneRole LsmRoleFor(const std::string& path) { return IsWalFile(path) ? kWalClass : ZoneRole::kData; }
+ZoneRole LsmRoleFor(const std::string& path) {
+  return IsWalFile(path) ? kWalClass : IsTableFile(path) ? kTableClass : ZoneRole::kData;
+}
 
 bool LsmFreesSpace(const AllocationRequest& request) { return IsTableFile(request.path); }
 

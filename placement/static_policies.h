@@ -79,8 +79,8 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
   int64_t capacity_slots_ = 0;  // fast table slots, as the last allocation saw the devices
 };
 
-// The zone role of an LSM store's file: wal for its write-ahead logs, data
-// for the rest.
+// The class of an LSM store's file: wal for its write-ahead logs, table for
+// its tables, data for the rest.
 ZoneRole LsmRoleFor(const std::string& path);
 
 // Empty zones a request of role must leave on device so that a budget of

@@ -60,13 +60,14 @@ class HhzsTest : public ::testing::Test {
     d.role_zones[static_cast<int>(r.role)]++;
     d.live_bytes += kTable;
     where_[path] = order[0];
+    roles_[path] = r.role;
     return order[0] == 0;
   }
 
   void Delete(const std::string& path) {
     Publish(Hint::Kind::kFileDeleted, 0, path, -1);
     devices_[where_[path]].free_zones++;
-    devices_[where_[path]].role_zones[static_cast<int>(ZoneRole::kData)]--;
+    devices_[where_[path]].role_zones[static_cast<int>(roles_[path])]--;
     devices_[where_[path]].live_bytes -= kTable;
   }
 
@@ -74,6 +75,7 @@ class HhzsTest : public ::testing::Test {
   std::unique_ptr<HhzsPolicy> policy_;
   std::vector<DeviceSpace> devices_;
   std::map<std::string, uint32_t> where_;
+  std::map<std::string, ZoneRole> roles_;
 };
 
 TEST_F(HhzsTest, DemandsTieringLevelAndReservedSlots) {

@@ -79,7 +79,8 @@ TEST(StaticPolicies, LevelThresholdSendsLowLevelsFastAndDeepLevelsSlow) {
   bus->Publish(Make(Hint::Kind::kTableFileCreation, 1, "/db/l1.sst", 1));
   bus->Publish(Make(Hint::Kind::kTableFileCreation, 2, "/db/l2.sst", 2));
   EXPECT_EQ(b2->RoleForNewFile("/db/000003.log"), kWalClass);
-  EXPECT_EQ(b2->RoleForNewFile("/db/000004.sst"), ZoneRole::kData);
+  EXPECT_EQ(b2->RoleForNewFile("/db/000004.sst"), kTableClass);
+  EXPECT_EQ(b2->RoleForNewFile("/db/MANIFEST-000001"), ZoneRole::kData);
   EXPECT_EQ(Order(b2.get(), "/db/000003.log", 0), fast_then_slow);
   EXPECT_EQ(Order(b2.get(), "/db/l1.sst", 0), fast_then_slow);
   EXPECT_EQ(Order(b2.get(), "/db/l2.sst", 0), slow_only);
