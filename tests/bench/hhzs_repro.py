@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A scaled reproduction of the HHZS experiments (HHZS paper, section 4).
 
-    bash tests/bench/hhzs_repro.sh [--quick] [--out DIR] [--exp 1,2,3]
+    bash tests/bench/hhzs_repro.sh [--quick] [--out DIR] [--exp 1,2,3] [--runs 3]
+                                   [--max-minutes M] [--fresh]
 
 Every size of the paper's setting is divided by SCALE (512): 2 MiB zones for
 its 1 GiB-class ZN540 zones, tables just under a zone, 1 MiB memtables (two
@@ -19,8 +20,15 @@ for it again), in a new process, as the paper clears and reloads.
 
   Exp#1  load + YCSB A-F, schemes B1-B4, AUTO, HHZS (P+M+C), ALL-FAST
   Exp#2  load + W1-W4 (10/50/50/100% reads, zipf 0.9/0.9/1.2/1.2),
-         schemes B3, P, P+M, P+M+C
+         schemes B3, B3+M, P, P+M, P+M+C
   Exp#3  50% reads, zipf 0.8-1.2, schemes B3, AUTO, HHZS
+
+Every cell runs --runs times (3; 1 with --quick). The work is cut into
+parts, one scheme's load and workloads for one run, ordered run by run with
+the schemes interleaved; a part whose rows are all in results.csv is not run
+again, so an interrupted or --max-minutes-limited run resumes where it
+stopped (--fresh starts over). Progress lines give an estimate of the time
+left. Tables show medians with min-max; plots, error bars (hhzs_report.py).
 
 Writes results.csv (one row per phase, from hintfs-ycsb --csv), levels.csv
 (bytes per level and tier at the end of workload A), tables.md and PNG plots
@@ -32,14 +40,15 @@ import csv
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
+from hhzs_report import BREAKDOWN, EXP1_SCHEMES, PROFILE_SCALE, SCALE, SKEWS, YCSB, report, split_label
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCALE = 512
-PROFILE_SCALE = 20
 ZONE = 2 << 20
 
 DB_OPTIONS = ";".join([
@@ -60,6 +69,7 @@ BLOCK_CACHE = (8 << 20) // SCALE
 HHZS = "hhzs:table_bytes=1969225,wal_budget=4MiB,migration_rate=160KiB"
 SCHEMES = {
     "B1": "b1", "B2": "b2", "B3": "b3", "B4": "b4",
+    "B3+M": "b3:table_bytes=1969225,migration=on,migration_rate=160KiB",
     "AUTO": "auto:wal_budget=4MiB",
     "P": HHZS + ",migration=off,cache=off",
     "P+M": HHZS + ",cache=off",
@@ -67,10 +77,6 @@ SCHEMES = {
     "ALL-FAST": "all-fast",
 }
 SCHEMES["HHZS"] = SCHEMES["P+M+C"]
-YCSB = ["A", "B", "C", "D", "E", "F"]
-EXP1_SCHEMES = ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"]
-BREAKDOWN = {"W1": (0.1, 0.9), "W2": (0.5, 0.9), "W3": (0.5, 1.2), "W4": (1.0, 1.2)}
-SKEWS = [0.8, 0.9, 1.0, 1.1, 1.2]
 
 
 def plan(exps):
@@ -88,7 +94,7 @@ def plan(exps):
                 mix = ["--read", "0.5", "--update", "0.5"] if w == "A" else ["--workload", w]
                 add(s, w, mix + ["--zipf", "0.9"])
     if 2 in exps:
-        for s in ["B3", "P", "P+M", "P+M+C"]:
+        for s in ["B3", "B3+M", "P", "P+M", "P+M+C"]:
             for w, (reads, zipf) in BREAKDOWN.items():
                 add(s, w, ["--read", str(reads), "--update", str(round(1 - reads, 2)), "--zipf", str(zipf)])
     if 3 in exps:
@@ -116,6 +122,7 @@ class Repro:
             self.records, self.ops, self.ssd_zones = 40000, 3000, 20
         else:
             self.records, self.ops, self.ssd_zones = 400000, 80000, 20
+        self.runs = args.runs or (1 if args.quick else 3)
         self.started = time.time()
 
     # The filesystem's own fast zones (superblock, 3 journal zones) and the two
@@ -136,7 +143,7 @@ class Repro:
     def progress(self, text):
         print("[%5.0f s] %s" % (time.time() - self.started, text), flush=True)
 
-    def run_scheme(self, scheme, workloads):
+    def run_scheme(self, scheme, workloads, run):
         # Members find each other by the URIs in their superblocks, so the
         # devices always live in dev/; saved/ keeps the freshly loaded state.
         dev, saved = os.path.join(self.work, "dev"), os.path.join(self.work, "saved")
@@ -147,28 +154,29 @@ class Repro:
         data_zones = [] if scheme == "ALL-FAST" else ["--fast-data-zones", str(self.ssd_zones)]
         sh([self.hintfs, "mkfs", "--policy", SCHEMES[scheme], "--fast", fast, "--slow", slow] + data_zones,
            stdout=subprocess.DEVNULL)
-        self.progress(f"{scheme}: load {self.records} records")
+        self.progress(f"{scheme} run {run}: load {self.records} records")
         # The paper's long loads leave a settled tree; ours is over in seconds,
         # so let the compactions finish before the state is saved.
         # With the cache on, RocksDB feeds it through its secondary cache in
         # every phase (which also keeps file-level caching off).
         secondary = ["--secondary-cache"] if SCHEMES[scheme].endswith("cache=all") else []
-        sh(self.ycsb_cmd(dev, f"{scheme}/load", ["--load", "--settle", "900"] + secondary), stdout=subprocess.DEVNULL)
+        sh(self.ycsb_cmd(dev, f"{scheme}/load#{run}", ["--load", "--settle", "900"] + secondary),
+           stdout=subprocess.DEVNULL)
         for img in ("ssd.img", "hdd.img"):
             sh(["cp", "--sparse=always", os.path.join(dev, img), os.path.join(saved, img)])
         done = {}  # arguments -> label: workload A, W2 and zipf 0.9 are one workload
         for i, (label, extra) in enumerate(workloads):
             if tuple(extra) in done:
-                self.copy_row(f"{scheme}/{done[tuple(extra)]}", f"{scheme}/{label}")
+                self.copy_row(f"{scheme}/{done[tuple(extra)]}#{run}", f"{scheme}/{label}#{run}")
                 continue
             done[tuple(extra)] = label
             if i > 0:
                 for img in ("ssd.img", "hdd.img"):
                     sh(["cp", "--sparse=always", os.path.join(saved, img), os.path.join(dev, img)])
-            self.progress(f"{scheme}: {label}")
-            sh(self.ycsb_cmd(dev, f"{scheme}/{label}", ["--ops", str(self.ops)] + extra + secondary),
+            self.progress(f"{scheme} run {run}: {label}")
+            sh(self.ycsb_cmd(dev, f"{scheme}/{label}#{run}", ["--ops", str(self.ops)] + extra + secondary),
                stdout=subprocess.DEVNULL)
-            if label == "A":
+            if label == "A" and run == 1:
                 self.record_levels(scheme, dev)
         for d in (dev, saved):
             shutil.rmtree(d, ignore_errors=True)
@@ -201,195 +209,80 @@ class Repro:
             for (level, tier), b in sorted(sizes.items()):
                 w.writerow([scheme, level, tier, b])
 
-    def main(self):
+    def prepare(self):
+        """Keeps the results of an earlier run with the same settings (resume)."""
         os.makedirs(self.out, exist_ok=True)
+        meta = {"records": self.records, "ops": self.ops, "quick": self.args.quick}
+        meta_path = os.path.join(self.out, "meta.json")
+        if not self.args.fresh and os.path.exists(meta_path):
+            with open(meta_path) as fh:
+                old = json.load(fh)
+            if {k: old.get(k) for k in meta} != meta:
+                print(f"hhzs_repro: {self.out} holds results of other settings ({old}); use --fresh",
+                      file=sys.stderr)
+                sys.exit(2)
+            return
         for f in ("results.csv", "levels.csv"):
             if os.path.exists(os.path.join(self.out, f)):
                 os.remove(os.path.join(self.out, f))
-        with open(os.path.join(self.out, "meta.json"), "w") as fh:
-            json.dump({"records": self.records, "ops": self.ops, "quick": self.args.quick}, fh)
-        runs = plan(self.args.exp)
+        with open(meta_path, "w") as fh:
+            json.dump(meta, fh)
+
+    def rows(self):
+        if not os.path.exists(self.csv):
+            return []
+        with open(self.csv) as fh:
+            return list(csv.reader(fh))
+
+    def part_done(self, scheme, workloads, run):
+        have = {(r[0], r[1]) for r in self.rows()[1:]}
+        return (f"{scheme}/load#{run}", "load") in have and all(
+            (f"{scheme}/{label}#{run}", "run") in have for label, _ in workloads)
+
+    def drop_part(self, scheme, run):
+        """Removes the rows an interrupted part left."""
+        rows = self.rows()
+        keep = [r for r in rows[1:] if not (split_label(r[0])[0] == scheme and split_label(r[0])[2] == run)]
+        if rows and len(keep) != len(rows) - 1:
+            with open(self.csv, "w", newline="") as fh:
+                csv.writer(fh).writerows([rows[0]] + keep)
+
+    def parts(self):
+        """(run, scheme, workloads), run by run with the schemes interleaved."""
+        plan_ = plan(self.args.exp)
         if self.args.quick:
             # Fewer schemes: enough to exercise every table and plot.
             keep = {"B3", "AUTO", "HHZS", "P", "P+M", "P+M+C"}
-            runs = {s: w for s, w in runs.items() if s in keep}
+            plan_ = {s: w for s, w in plan_.items() if s in keep}
         # HHZS and P+M+C are the same scheme: load it once.
-        if "HHZS" in runs and "P+M+C" in runs:
-            runs["HHZS"] += [w for w in runs.pop("P+M+C") if w[0] not in [l for l, _ in runs["HHZS"]]]
+        if "HHZS" in plan_ and "P+M+C" in plan_:
+            plan_["HHZS"] += [w for w in plan_.pop("P+M+C") if w[0] not in [l for l, _ in plan_["HHZS"]]]
+        return [(run, s, w) for run in range(1, self.runs + 1) for s, w in plan_.items()]
+
+    def main(self):
+        self.prepare()
+        todo = [p for p in self.parts() if not self.part_done(p[1], p[2], p[0])]
+        self.progress(f"{len(todo)} parts to run ({len(self.parts()) - len(todo)} done before)")
+        durations, stopped = [], False
         try:
-            for scheme, workloads in runs.items():
-                self.run_scheme(scheme, workloads)
+            for i, (run, scheme, workloads) in enumerate(todo):
+                if self.args.max_minutes and time.time() - self.started > 60 * self.args.max_minutes:
+                    stopped = True
+                    break
+                if durations:
+                    left = statistics.mean(durations) * (len(todo) - i)
+                    self.progress(f"part {i + 1} of {len(todo)}; about {left / 60:.0f} min left")
+                began = time.time()
+                self.drop_part(scheme, run)
+                self.run_scheme(scheme, workloads, run)
+                durations.append(time.time() - began)
         finally:
             shutil.rmtree(self.work, ignore_errors=True)
         report(self.out, self.args)
+        if stopped:
+            self.progress(f"stopped after {self.args.max_minutes} min; run the same command again to resume")
+            sys.exit(3)
         self.progress("done: " + os.path.join(self.out, "tables.md"))
-
-
-def load_results(out):
-    ops = {}
-    with open(os.path.join(out, "results.csv")) as fh:
-        for row in csv.DictReader(fh):
-            scheme, label = row["label"].split("/", 1)
-            phase = "load" if row["phase"] == "load" else label
-            ops[(scheme, phase)] = float(row["ops_per_s"])
-            if row["phase"] == "run":
-                ops[(scheme, phase, "hdd")] = float(row["hdd_read_share"] or 0)
-                if row["cache_hit_ratio"]:
-                    ops[(scheme, phase, "hits")] = float(row["cache_hit_ratio"])
-    return ops
-
-
-def alias(scheme, have):
-    """HHZS and P+M+C name one run."""
-    if (scheme, "load") in have:
-        return scheme
-    return {"P+M+C": "HHZS", "HHZS": "P+M+C"}.get(scheme, scheme)
-
-
-def table(ops, schemes, workloads, title):
-    lines = [f"### {title}", "",
-             "| workload | B3 ops/s | " + " | ".join(schemes) + " |",
-             "|---|---:|" + "---:|" * len(schemes)]
-    for w in workloads:
-        base = ops.get(("B3", w))
-        cells = []
-        for s in schemes:
-            v = ops.get((alias(s, ops), w))
-            cells.append("-" if v is None or not base else "%.2f" % (v / base))
-        lines.append(f"| {w} | {base:,.0f} | " if base else f"| {w} | - | ")
-        lines[-1] += " | ".join(cells) + " |"
-    return lines
-
-
-def report(out, args):
-    with open(os.path.join(out, "meta.json")) as fh:
-        meta = json.load(fh)
-    records, n_ops = meta["records"], meta["ops"]
-    ops = load_results(out)
-    md = [f"Records: {records:,} of 24+1000 bytes; {n_ops:,} operations per workload; scale 1/{SCALE}, "
-          f"devices sped up {PROFILE_SCALE}x; throughput normalized to B3 (B3's ops/s shown).", ""]
-    present = {k[0] for k in ops}
-    if 1 in args.exp:
-        schemes = [s for s in EXP1_SCHEMES if alias(s, ops) in present]
-        md += table(ops, schemes, ["load"] + YCSB, "Exp#1: YCSB (HHZS Fig. 5(a))") + [""]
-        md += levels_table(out) + [""]
-    if 2 in args.exp:
-        schemes = [s for s in ["B3", "P", "P+M", "P+M+C"] if alias(s, ops) in present]
-        md += table(ops, schemes, ["load"] + list(BREAKDOWN), "Exp#2: breakdown (HHZS Fig. 6)") + [""]
-        hits = [f"{w}: {100 * ops[(alias('P+M+C', ops), w, 'hits')]:.1f}%" for w in BREAKDOWN
-                if (alias("P+M+C", ops), w, "hits") in ops]
-        if hits:
-            md += ["SSD cache hit ratio of P+M+C: " + ", ".join(hits), ""]
-    if 3 in args.exp:
-        schemes = [s for s in ["B3", "AUTO", "HHZS"] if alias(s, ops) in present]
-        md += table(ops, schemes, ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew, 50% reads (HHZS Fig. 7)") + [""]
-    hdd = [f"{s} {100 * ops[(s, 'A', 'hdd')]:.0f}%" for s in sorted(present) if (s, "A", "hdd") in ops]
-    if hdd:
-        md += ["Share of device reads served by the HDD in workload A: " + ", ".join(hdd), ""]
-    with open(os.path.join(out, "tables.md"), "w") as fh:
-        fh.write("\n".join(md) + "\n")
-    print("\n".join(md))
-    plots(out, ops, args)
-
-
-def level_shares(out):
-    """(scheme, level) -> (bytes on the SSD, bytes), the levels and the Exp#1 schemes in levels.csv."""
-    share = {}
-    path = os.path.join(out, "levels.csv")
-    if os.path.exists(path):
-        with open(path) as fh:
-            for row in csv.DictReader(fh):
-                k = (row["scheme"], row["level"])
-                fast, total = share.get(k, (0, 0))
-                b = int(row["bytes"])
-                share[k] = (fast + (b if row["tier"] == "fast" else 0), total + b)
-    levels = sorted({l for _, l in share})
-    schemes = [s for s in EXP1_SCHEMES if any(k[0] == s for k in share)]
-    return share, levels, schemes
-
-
-def levels_table(out):
-    share, levels, schemes = level_shares(out)
-    if not share:
-        return []
-    lines = ["### Exp#1: share of each level's bytes on the SSD at the end of workload A (HHZS Fig. 5(b))", "",
-             "| scheme | " + " | ".join(levels) + " |", "|---|" + "---:|" * len(levels)]
-    for s in schemes:
-        cells = []
-        for l in levels:
-            fast, total = share.get((s, l), (0, 0))
-            cells.append("-" if total == 0 else "%.0f%% of %.0f MiB" % (100.0 * fast / total, total / 1048576.0))
-        lines.append(f"| {s} | " + " | ".join(cells) + " |")
-    return lines
-
-
-def plots(out, ops, args):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("hhzs_repro: python3-matplotlib is missing; no plots", file=sys.stderr)
-        return
-
-    def bars(fname, schemes, workloads, title, xlabels=None):
-        schemes = [s for s in schemes if any((alias(s, ops), w) in ops for w in workloads)]
-        if not schemes:
-            return
-        fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(workloads) + 2), 3.4))
-        width = 0.8 / len(schemes)
-        for i, s in enumerate(schemes):
-            ys = []
-            for w in workloads:
-                base, v = ops.get(("B3", w)), ops.get((alias(s, ops), w))
-                ys.append(v / base if v and base else 0)
-            ax.bar([x + i * width for x in range(len(workloads))], ys, width, label=s)
-        for x, w in enumerate(workloads):
-            base = ops.get(("B3", w))
-            if base:
-                ax.text(x, 1.03, f"{base:,.0f}", rotation=90, fontsize=7, va="bottom", ha="center")
-        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(workloads))])
-        ax.set_xticklabels(xlabels or workloads)
-        ax.set_ylabel("throughput / B3")
-        ax.axhline(1.0, color="gray", linewidth=0.5)
-        ax.set_title(title, fontsize=10)
-        ax.legend(fontsize=7, ncol=min(len(schemes), 4))
-        fig.tight_layout()
-        fig.savefig(os.path.join(out, fname), dpi=110)
-        plt.close(fig)
-
-    if 1 in args.exp:
-        bars("fig5a.png", EXP1_SCHEMES, ["load"] + YCSB,
-             "Exp#1: YCSB (B3's ops/s over the first bars)")
-        levels_plot(out, plt)
-    if 2 in args.exp:
-        bars("fig6.png", ["B3", "P", "P+M", "P+M+C"], ["load"] + list(BREAKDOWN), "Exp#2: breakdown",
-             ["load", "W1 10%/0.9", "W2 50%/0.9", "W3 50%/1.2", "W4 100%/1.2"])
-    if 3 in args.exp:
-        bars("fig7.png", ["B3", "AUTO", "HHZS"], ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew (50% reads)",
-             ["%.1f" % z for z in SKEWS])
-
-
-def levels_plot(out, plt):
-    share, levels, schemes = level_shares(out)
-    if not share:
-        return
-    fig, ax = plt.subplots(figsize=(7, 3.2))
-    width = 0.8 / max(1, len(schemes))
-    for i, s in enumerate(schemes):
-        ys = []
-        for l in levels:
-            fast, total = share.get((s, l), (0, 0))
-            ys.append(100.0 * fast / total if total else 0)
-        ax.bar([x + i * width for x in range(len(levels))], ys, width, label=s)
-    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(levels))])
-    ax.set_xticklabels(levels)
-    ax.set_ylabel("% of level on SSD")
-    ax.set_title("Exp#1: data on the SSD at the end of workload A", fontsize=10)
-    ax.legend(fontsize=7, ncol=4)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "fig5b.png"), dpi=110)
-    plt.close(fig)
 
 
 def validate(out, args):
@@ -419,6 +312,10 @@ def parse_args():
     p.add_argument("--quick", action="store_true", help="tiny sizes, fewer schemes: a smoke test")
     p.add_argument("--out", default=os.path.join(ROOT, "build", "hhzs-repro"), help="output directory")
     p.add_argument("--exp", default="1,2,3", help="experiments to run, e.g. 1,3")
+    p.add_argument("--runs", type=int, default=0, help="runs per cell (default 3; 1 with --quick)")
+    p.add_argument("--max-minutes", type=float, default=0,
+                   help="start no new part after this long (exit 3; the same command resumes)")
+    p.add_argument("--fresh", action="store_true", help="drop earlier results in --out instead of resuming")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
                    help="binaries to run (a copy keeps a long run independent of rebuilds)")
@@ -426,10 +323,11 @@ def parse_args():
     try:
         args = p.parse_args()
         args.exp = sorted({int(x) for x in args.exp.split(",")})
-        if not set(args.exp) <= {1, 2, 3}:
+        if not set(args.exp) <= {1, 2, 3} or args.runs < 0 or args.max_minutes < 0:
             raise ValueError
     except ValueError:
-        print("hhzs_repro: --exp takes experiment numbers 1, 2, 3 separated by commas", file=sys.stderr)
+        print("hhzs_repro: --exp takes experiment numbers 1, 2, 3 separated by commas; --runs and "
+              "--max-minutes are not negative", file=sys.stderr)
         sys.exit(2)
     return args
 

@@ -1,0 +1,219 @@
+"""Tables and plots of the scaled HHZS reproduction (hhzs_repro.py).
+
+Every cell is a median over the runs present in results.csv, with the
+spread (min-max) when there are several; a ratio to B3 is taken run by run
+(run i of a scheme against run i of B3, which ran next to it), then the
+median and spread of those ratios are shown.
+"""
+import csv
+import json
+import os
+import statistics
+import sys
+
+SCALE = 512
+PROFILE_SCALE = 20
+YCSB = ["A", "B", "C", "D", "E", "F"]
+EXP1_SCHEMES = ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"]
+EXP2_SCHEMES = ["B3", "B3+M", "P", "P+M", "P+M+C"]
+BREAKDOWN = {"W1": (0.1, 0.9), "W2": (0.5, 0.9), "W3": (0.5, 1.2), "W4": (1.0, 1.2)}
+SKEWS = [0.8, 0.9, 1.0, 1.1, 1.2]
+
+
+def split_label(label):
+    """'B3/A#2' -> ('B3', 'A', 2); labels of older runs have no '#run'."""
+    rest, _, run = label.partition("#")
+    scheme, _, workload = rest.partition("/")
+    return scheme, workload, int(run) if run else 1
+
+
+def load_results(out):
+    """(scheme, phase[, 'hdd'|'hits']) -> {run: value}."""
+    ops = {}
+    with open(os.path.join(out, "results.csv")) as fh:
+        for row in csv.DictReader(fh):
+            scheme, label, run = split_label(row["label"])
+            phase = "load" if row["phase"] == "load" else label
+            ops.setdefault((scheme, phase), {})[run] = float(row["ops_per_s"])
+            if row["phase"] == "run":
+                ops.setdefault((scheme, phase, "hdd"), {})[run] = float(row["hdd_read_share"] or 0)
+                if row["cache_hit_ratio"]:
+                    ops.setdefault((scheme, phase, "hits"), {})[run] = float(row["cache_hit_ratio"])
+    return ops
+
+
+def alias(scheme, have):
+    """HHZS and P+M+C name one run."""
+    if (scheme, "load") in have:
+        return scheme
+    return {"P+M+C": "HHZS", "HHZS": "P+M+C"}.get(scheme, scheme)
+
+
+def ratios(ops, scheme, workload):
+    """The run-by-run ratios of scheme to B3 on workload."""
+    base, runs = ops.get(("B3", workload), {}), ops.get((alias(scheme, ops), workload), {})
+    return [runs[r] / base[r] for r in sorted(runs) if r in base and base[r] > 0]
+
+
+def spread(values, fmt):
+    """'median' or 'median (min-max)'."""
+    if not values:
+        return "-"
+    text = fmt % statistics.median(values)
+    if len(values) > 1:
+        text += (" (" + fmt + "-" + fmt + ")") % (min(values), max(values))
+    return text
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def table(ops, schemes, workloads, title):
+    lines = [f"### {title}", "",
+             "| workload | B3 ops/s | " + " | ".join(schemes) + " |",
+             "|---|---:|" + "---:|" * len(schemes)]
+    for w in workloads:
+        base = median(list(ops.get(("B3", w), {}).values()))
+        cells = [spread(ratios(ops, s, w), "%.2f") for s in schemes]
+        lines.append((f"| {w} | {base:,.0f} | " if base else f"| {w} | - | ") + " | ".join(cells) + " |")
+    return lines
+
+
+def report(out, args):
+    with open(os.path.join(out, "meta.json")) as fh:
+        meta = json.load(fh)
+    ops = load_results(out)
+    runs = max((max(v) for v in ops.values() if v), default=0)
+    md = [f"Records: {meta['records']:,} of 24+1000 bytes; {meta['ops']:,} operations per workload; scale "
+          f"1/{SCALE}, devices sped up {PROFILE_SCALE}x; throughput normalized to B3 (B3's median ops/s shown); "
+          f"up to {runs} run(s) per cell: median (min-max) of the run-by-run ratios.", ""]
+    present = {k[0] for k in ops}
+    if 1 in args.exp:
+        schemes = [s for s in EXP1_SCHEMES if alias(s, ops) in present]
+        md += table(ops, schemes, ["load"] + YCSB, "Exp#1: YCSB (HHZS Fig. 5(a))") + [""]
+        md += levels_table(out) + [""]
+    if 2 in args.exp:
+        schemes = [s for s in EXP2_SCHEMES if alias(s, ops) in present]
+        md += table(ops, schemes, ["load"] + list(BREAKDOWN), "Exp#2: breakdown (HHZS Fig. 6)") + [""]
+        hits = [f"{w}: {spread([100 * v for v in ops[(alias('P+M+C', ops), w, 'hits')].values()], '%.1f')}%"
+                for w in BREAKDOWN if (alias("P+M+C", ops), w, "hits") in ops]
+        if hits:
+            md += ["SSD cache hit ratio of P+M+C: " + ", ".join(hits), ""]
+    if 3 in args.exp:
+        schemes = [s for s in ["B3", "AUTO", "HHZS"] if alias(s, ops) in present]
+        md += table(ops, schemes, ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew, 50% reads (HHZS Fig. 7)") + [""]
+    hdd = [f"{s} {spread([100 * v for v in ops[(s, 'A', 'hdd')].values()], '%.0f')}%"
+           for s in sorted(present) if (s, "A", "hdd") in ops]
+    if hdd:
+        md += ["Share of device reads served by the HDD in workload A: " + ", ".join(hdd), ""]
+    with open(os.path.join(out, "tables.md"), "w") as fh:
+        fh.write("\n".join(md) + "\n")
+    print("\n".join(md))
+    plots(out, ops, args)
+
+
+def level_shares(out):
+    """(scheme, level) -> (bytes on the SSD, bytes), the levels and the Exp#1 schemes in levels.csv."""
+    share = {}
+    path = os.path.join(out, "levels.csv")
+    if os.path.exists(path):
+        with open(path) as fh:
+            for row in csv.DictReader(fh):
+                k = (row["scheme"], row["level"])
+                fast, total = share.get(k, (0, 0))
+                b = int(row["bytes"])
+                share[k] = (fast + (b if row["tier"] == "fast" else 0), total + b)
+    levels = sorted({l for _, l in share})
+    schemes = [s for s in EXP1_SCHEMES if any(k[0] == s for k in share)]
+    return share, levels, schemes
+
+
+def levels_table(out):
+    share, levels, schemes = level_shares(out)
+    if not share:
+        return []
+    lines = ["### Exp#1: share of each level's bytes on the SSD at the end of workload A (HHZS Fig. 5(b))", "",
+             "| scheme | " + " | ".join(levels) + " |", "|---|" + "---:|" * len(levels)]
+    for s in schemes:
+        cells = []
+        for l in levels:
+            fast, total = share.get((s, l), (0, 0))
+            cells.append("-" if total == 0 else "%.0f%% of %.0f MiB" % (100.0 * fast / total, total / 1048576.0))
+        lines.append(f"| {s} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def plots(out, ops, args):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("hhzs_repro: python3-matplotlib is missing; no plots", file=sys.stderr)
+        return
+
+    def bars(fname, schemes, workloads, title, xlabels=None):
+        schemes = [s for s in schemes if any((alias(s, ops), w) in ops for w in workloads)]
+        if not schemes:
+            return
+        fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(workloads) + 2), 3.4))
+        width = 0.8 / len(schemes)
+        for i, s in enumerate(schemes):
+            ys, lo, hi = [], [], []
+            for w in workloads:
+                r = ratios(ops, s, w)
+                m = median(r) or 0
+                ys.append(m)
+                lo.append(m - min(r) if r else 0)
+                hi.append(max(r) - m if r else 0)
+            ax.bar([x + i * width for x in range(len(workloads))], ys, width, label=s, yerr=[lo, hi],
+                   capsize=2, error_kw={"elinewidth": 0.7})
+        for x, w in enumerate(workloads):
+            base = median(list(ops.get(("B3", w), {}).values()))
+            if base:
+                ax.text(x, 1.03, f"{base:,.0f}", rotation=90, fontsize=7, va="bottom", ha="center")
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(workloads))])
+        ax.set_xticklabels(xlabels or workloads)
+        ax.set_ylabel("throughput / B3 (median, min-max)")
+        ax.axhline(1.0, color="gray", linewidth=0.5)
+        ax.set_title(title, fontsize=10)
+        ax.legend(fontsize=7, ncol=min(len(schemes), 4))
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, fname), dpi=110)
+        plt.close(fig)
+
+    if 1 in args.exp:
+        bars("fig5a.png", EXP1_SCHEMES, ["load"] + YCSB,
+             "Exp#1: YCSB (B3's ops/s over the first bars)")
+        levels_plot(out, plt)
+    if 2 in args.exp:
+        bars("fig6.png", EXP2_SCHEMES, ["load"] + list(BREAKDOWN), "Exp#2: breakdown",
+             ["load", "W1 10%/0.9", "W2 50%/0.9", "W3 50%/1.2", "W4 100%/1.2"])
+    if 3 in args.exp:
+        bars("fig7.png", ["B3", "AUTO", "HHZS"], ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew (50% reads)",
+             ["%.1f" % z for z in SKEWS])
+
+
+def levels_plot(out, plt):
+    share, levels, schemes = level_shares(out)
+    if not share:
+        return
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    width = 0.8 / max(1, len(schemes))
+    for i, s in enumerate(schemes):
+        ys = []
+        for l in levels:
+            fast, total = share.get((s, l), (0, 0))
+            ys.append(100.0 * fast / total if total else 0)
+        ax.bar([x + i * width for x in range(len(levels))], ys, width, label=s)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(levels))])
+    ax.set_xticklabels(levels)
+    ax.set_ylabel("% of level on SSD")
+    ax.set_title("Exp#1: data on the SSD at the end of workload A", fontsize=10)
+    ax.legend(fontsize=7, ncol=4)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "fig5b.png"), dpi=110)
+    plt.close(fig)
+
+
