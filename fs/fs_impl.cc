@@ -213,18 +213,14 @@ Status FsImpl::Mkdir(const std::string& path) {
 }
 
 Status FsImpl::KeepOnFastTier(const std::string& dir, ZoneRole file_class) {
-  int id = static_cast<int>(file_class);
-  if (file_class == ZoneRole::kFree || file_class == ZoneRole::kSuperblock || file_class == ZoneRole::kMetadata ||
-      id >= kZoneRoleCount) {
-    return Status::InvalidArgument(ZoneRoleName(file_class) + " is not a file class");
-  }
+  if (!IsFileClass(file_class)) return Status::InvalidArgument(ZoneRoleName(file_class) + " is not a file class");
   std::lock_guard<std::mutex> l(mu_);
   uint64_t inode = 0;
   Status s = Resolve(dir, &inode);
   if (!s.ok()) return s;
   if (dirs_.count(inode) == 0) return Status::NotFound(dir + ": not a directory");
   fast_tier_dirs_[inode] = file_class;
-  fast_tier_classes_ |= 1u << id;
+  fast_tier_classes_ |= 1u << static_cast<int>(file_class);
   return Status::OK();
 }
 

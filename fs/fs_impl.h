@@ -266,6 +266,9 @@ class FsImpl : public Filesystem {
   // Empty zones a write of role must leave on a device: the policy's
   // reservations, and the reserve unless the write frees space
   // (MountOptions::reserve_zones).
+  // Empty zones per device kept back from every writer but GC and
+  // space-freeing writes (MountOptions::gc_reserve_zones, reserve_zones).
+  uint32_t KeptBackZones() const { return options_.gc_reserve_zones + options_.reserve_zones; }
   uint32_t KeptEmptyZones(const DeviceSpace& space, ZoneRole role, bool frees_space) {
     return policy_->ReservedEmptyZones(space, role) + (frees_space ? 0 : options_.reserve_zones);
   }

@@ -300,7 +300,7 @@ void FsImpl::LeaveZonesPastDataCapacity(Member* m) {
   if (m->info.data_zones == 0) return;
   // Zones that hold data stay usable whatever their place (an earlier mount
   // may have kept more zones back); empty ones are taken in zone order.
-  uint64_t usable = uint64_t{m->info.data_zones} + options_.gc_reserve_zones + options_.reserve_zones;
+  uint64_t usable = uint64_t{m->info.data_zones} + KeptBackZones();
   uint64_t holding = 0;
   for (const ZoneSlot& slot : m->zones) holding += !slot.reserved && slot.used > 0;
   uint64_t empty_allowed = usable > holding ? usable - holding : 0;

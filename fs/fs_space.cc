@@ -39,7 +39,7 @@ DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
   }
   // The empty zones kept back for GC and space-freeing writes are not the
   // policies' to plan with.
-  const uint32_t kept = options_.gc_reserve_zones + options_.reserve_zones;
+  const uint32_t kept = KeptBackZones();
   sp.total_zones -= std::min(sp.total_zones, kept);
   sp.free_zones -= std::min(sp.free_zones, kept);
   return sp;

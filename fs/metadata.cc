@@ -122,8 +122,7 @@ Status DecodeCreateInode(Decoder* d, InodeRecord* in) {
   if (in->type != FileType::kFile && in->type != FileType::kDirectory) {
     return Status::Corruption("metadata op: bad file type");
   }
-  bool own_zone = in->role == ZoneRole::kSuperblock || in->role == ZoneRole::kMetadata;
-  if (own_zone || static_cast<int>(in->role) >= kZoneRoleCount) {
+  if (in->role != ZoneRole::kFree && !IsFileClass(in->role)) {  // free: a directory
     return Status::Corruption("metadata op: bad file class");
   }
   return Status::OK();

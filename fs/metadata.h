@@ -36,6 +36,12 @@ enum class ZoneRole : uint8_t {
 constexpr int kZoneRoleCount = 16;
 // A file class defined above the filesystem, as a ZoneRole.
 constexpr ZoneRole FileClass(uint8_t id) { return static_cast<ZoneRole>(id); }
+// Whether role is a file class: neither free nor one of the filesystem's own
+// roles, and below kZoneRoleCount.
+constexpr bool IsFileClass(ZoneRole role) {
+  return role != ZoneRole::kFree && role != ZoneRole::kSuperblock && role != ZoneRole::kMetadata &&
+         static_cast<int>(role) < kZoneRoleCount;
+}
 // "free", "superblock", "metadata", "data", or "class-N" for other classes
 // (the layers above name theirs: hints/file_kind.h).
 std::string ZoneRoleName(ZoneRole role);

@@ -66,6 +66,36 @@ Status SizeOption(const std::map<std::string, std::string>& opts, const std::str
   return Status::OK();
 }
 
+// The service options every tiering policy takes (TieringServices):
+// migration (on/off), migration_rate and cache_budget (sizes), cache (off,
+// all, cbf, expsmooth), slow_read_iops (a number >= 0).
+Status ParseTieringServices(const std::string& policy, const std::map<std::string, std::string>& opts,
+                            TieringServices* services) {
+  Status s = SizeOption(opts, "migration_rate", &services->migration_rate);
+  if (s.ok()) s = SizeOption(opts, "cache_budget", &services->cache_budget_bytes);
+  if (!s.ok()) return s;
+  auto bad = [&](const std::string& what) { return Status::InvalidArgument(policy + ": " + what); };
+  if (auto it = opts.find("migration"); it != opts.end()) {
+    if (it->second != "on" && it->second != "off") return bad("migration is on or off, not '" + it->second + "'");
+    services->migration = it->second == "on";
+  }
+  if (auto it = opts.find("cache"); it != opts.end()) {
+    const std::string& c = it->second;
+    if (c != "off" && c != "all" && c != "cbf" && c != "expsmooth") {
+      return bad("cache is off, all, cbf or expsmooth, not '" + c + "'");
+    }
+    services->cache = c;
+  }
+  if (auto it = opts.find("slow_read_iops"); it != opts.end()) {
+    char* end = nullptr;
+    services->slow_read_iops = std::strtod(it->second.c_str(), &end);
+    if (end == it->second.c_str() || *end != '\0' || !(services->slow_read_iops >= 0)) {
+      return bad("slow_read_iops must be a non-negative number");
+    }
+  }
+  return Status::OK();
+}
+
 Status NewHhzs(const std::string& name, const std::string& options, std::shared_ptr<HintBus> bus,
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;

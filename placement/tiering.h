@@ -3,18 +3,16 @@
 // the mount services what they need to run for it: the tiering state the
 // migration planner plans against (migration_planner.h) and the services it
 // asks for by default (migration, the SSD block cache), which it reads from
-// its options ("b3:migration=on", "hhzs:cache=off"). The mount services
+// its options ("b3:migration=on", "hhzs:cache=off"; placement/policy_registry.h). The mount services
 // (adapters/common/mount_services.h) and trace replay (replay.h) ask
 // TieringOf for it instead of knowing any policy by type.
 #ifndef HINTFS_PLACEMENT_TIERING_H_
 #define HINTFS_PLACEMENT_TIERING_H_
 
 #include <cstdint>
-#include <map>
 #include <string>
 
 #include "fs/allocation.h"
-#include "fs/status.h"
 #include "placement/migration_planner.h"
 
 namespace hintfs {
@@ -40,13 +38,6 @@ class TieringSource {
 // The policy's tiering capability, or null if it places no tables by level
 // (fast-first, auto).
 TieringSource* TieringOf(AllocationPolicy* policy);
-
-// Reads the service options every tiering policy takes from parsed policy
-// options (key -> value): migration (on/off), migration_rate (a size per
-// second), slow_read_iops (a number >= 0), cache (off, all, cbf, expsmooth),
-// cache_budget (a size). InvalidArgument names the bad option.
-Status ParseTieringServices(const std::string& policy, const std::map<std::string, std::string>& options,
-                            TieringServices* services);
 
 }  // namespace hintfs
 
