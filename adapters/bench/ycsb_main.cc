@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -81,15 +82,32 @@ struct Totals {
   uint64_t read_bytes[2] = {0, 0};
   uint64_t written_bytes[2] = {0, 0};
   uint64_t migrated[2] = {0, 0};  // bytes migration wrote to each tier (and read from the other)
+  uint64_t busy_ns[2] = {0, 0};   // modelled device busy time, summed over each tier's devices
+  uint64_t cpu_ns = 0;            // this process's user + system time
 };
 
+uint64_t ProcessCpuNs() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  auto ns = [](const timeval& tv) {
+    return static_cast<uint64_t>(tv.tv_sec) * 1000000000ull + static_cast<uint64_t>(tv.tv_usec) * 1000ull;
+  };
+  return ns(ru.ru_utime) + ns(ru.ru_stime);
+}
+
 Totals Snapshot(Filesystem* fs) {
-  FsStats st = fs->Stats();
   Totals t;
+  t.cpu_ns = ProcessCpuNs();
+  if (fs == nullptr) return t;
+  FsStats st = fs->Stats();
   for (int i = 0; i < 2; i++) {
     t.read_bytes[i] = st.bytes_read[i];
     t.written_bytes[i] = st.bytes_written[i];
     t.migrated[i] = st.migrated_bytes[i];
+  }
+  std::vector<DeviceUsage> usage;
+  if (fs->Usage(&usage).ok()) {
+    for (const DeviceUsage& u : usage) t.busy_ns[u.tier == Tier::kFast ? 0 : 1] += u.busy_ns;
   }
   return t;
 }
@@ -119,7 +137,7 @@ void AppendCsv(const std::string& path, const std::string& label, const json& j)
     std::fprintf(f, "label,phase,ops,seconds,ops_per_s,errors");
     for (const char* op : kOpNames) std::fprintf(f, ",%s_p50_us,%s_p99_us,%s_p999_us,%s_p9999_us", op, op, op, op);
     std::fprintf(f, ",fast_read_bytes,slow_read_bytes,fast_written_bytes,slow_written_bytes,hdd_read_share,"
-                    "cache_hit_ratio,migrated_to_fast,migrated_to_slow\n");
+                    "cache_hit_ratio,migrated_to_fast,migrated_to_slow,fast_busy,slow_busy,cpu_cores\n");
   }
   std::fprintf(f, "%s,%s,%llu,%.3f,%.1f,%llu", label.c_str(), j["phase"].get<std::string>().c_str(),
                static_cast<unsigned long long>(j["ops"].get<uint64_t>()), j["seconds"].get<double>(),
@@ -136,10 +154,12 @@ void AppendCsv(const std::string& path, const std::string& label, const json& j)
     const json& v = b ? j[a][b] : j[a];
     return v.is_number_float() ? fmt::format("{:.4f}", v.get<double>()) : v.dump();
   };
-  std::fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,%s\n", number("read_bytes", "fast").c_str(),
+  std::fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", number("read_bytes", "fast").c_str(),
                number("read_bytes", "slow").c_str(), number("written_bytes", "fast").c_str(),
                number("written_bytes", "slow").c_str(), number("hdd_read_share", nullptr).c_str(), j.contains("cache") ? number("cache", "hit_ratio").c_str() : "",
-               number("migrated", "to_fast_bytes").c_str(), number("migrated", "to_slow_bytes").c_str());
+               number("migrated", "to_fast_bytes").c_str(), number("migrated", "to_slow_bytes").c_str(),
+               number("utilization", "fast").c_str(), number("utilization", "slow").c_str(),
+               number("cpu_cores", nullptr).c_str());
   std::fclose(f);
 }
 
@@ -211,7 +231,13 @@ std::string AddTraffic(const PhaseContext& c, const Totals& before, const Totals
                        const BlockCacheStats& cache_before, json* out) {
   json& j = *out;
   std::string tiers;
+  // Utilizations say what bound the phase: a device near 1.0, or the CPU
+  // (cpu_cores near the machine's core count).
+  double span_ns = 1e9 * j["seconds"].get<double>();
+  j["cpu_cores"] = static_cast<double>(after.cpu_ns - before.cpu_ns) / span_ns;
   if (c.fs) {
+    j["utilization"] = {{"fast", static_cast<double>(after.busy_ns[0] - before.busy_ns[0]) / span_ns},
+                        {"slow", static_cast<double>(after.busy_ns[1] - before.busy_ns[1]) / span_ns}};
     uint64_t fast = after.read_bytes[0] - before.read_bytes[0], slow = after.read_bytes[1] - before.read_bytes[1];
     uint64_t to_fast = after.migrated[0] - before.migrated[0], to_slow = after.migrated[1] - before.migrated[1];
     j["read_bytes"] = {{"fast", fast}, {"slow", slow}};
@@ -229,6 +255,8 @@ std::string AddTraffic(const PhaseContext& c, const Totals& before, const Totals
                         mib(slow), 100 * j["hdd_read_share"].get<double>(), mib(j["written_bytes"]["fast"]),
                         mib(j["written_bytes"]["slow"]));
     if (to_fast + to_slow) tiers += fmt::format("  migrated {:.1f}/{:.1f} MiB", mib(to_fast), mib(to_slow));
+    tiers += fmt::format("  busy fast/slow {:.0f}/{:.0f}%", 100 * j["utilization"]["fast"].get<double>(),
+                         100 * j["utilization"]["slow"].get<double>());
   }
   if (c.caching) {
     BlockCacheStats now = c.caching->cache()->stats();
@@ -238,6 +266,7 @@ std::string AddTraffic(const PhaseContext& c, const Totals& before, const Totals
                   {"admitted", now.admitted - cache_before.admitted}};
     tiers += fmt::format("  cache hits {:.1f}%", 100 * j["cache"]["hit_ratio"].get<double>());
   }
+  tiers += fmt::format("  cpu {:.2f} cores", j["cpu_cores"].get<double>());
   return tiers;
 }
 
@@ -262,20 +291,23 @@ bool RunPhase(const PhaseContext& c, const std::string& name, uint64_t ops, cons
   const Args& a = c.a;
   std::atomic<uint64_t> errors{0};
   std::vector<std::vector<uint64_t>> lat(static_cast<size_t>(a.threads) * kOps);
-  Totals before = c.fs ? Snapshot(c.fs) : Totals();
+  Totals before = Snapshot(c.fs);
   BlockCacheStats cache_before;
   if (c.caching) cache_before = c.caching->cache()->stats();
   auto start = Clock::now();
   RunWorkers(c, name, ops, mix, start, &lat, &errors);
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (isatty(2)) std::fprintf(stderr, "\r%*s\r", 40, "");
-  Totals after = c.fs ? Snapshot(c.fs) : Totals();
+  Totals after = Snapshot(c.fs);
   json j{{"phase", name}, {"ops", ops}, {"seconds", seconds}, {"ops_per_s", static_cast<double>(ops) / seconds},
          {"errors", errors.load()}};
   json latency = Latencies(a.threads, &lat);
   j["latency"] = latency;
   if (!a.label.empty()) j["label"] = a.label;
   std::string tiers = AddTraffic(c, before, after, cache_before, &j);
+  // Placement's view at the phase's end (levels, slots, tiering level): why
+  // tables went where the traffic figures say.
+  if (c.fs) j["policy_state"] = json::parse(c.fs->PolicyStateJson(), nullptr, /*allow_exceptions=*/false);
   std::printf("%-6s %10.0f ops/s  %8.1f s%s\n", name.c_str(), j["ops_per_s"].get<double>(), seconds, tiers.c_str());
   for (const auto& [op, l] : latency.items()) {
     std::printf("       %-7s %9llu ops  p50 %9.1f  p99 %9.1f  p99.9 %9.1f  p99.99 %9.1f us\n", op.c_str(),

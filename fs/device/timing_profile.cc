@@ -93,6 +93,10 @@ class TimedDevice : public ZonedDevice {
   double random_read_iops() const override {
     return profile_.read_access_us > 0 ? profile_.parallel_units * 1e6 / profile_.read_access_us * scale_ : 0;
   }
+  uint64_t busy_ns() const override {
+    std::lock_guard<std::mutex> l(mu_);
+    return busy_ns_;
+  }
   Status ReportZones(uint32_t first, uint32_t count, std::vector<ZoneInfo>* zones) override {
     return device_->ReportZones(first, count, zones);
   }
@@ -140,6 +144,13 @@ class TimedDevice : public ZonedDevice {
       Clock::time_point transfer_start = std::max(accessed, channel_free_);
       channel_free_ = transfer_start + Duration(transfer_us);
       done = channel_free_;
+      // Busy time is the union of the requests' [arrival, done] spans.
+      Clock::time_point counted_from = std::max(now, busy_until_);
+      if (done > counted_from) {
+        busy_ns_ += static_cast<uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(done - counted_from).count());
+        busy_until_ = done;
+      }
     }
     std::this_thread::sleep_until(done);
   }
@@ -152,8 +163,10 @@ class TimedDevice : public ZonedDevice {
   std::unique_ptr<ZonedDevice> device_;
   TimingProfile profile_;
   double scale_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::vector<Clock::time_point> units_;
+  Clock::time_point busy_until_;
+  uint64_t busy_ns_ = 0;
   Clock::time_point channel_free_;
   uint64_t last_read_end_ = UINT64_MAX;
   uint64_t last_write_end_ = UINT64_MAX;

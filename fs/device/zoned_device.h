@@ -77,6 +77,10 @@ class ZonedDevice {
   // Random 4 KiB reads per second the device is known or modelled to serve
   // (a timing profile's figure); 0 when unknown.
   virtual double random_read_iops() const { return 0; }
+  // Nanoseconds the device had at least one request in service since it was
+  // opened, as its timing profile models it (iostat's %util over a span is
+  // the growth of this over the span's length); 0 when unknown.
+  virtual uint64_t busy_ns() const { return 0; }
   // How many times the device lost power, as far as it knows: emulated
   // devices count simulated power losses (SimulatePowerLoss); 0 if unknown.
   // Host memory that outlived the process (a host log, fs/host_log.h) is

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <set>
 #include <sstream>
+#include <chrono>
 #include <thread>
 #include <string>
 
@@ -542,6 +543,28 @@ TEST(TimingProfile, BuiltinsAreConsistent) {
   double hdd_iops = 1e6 / (st14000.read_access_us + 4096.0 / (st14000.read_mib_per_s * 1048576) * 1e6);
   EXPECT_NEAR(zn_iops, 16928, 1);
   EXPECT_NEAR(hdd_iops, 115, 0.1);
+}
+
+// Busy time is the modelled service time of requests, not the wall time
+// around them: an isolated random read adds exactly its access and transfer
+// time, and idle time adds nothing.
+TEST(TimingProfile, BusyTimeCountsServiceNotIdleTime) {
+  std::unique_ptr<ZonedDevice> dev;
+  ASSERT_OK(OpenZonedDevice("mem:busy?zones=4&zone_size=1MiB&profile=st14000&profile_scale=100", true, &dev));
+  EXPECT_EQ(dev->busy_ns(), 0u);
+  std::string block(4096, 'b');
+  ASSERT_OK(dev->Write(0, block.data(), block.size()));
+  uint64_t after_write = dev->busy_ns();
+  EXPECT_GT(after_write, 0u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // idle: must not count
+  char buf[4096];
+  ASSERT_OK(dev->Read(0, sizeof(buf), buf));
+  TimingProfile st14000;
+  ASSERT_OK(FindTimingProfile("st14000", &st14000));
+  double read_us = (st14000.read_access_us + 4096.0 / (st14000.read_mib_per_s * 1048576) * 1e6) / 100;
+  EXPECT_NEAR(static_cast<double>(dev->busy_ns() - after_write) / 1000.0, read_us, 1.0);
+  dev.reset();
+  DestroyMemDevice("busy");
 }
 
 }  // namespace
