@@ -1,6 +1,8 @@
 #include "adapters/bench/kv_store.h"
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -23,6 +25,18 @@
 namespace hintfs {
 namespace {
 
+// A benchmark that counts failures must also say why: the first failed
+// operation's status goes to stderr (once per process).
+template <typename StatusT>
+bool Checked(const StatusT& s, const char* what) {
+  static std::atomic<bool> reported{false};
+  if (!s.ok() && !s.IsNotFound() && !reported.exchange(true)) {
+    std::fprintf(stderr, "hintfs-ycsb: %s failed: %s (further failures are only counted)\n", what,
+                 s.ToString().c_str());
+  }
+  return s.ok() || s.IsNotFound();
+}
+
 class RocksDbStore : public KvStore {
  public:
   RocksDbStore(std::unique_ptr<rocksdb::Env> env, std::shared_ptr<Filesystem> fs, bool sync)
@@ -43,11 +57,10 @@ class RocksDbStore : public KvStore {
   }
 
   bool Put(const std::string& key, const std::string& value) override {
-    return db_->Put(write_options_, key, value).ok();
+    return Checked(db_->Put(write_options_, key, value), "put");
   }
   bool Get(const std::string& key, std::string* value) override {
-    rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), key, value);
-    return s.ok() || s.IsNotFound();
+    return Checked(db_->Get(rocksdb::ReadOptions(), key, value), "get");
   }
   bool Scan(const std::string& key, uint64_t n) override {
     std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
@@ -57,7 +70,7 @@ class RocksDbStore : public KvStore {
   }
   bool Close() override {
     if (!db_) return true;
-    bool ok = db_->Close().ok();
+    bool ok = Checked(db_->Close(), "close");
     db_.reset();
     return ok;
   }
@@ -107,11 +120,10 @@ class LevelDbStore : public KvStore {
   }
 
   bool Put(const std::string& key, const std::string& value) override {
-    return db_->Put(write_options_, key, value).ok();
+    return Checked(db_->Put(write_options_, key, value), "put");
   }
   bool Get(const std::string& key, std::string* value) override {
-    leveldb::Status s = db_->Get(leveldb::ReadOptions(), key, value);
-    return s.ok() || s.IsNotFound();
+    return Checked(db_->Get(leveldb::ReadOptions(), key, value), "get");
   }
   bool Scan(const std::string& key, uint64_t n) override {
     std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
