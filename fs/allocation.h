@@ -64,6 +64,17 @@ class AllocationPolicy {
     static_cast<void>(role);
     return 0;
   }
+  // Whether files of class role start each in an empty zone of a device
+  // whose zones hold zone_capacity bytes, instead of filling what another
+  // file of the class left of a zone. Worth it when the class's files are
+  // about a zone (tables sized to zones, as HHZS sizes them): each file then
+  // owns its zones and its deletion empties them, with nothing to collect;
+  // files much smaller than a zone would waste the rest of theirs.
+  virtual bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) {
+    static_cast<void>(role);
+    static_cast<void>(zone_capacity);
+    return false;
+  }
   // Whether the request's file frees space once written (the policy knows
   // which files replace others that are deleted after them), so that it may
   // use the zones the filesystem keeps back from everything else

@@ -221,9 +221,27 @@ Status FsImpl::SyncInode(Inode* ino) {
 
 Status FsImpl::FinishWriting(Inode* ino) {
   Status s = WriteOut(ino, /*include_partial=*/true);
+  if (s.ok()) s = FinishOwnZone(ino);
   ReleaseWriterZone(ino);
   QueueInodeLocked(ino);
   return s;
+}
+
+Status FsImpl::FinishOwnZone(Inode* ino) {
+  if (ino->zone_device < 0) return Status::OK();
+  std::lock_guard<std::mutex> l(mu_);
+  const uint32_t dev = static_cast<uint32_t>(ino->zone_device);
+  Member* m = members_[dev].get();
+  ZoneSlot& slot = m->zones[ino->zone];
+  if (slot.used == 0 || slot.used >= slot.capacity || !policy_->ZonePerFile(slot.role, m->info.zone_capacity)) {
+    return Status::OK();
+  }
+  Status s = SealZoneLocked(dev, ino->zone);
+  if (!s.ok()) return s;
+  slot.used = slot.capacity;  // the unwritten rest is garbage until the file dies
+  std::lock_guard<std::mutex> stats_lock(stats_mu_);
+  stats_.zones_finished++;
+  return Status::OK();
 }
 
 void FsImpl::ReleaseWriterZone(Inode* ino) {

@@ -208,6 +208,10 @@ class FsImpl : public Filesystem {
   // filesystem do (Durability::kProcessKill). No lock held.
   Status CommitUnflushed() { return journal_->Commit(Durability::kProcessKill); }
   void QueueInodeLocked(Inode* ino);                  // ino->mu held
+  // A file that owns its zones (AllocationPolicy::ZonePerFile) and stops
+  // writing leaves the rest of its zone to nobody: finish the zone, so that
+  // it holds no place among the device's active zones.
+  Status FinishOwnZone(Inode* ino);
   void ReleaseWriterZone(Inode* ino);                 // ino->mu held
   void CloseHandle(const std::shared_ptr<Inode>& ino);
   Status ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, size_t* got);

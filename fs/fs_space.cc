@@ -49,7 +49,10 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
                             uint32_t keep_empty) {
   Member* m = members_[device].get();
   const uint64_t bs = m->block_size;
-  // A partly written zone of the same role: fill it before opening another.
+  // A partly written zone of the same role: fill it before opening another,
+  // unless the policy gives each file of the role zones of its own (GC's
+  // relocations may always fill).
+  const bool own_zones = !for_gc && policy_->ZonePerFile(role, m->info.zone_capacity);
   int64_t best = -1;
   uint64_t best_room = UINT64_MAX;
   uint32_t empty = 0, active = 0;
@@ -58,7 +61,7 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
     if (s.reserved) continue;
     if ((s.used > 0 && s.used < s.capacity) || (s.writer && s.used == 0)) active++;
     if (s.used == 0 && !s.writer) empty++;
-    if (s.writer || s.used == 0 || s.live == 0 || s.role != role) continue;
+    if (own_zones || s.writer || s.used == 0 || s.live == 0 || s.role != role) continue;
     uint64_t room = s.capacity - s.used;
     if (room >= bs && room < best_room) {
       best = z;
@@ -168,6 +171,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
 
 bool FsImpl::RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self) {
   Member* m = members_[device].get();
+  if (policy_->ZonePerFile(role, m->info.zone_capacity)) return false;  // its zones are its own
   for (uint32_t z = 0; z < m->zones.size(); z++) {
     ZoneSlot& slot = m->zones[z];
     Inode* holder = slot.holder;

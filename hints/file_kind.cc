@@ -16,6 +16,8 @@ LsmFileKind ClassifyLsmFile(std::string_view path) {
   if (EndsWith(base, ".sst") || EndsWith(base, ".ldb")) return LsmFileKind::kTable;
   if (EndsWith(base, ".log")) return LsmFileKind::kWal;
   if (base.size() > 9 && base.compare(0, 9, "MANIFEST-") == 0) return LsmFileKind::kManifest;
+  // RocksDB rotates LOG to LOG.old.<micros>, LevelDB to LOG.old.
+  if (base == "LOG" || base.compare(0, 7, "LOG.old") == 0) return LsmFileKind::kInfoLog;
   return LsmFileKind::kOther;
 }
 

@@ -13,7 +13,9 @@ enum class LsmFileKind {
   kTable,     // *.sst (RocksDB) or *.ldb (LevelDB)
   kWal,       // *.log
   kManifest,  // MANIFEST-*
-  kOther,     // CURRENT, LOCK, LOG, OPTIONS-*, anything else
+  kInfoLog,   // LOG and its rotated copies LOG.old* (the store's diagnostics:
+              // written in the background, read by people, never on open)
+  kOther,     // CURRENT, LOCK, OPTIONS-*, anything else
 };
 
 LsmFileKind ClassifyLsmFile(std::string_view path);
@@ -21,6 +23,7 @@ LsmFileKind ClassifyLsmFile(std::string_view path);
 inline bool IsTableFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kTable; }
 inline bool IsWalFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kWal; }
 inline bool IsManifestFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kManifest; }
+inline bool IsInfoLogFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kInfoLog; }
 
 }  // namespace hintfs
 

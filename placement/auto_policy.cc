@@ -52,6 +52,7 @@ void AutoPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     if (last_free_share_ < 0.133) limit = 1;
     if (last_free_share_ < 0.08) limit = -1;
     fast = level < 0 ? limit >= 0 : level <= limit;  // files of unknown level count as low
+    if (LsmKeepsOffFastTier(request.path)) fast = false;
   }
   order->clear();
   for (Tier tier : {Tier::kFast, Tier::kSlow}) {

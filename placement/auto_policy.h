@@ -25,6 +25,7 @@ struct AutoConfig {
   double fast_write_mib_per_s = 1002.8;      // zn540
   uint64_t period_ns = 1000000000;            // tuning period
   uint64_t wal_budget_bytes = 256ull << 20;
+  uint64_t table_bytes = 64ull << 20;  // the store's target table size (ZonePerFile)
   int initial_max_level = 2;
 };
 
@@ -36,6 +37,9 @@ class AutoPolicy : public AllocationPolicy {
   std::string name() const override { return name_; }
   ZoneRole RoleForNewFile(const std::string& path) override;
   bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
+  bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
+    return LsmTablesOwnZones(role, config_.table_bytes, zone_capacity);
+  }
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override;

@@ -171,7 +171,9 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
         ledger_.Expect(request.path, level);
         (fast ? fast_decisions_ : slow_decisions_)++;
       }
-    }  // files of unknown level (manifests, logs, options) are small: fast
+    } else if (LsmKeepsOffFastTier(request.path)) {
+      fast = false;
+    }  // other files of unknown level (manifests, options) are small: fast
   }
   order->clear();
   for (Tier tier : {Tier::kFast, Tier::kSlow}) {

@@ -72,6 +72,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   std::string name() const override { return name_; }
   ZoneRole RoleForNewFile(const std::string& path) override;
   bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
+  bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
+    return LsmTablesOwnZones(role, config_.table_bytes, zone_capacity);
+  }
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;

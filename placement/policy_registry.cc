@@ -138,9 +138,10 @@ Status NewLevelThreshold(const std::string& name, const std::string& base, const
 Status NewAuto(const std::string& name, const std::string& options, std::shared_ptr<HintBus> bus,
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;
-  Status s = ParseOptions(options, {"wal_budget", "period_ms", "fast_write_mib_s", "max_level"}, &opts);
+  Status s = ParseOptions(options, {"wal_budget", "table_bytes", "period_ms", "fast_write_mib_s", "max_level"}, &opts);
   AutoConfig config;
   if (s.ok()) s = SizeOption(opts, "wal_budget", &config.wal_budget_bytes);
+  if (s.ok()) s = SizeOption(opts, "table_bytes", &config.table_bytes);
   if (!s.ok()) return s;
   try {
     if (opts.count("period_ms")) config.period_ns = std::stoull(opts["period_ms"]) * 1000000;

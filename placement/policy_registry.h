@@ -7,7 +7,10 @@
 //   both, the services they ask the mount for (tiering.h): "migration=on,
 //             migration_rate=4MiB,slow_read_iops=115,cache=all,cache_budget=0"
 //             (hhzs: migration and cache on; the others: both off)
-//   auto      "auto:wal_budget=1GiB,period_ms=1000,fast_write_mib_s=1002.8,max_level=2".
+//   auto      "auto:wal_budget=1GiB,table_bytes=64MiB,period_ms=1000,fast_write_mib_s=1002.8,
+//             max_level=2".
+// table_bytes, the store's target table size, also decides whether tables
+// own their zones (LsmTablesOwnZones, static_policies.h).
 #ifndef HINTFS_PLACEMENT_POLICY_REGISTRY_H_
 #define HINTFS_PLACEMENT_POLICY_REGISTRY_H_
 

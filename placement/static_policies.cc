@@ -15,6 +15,13 @@ ZoneRole LsmRoleFor(const std::string& path) {
 
 bool LsmFreesSpace(const AllocationRequest& request) { return IsTableFile(request.path); }
 
+bool LsmKeepsOffFastTier(const std::string& path) { return IsInfoLogFile(path); }
+
+bool LsmTablesOwnZones(ZoneRole role, uint64_t table_bytes, uint64_t zone_capacity) {
+  return role == kTableClass && 2 * table_bytes >= zone_capacity &&
+         table_bytes + table_bytes / 32 <= zone_capacity;
+}
+
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes) {
   if (device.tier != Tier::kFast || role == kWalClass || role == kCacheClass ||
       device.zone_capacity == 0) {
@@ -46,7 +53,8 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
   order->clear();
   int level = request.role == kWalClass ? LevelTracker::kWal
                                         : tracker_.LevelOf(request.path, request.lifetime_hint);
-  bool fast = fast_levels_ >= 0 && level < fast_levels_;
+  bool all_fast = fast_levels_ > TableLedger::kMaxLevels;
+  bool fast = fast_levels_ >= 0 && level < fast_levels_ && (all_fast || !LsmKeepsOffFastTier(request.path));
   // The fast tier's room in table slots: what other files (logs,
   // manifests) hold is set aside.
   uint64_t room = 0, live = 0;

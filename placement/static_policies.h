@@ -4,7 +4,8 @@
 //             tier only. b1..b4.
 //   all-fast  everything to the fast tier first (spilling when full).
 //   all-slow  everything to the slow tier, WAL included.
-// Files whose level is unknown (manifests, logs) are treated as low level.
+// Files whose level is unknown (manifests, options) are treated as low
+// level; info logs go to the slow tier (LsmKeepsOffFastTier).
 // WAL files ("*.log") get the wal class, so they never share a zone with tables.
 // With "migration=on" among its options ("b3:migration=on,table_bytes=4MiB")
 // a bH policy tiers (HHZS Exp#2's B3+M): the migrator moves hot tables of
@@ -25,6 +26,21 @@
 #include "placement/tiering.h"
 
 namespace hintfs {
+
+// Files the LSM policies keep off the fast tier whatever their level: the
+// store's info logs (LOG, LOG.old*). They grow with every flush and
+// compaction the store reports (6 MiB in one load of the scaled HHZS
+// reproduction, 15% of its 40 MiB SSD), are written in the background and
+// read only by people. (all-fast, the upper bound, keeps them fast.)
+bool LsmKeepsOffFastTier(const std::string& path);
+
+// Whether tables of about table_bytes should each own their zones
+// (AllocationPolicy::ZonePerFile) on a device with zones of zone_capacity:
+// when a table fills at least half a zone and, with the few percent a table
+// runs past its target (its last block, index and filter), still fits one.
+// HHZS sizes tables to zones; then sharing a zone would leave each zone the
+// tail of one table and the head of the next, pinned until both die.
+bool LsmTablesOwnZones(ZoneRole role, uint64_t table_bytes, uint64_t zone_capacity);
 
 // An LSM store's table files (flush and compaction outputs) free space once
 // written: they may use the filesystem's reserve (AllocationPolicy::MayUseReserve).
@@ -56,6 +72,9 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
+  bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
+    return LsmTablesOwnZones(role, config_.table_bytes, zone_capacity);
+  }
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
   void OnMigrated(const std::string& path, Tier tier) override;
   std::string StateJson() const override;

@@ -10,7 +10,10 @@ TEST(FileKind, NamesOfRocksDbAndLevelDb) {
   EXPECT_EQ(ClassifyLsmFile("000012.ldb"), LsmFileKind::kTable);
   EXPECT_EQ(ClassifyLsmFile("/db/000013.log"), LsmFileKind::kWal);
   EXPECT_EQ(ClassifyLsmFile("/db/MANIFEST-000005"), LsmFileKind::kManifest);
-  for (const char* other : {"/db/CURRENT", "/db/LOCK", "/db/LOG", "/db/OPTIONS-000007", "/db/LOG.old.1",
+  for (const char* log : {"/db/LOG", "LOG", "/db/LOG.old.1795482713670247", "/db/LOG.old"}) {
+    EXPECT_EQ(ClassifyLsmFile(log), LsmFileKind::kInfoLog) << log;
+  }
+  for (const char* other : {"/db/CURRENT", "/db/LOCK", "/db/OPTIONS-000007", "/db/LOGS", "/db/LO", "/LOG/CURRENT",
                             "/db/MANIFEST-", "/db/.sst", "/x.sst/CURRENT", "/db/000012.sst.tmp"}) {
     EXPECT_EQ(ClassifyLsmFile(other), LsmFileKind::kOther) << other;
   }

@@ -161,8 +161,8 @@ TEST_F(HhzsTest, DemandsTieringLevelAndReservedSlots) {
 TEST_F(HhzsTest, ZonesOfOtherFilesAndAGrownWalShrinkTheCapacity) {
   EXPECT_TRUE(Place("/db/a.sst", 0));
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 10);
-  // A log file holds a zone that is not a table's.
-  EXPECT_TRUE(Place("/db/LOG", -1));
+  // A manifest holds a zone that is not a table's.
+  EXPECT_TRUE(Place("/db/MANIFEST-000001", -1));
   EXPECT_TRUE(Place("/db/b.sst", 0));
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 9);
   // The WAL outgrows its 2-zone budget: its third zone comes out of C too.
@@ -170,6 +170,13 @@ TEST_F(HhzsTest, ZonesOfOtherFilesAndAGrownWalShrinkTheCapacity) {
   EXPECT_TRUE(Place("/db/c.sst", 0));
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 8);
   EXPECT_EQ(policy_->demand(0), 3);
+}
+
+TEST_F(HhzsTest, InfoLogsGoToTheSlowTier) {
+  EXPECT_FALSE(Place("/db/LOG", -1));
+  EXPECT_FALSE(Place("/db/LOG.old.1795482713670247", -1));
+  EXPECT_TRUE(Place("/db/OPTIONS-000005", -1));
+  EXPECT_TRUE(Place("/db/CURRENT", -1));
 }
 
 TEST_F(HhzsTest, SmallFilesPinWholeZonesOutOfTheCapacity) {

@@ -91,5 +91,39 @@ TEST(StaticPolicies, LevelThresholdSendsLowLevelsFastAndDeepLevelsSlow) {
   EXPECT_EQ(Order(all_slow.get(), "/db/000003.log", 0), slow_only);
 }
 
+// Info logs stay off the fast tier under every LSM policy but the upper bound.
+TEST(StaticPolicies, InfoLogsGoSlowExceptUnderAllFast) {
+  const std::vector<uint32_t> fast_then_slow{1, 0, 2}, slow_only{0, 2};
+  auto bus = std::make_shared<HintBus>();
+  std::shared_ptr<AllocationPolicy> b3, all_fast, autop;
+  ASSERT_TRUE(NewAllocationPolicy("b3", bus, &b3).ok());
+  ASSERT_TRUE(NewAllocationPolicy("all-fast", bus, &all_fast).ok());
+  ASSERT_TRUE(NewAllocationPolicy("auto", bus, &autop).ok());
+  for (const char* log : {"/db/LOG", "/db/LOG.old.1795482713670247"}) {
+    EXPECT_EQ(Order(b3.get(), log, 0), slow_only) << log;
+    EXPECT_EQ(Order(autop.get(), log, 0), slow_only) << log;
+    EXPECT_EQ(Order(all_fast.get(), log, 0), fast_then_slow) << log;
+  }
+  EXPECT_EQ(Order(b3.get(), "/db/OPTIONS-000005", 0), fast_then_slow);
+}
+
+// Tables own their zones when they are about a zone: at least half of one,
+// and with a few percent of overshoot still inside it.
+TEST(StaticPolicies, TablesOwnZonesWhenTheyAreAboutAZone) {
+  const uint64_t zone = 2 << 20;
+  EXPECT_TRUE(LsmTablesOwnZones(kTableClass, 1969225, zone));  // the scaled HHZS setting
+  EXPECT_TRUE(LsmTablesOwnZones(kTableClass, zone / 2, zone));
+  EXPECT_FALSE(LsmTablesOwnZones(kTableClass, zone / 2 - 1, zone));  // two would share
+  EXPECT_FALSE(LsmTablesOwnZones(kTableClass, zone, zone));          // the overshoot would spill
+  EXPECT_FALSE(LsmTablesOwnZones(kWalClass, 1969225, zone));
+  EXPECT_FALSE(LsmTablesOwnZones(kTableClass, 64 << 20, 1077ull << 20));  // RocksDB's default on a ZN540
+  std::shared_ptr<AllocationPolicy> b3, hhzs;
+  ASSERT_TRUE(NewAllocationPolicy("b3:table_bytes=1969225", &b3).ok());
+  ASSERT_TRUE(NewAllocationPolicy("hhzs:table_bytes=1969225", &hhzs).ok());
+  EXPECT_TRUE(b3->ZonePerFile(kTableClass, zone));
+  EXPECT_TRUE(hhzs->ZonePerFile(kTableClass, zone));
+  EXPECT_FALSE(b3->ZonePerFile(kTableClass, 16 * zone));
+}
+
 }  // namespace
 }  // namespace hintfs

@@ -1,0 +1,103 @@
+// Files whose class owns its zones (AllocationPolicy::ZonePerFile) start in
+// empty zones and finish their last zone when they stop writing, so that a
+// file's deletion frees whole zones and no zone holds two files.
+#include <set>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "tests/fs/fs_fixture.h"
+
+namespace hintfs {
+namespace {
+
+constexpr ZoneRole kOwnClass = static_cast<ZoneRole>(6);
+
+// Files named *.tbl are of a class whose files own their zones when asked to.
+class TablesOwnZones : public FastFirstPolicy {
+ public:
+  explicit TablesOwnZones(bool own) : own_(own) {}
+  ZoneRole RoleForNewFile(const std::string& path) override {
+    return path.size() > 4 && path.compare(path.size() - 4, 4, ".tbl") == 0 ? kOwnClass : ZoneRole::kData;
+  }
+  bool ZonePerFile(ZoneRole role, uint64_t) override { return own_ && role == kOwnClass; }
+
+ private:
+  bool own_;
+};
+
+class ZonePerFileTest : public test::FsTest {
+ protected:
+  void MountWith(bool own) {
+    MountOptions o;
+    o.policy = std::make_shared<TablesOwnZones>(own);
+    Mount(o);
+  }
+  void WriteFile(const std::string& path, size_t bytes) {
+    std::unique_ptr<FileWriter> w;
+    ASSERT_OK(fs_->OpenWriter(path, WriteMode::kTruncate, &w));
+    ASSERT_OK(w->Append(Random(&rng_, bytes)));
+    ASSERT_OK(w->Sync());
+    ASSERT_OK(w->Close());
+  }
+  // The (device, zone) pairs a file's extents lie in.
+  std::set<std::pair<uint32_t, uint32_t>> ZonesOf(const std::string& path) {
+    FileStat st;
+    EXPECT_OK(fs_->Stat(path, &st));
+    std::set<std::pair<uint32_t, uint32_t>> zones;
+    for (const Extent& e : st.extents) zones.insert({e.device, e.zone});
+    return zones;
+  }
+  ZoneCondition ConditionOf(std::pair<uint32_t, uint32_t> zone) {
+    std::vector<ZoneReport> zones;
+    EXPECT_OK(fs_->Zones(&zones));
+    for (const ZoneReport& z : zones) {
+      if (z.device == zone.first && z.zone == zone.second) return z.condition;
+    }
+    ADD_FAILURE() << "no zone " << zone.second;
+    return ZoneCondition::kOffline;
+  }
+  std::mt19937_64 rng_{7};
+};
+
+TEST_F(ZonePerFileTest, EachFileStartsInAnEmptyZoneAndFinishesItsLast) {
+  Format();
+  MountWith(/*own=*/true);
+  WriteFile("/a.tbl", 100 << 10);  // zones hold 256 KiB
+  WriteFile("/b.tbl", 100 << 10);
+  WriteFile("/c.tbl", 300 << 10);  // more than a zone: two of its own
+  auto a = ZonesOf("/a.tbl"), b = ZonesOf("/b.tbl"), c = ZonesOf("/c.tbl");
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(c.size(), 2u);
+  EXPECT_NE(*a.begin(), *b.begin());
+  for (const auto& z : c) EXPECT_TRUE(a.count(z) == 0 && b.count(z) == 0);
+  // Closed files hold no open zone: their rest is nobody's.
+  EXPECT_EQ(ConditionOf(*a.begin()), ZoneCondition::kFull);
+  EXPECT_EQ(ConditionOf(*b.begin()), ZoneCondition::kFull);
+  // Files of other classes still share zones.
+  WriteFile("/x", 10 << 10);
+  WriteFile("/y", 10 << 10);
+  EXPECT_EQ(ZonesOf("/x"), ZonesOf("/y"));
+  ExpectClean();
+  // Deleting a file frees its zone whole, with nothing to relocate.
+  ASSERT_OK(fs_->Unlink("/a.tbl"));
+  ASSERT_OK(fs_->SyncMetadata());
+  EXPECT_EQ(ConditionOf(*a.begin()), ZoneCondition::kEmpty);
+  EXPECT_EQ(fs_->Stats().gc_bytes_moved, 0u);
+  Remount();
+  EXPECT_EQ(ZonesOf("/b.tbl"), b);
+  ExpectClean();
+}
+
+TEST_F(ZonePerFileTest, WithoutItFilesOfAClassFillEachOthersZones) {
+  Format();
+  MountWith(/*own=*/false);
+  WriteFile("/a.tbl", 100 << 10);
+  WriteFile("/b.tbl", 100 << 10);
+  EXPECT_EQ(ZonesOf("/a.tbl"), ZonesOf("/b.tbl"));
+  ExpectClean();
+}
+
+}  // namespace
+}  // namespace hintfs
