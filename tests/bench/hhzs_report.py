@@ -86,7 +86,8 @@ def report(out, args):
     ops = load_results(out)
     runs = max((max(v) for v in ops.values() if v), default=0)
     md = [f"Records: {meta['records']:,} of 24+1000 bytes; {meta['ops']:,} operations per workload; scale "
-          f"1/{SCALE}, devices sped up {PROFILE_SCALE}x; throughput normalized to B3 (B3's median ops/s shown); "
+          f"1/{SCALE}, devices sped up {meta.get('speedup', PROFILE_SCALE)}x, "
+          f"{meta.get('threads', 1)} client thread(s); throughput normalized to B3 (B3's median ops/s shown); "
           f"up to {runs} run(s) per cell: median (min-max) of the run-by-run ratios.", ""]
     present = {k[0] for k in ops}
     if 1 in args.exp:
@@ -120,6 +121,8 @@ def level_shares(out):
     if os.path.exists(path):
         with open(path) as fh:
             for row in csv.DictReader(fh):
+                if row.get("workload", "A") != "A":
+                    continue
                 k = (row["scheme"], row["level"])
                 fast, total = share.get(k, (0, 0))
                 b = int(row["bytes"])

@@ -66,17 +66,27 @@ DB_OPTIONS = ";".join([
 # would be 2% and absorb the hottest reads.
 BLOCK_CACHE = (8 << 20) // SCALE
 
-HHZS = "hhzs:table_bytes=1969225,wal_budget=4MiB,migration_rate=160KiB"
-SCHEMES = {
-    "B1": "b1", "B2": "b2", "B3": "b3", "B4": "b4",
-    "B3+M": "b3:table_bytes=1969225,migration=on,migration_rate=160KiB",
-    "AUTO": "auto:wal_budget=4MiB",
-    "P": HHZS + ",migration=off,cache=off",
-    "P+M": HHZS + ",cache=off",
-    "P+M+C": HHZS + ",cache=all",
-    "ALL-FAST": "all-fast",
-}
-SCHEMES["HHZS"] = SCHEMES["P+M+C"]
+
+
+def schemes(speedup):
+    """Scheme name -> policy. Migration's 4 MiB/s is scaled like the devices:
+    x speedup / SCALE (160 KiB/s at 20x)."""
+    rate = f"migration_rate={4096 * speedup // SCALE}KiB"
+    # Every scheme knows the table size: tables then own their zones, as in
+    # HHZS (LsmTablesOwnZones).
+    tables = "table_bytes=1969225"
+    hhzs = f"hhzs:{tables},wal_budget=4MiB," + rate
+    s = {f"B{h}": f"b{h}:{tables}" for h in range(1, 5)}
+    s.update({
+        "B3+M": f"b3:{tables},migration=on," + rate,
+        "AUTO": f"auto:{tables},wal_budget=4MiB",
+        "P": hhzs + ",migration=off,cache=off",
+        "P+M": hhzs + ",cache=off",
+        "P+M+C": hhzs + ",cache=all",
+        "ALL-FAST": f"all-fast:{tables}",
+    })
+    s["HHZS"] = s["P+M+C"]
+    return s
 
 
 def plan(exps):
@@ -121,7 +131,8 @@ class Repro:
         if args.quick:
             self.records, self.ops, self.ssd_zones = 40000, 3000, 20
         else:
-            self.records, self.ops, self.ssd_zones = 400000, 80000, 20
+            self.records, self.ops, self.ssd_zones = 400000, args.ops, 20
+        self.schemes = schemes(args.speedup)
         self.runs = args.runs or (1 if args.quick else 3)
         self.started = time.time()
 
@@ -131,12 +142,13 @@ class Repro:
 
     def devices(self, scheme, where):
         fast_zones = 1024 if scheme == "ALL-FAST" else self.ssd_zones + self.OWN_FAST_ZONES
-        return (f"file:{where}/ssd.img?zone_size=2MiB&zones={fast_zones}&profile=zn540&profile_scale={PROFILE_SCALE}",
-                f"file:{where}/hdd.img?zone_size=2MiB&zones=2048&profile=st14000&profile_scale={PROFILE_SCALE}")
+        return (f"file:{where}/ssd.img?zone_size=2MiB&zones={fast_zones}&profile=zn540&profile_scale={self.args.speedup}",
+                f"file:{where}/hdd.img?zone_size=2MiB&zones=2048&profile=st14000&profile_scale={self.args.speedup}")
 
     def ycsb_cmd(self, where, label, extra):
         cmd = [self.ycsb, "--uri", f"file:{where}/ssd.img", "--db-options", DB_OPTIONS,
                "--block-cache", str(BLOCK_CACHE), "--records", str(self.records), "--csv", self.csv,
+               "--threads", str(self.args.threads),
                "--label", label]
         return cmd + extra
 
@@ -152,14 +164,14 @@ class Repro:
             os.makedirs(d)
         fast, slow = self.devices(scheme, dev)
         data_zones = [] if scheme == "ALL-FAST" else ["--fast-data-zones", str(self.ssd_zones)]
-        sh([self.hintfs, "mkfs", "--policy", SCHEMES[scheme], "--fast", fast, "--slow", slow] + data_zones,
+        sh([self.hintfs, "mkfs", "--policy", self.schemes[scheme], "--fast", fast, "--slow", slow] + data_zones,
            stdout=subprocess.DEVNULL)
         self.progress(f"{scheme} run {run}: load {self.records} records")
         # The paper's long loads leave a settled tree; ours is over in seconds,
         # so let the compactions finish before the state is saved.
         # With the cache on, RocksDB feeds it through its secondary cache in
         # every phase (which also keeps file-level caching off).
-        secondary = ["--secondary-cache"] if SCHEMES[scheme].endswith("cache=all") else []
+        secondary = ["--secondary-cache"] if self.schemes[scheme].endswith("cache=all") else []
         sh(self.ycsb_cmd(dev, f"{scheme}/load#{run}", ["--load", "--settle", "900"] + secondary),
            stdout=subprocess.DEVNULL)
         for img in ("ssd.img", "hdd.img"):
@@ -176,8 +188,8 @@ class Repro:
             self.progress(f"{scheme} run {run}: {label}")
             sh(self.ycsb_cmd(dev, f"{scheme}/{label}#{run}", ["--ops", str(self.ops)] + extra + secondary),
                stdout=subprocess.DEVNULL)
-            if label == "A" and run == 1:
-                self.record_levels(scheme, dev)
+            if run == 1:
+                self.record_levels(scheme, label, dev)
         for d in (dev, saved):
             shutil.rmtree(d, ignore_errors=True)
 
@@ -189,8 +201,8 @@ class Repro:
         with open(self.csv, "a", newline="") as fh:
             csv.writer(fh).writerow([label] + row[1:])
 
-    def record_levels(self, scheme, where):
-        """Bytes of tables per level and tier, from hintfs ls -l."""
+    def record_levels(self, scheme, workload, where):
+        """Bytes of tables per level and tier at the end of a workload, from hintfs ls -l."""
         out = subprocess.run([self.hintfs, "ls", "-l", f"file:{where}/ssd.img", "/db"], check=True,
                              capture_output=True, text=True).stdout
         sizes = {}
@@ -205,14 +217,15 @@ class Repro:
         with open(path, "a", newline="") as fh:
             w = csv.writer(fh)
             if fresh:
-                w.writerow(["scheme", "level", "tier", "bytes"])
+                w.writerow(["scheme", "workload", "level", "tier", "bytes"])
             for (level, tier), b in sorted(sizes.items()):
-                w.writerow([scheme, level, tier, b])
+                w.writerow([scheme, workload, level, tier, b])
 
     def prepare(self):
         """Keeps the results of an earlier run with the same settings (resume)."""
         os.makedirs(self.out, exist_ok=True)
-        meta = {"records": self.records, "ops": self.ops, "quick": self.args.quick}
+        meta = {"records": self.records, "ops": self.ops, "quick": self.args.quick,
+                "speedup": self.args.speedup, "threads": self.args.threads}
         meta_path = os.path.join(self.out, "meta.json")
         if not self.args.fresh and os.path.exists(meta_path):
             with open(meta_path) as fh:
@@ -316,6 +329,10 @@ def parse_args():
     p.add_argument("--max-minutes", type=float, default=0,
                    help="start no new part after this long (exit 3; the same command resumes)")
     p.add_argument("--fresh", action="store_true", help="drop earlier results in --out instead of resuming")
+    p.add_argument("--ops", type=int, default=80000, help="operations per workload (default 80000)")
+    p.add_argument("--threads", type=int, default=1, help="client threads (default 1)")
+    p.add_argument("--speedup", type=int, default=PROFILE_SCALE,
+                   help=f"how many times faster than the real drives the devices run (default {PROFILE_SCALE})")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
                    help="binaries to run (a copy keeps a long run independent of rebuilds)")
@@ -323,11 +340,12 @@ def parse_args():
     try:
         args = p.parse_args()
         args.exp = sorted({int(x) for x in args.exp.split(",")})
-        if not set(args.exp) <= {1, 2, 3} or args.runs < 0 or args.max_minutes < 0:
+        if (not set(args.exp) <= {1, 2, 3} or args.runs < 0 or args.max_minutes < 0 or args.ops < 1
+                or args.threads < 1 or args.speedup < 1):
             raise ValueError
     except ValueError:
         print("hhzs_repro: --exp takes experiment numbers 1, 2, 3 separated by commas; --runs and "
-              "--max-minutes are not negative", file=sys.stderr)
+              "--max-minutes are not negative; --ops, --threads and --speedup are positive", file=sys.stderr)
         sys.exit(2)
     return args
 
