@@ -39,7 +39,31 @@ def load_results(out):
                 ops.setdefault((scheme, phase, "hdd"), {})[run] = float(row["hdd_read_share"] or 0)
                 if row["cache_hit_ratio"]:
                     ops.setdefault((scheme, phase, "hits"), {})[run] = float(row["cache_hit_ratio"])
+            # What bound the phase (rows of older runs lack these columns).
+            for column in ("fast_busy", "slow_busy", "cpu_cores"):
+                if row.get(column):
+                    ops.setdefault((scheme, phase, column), {})[run] = float(row[column])
     return ops
+
+
+def utilization_table(ops, schemes, workloads):
+    """Median busy share of each device and CPU cores used per phase."""
+    rows = []
+    for s in schemes:
+        for w in workloads:
+            key = alias(s, ops)
+            if (key, w, "slow_busy") not in ops:
+                continue
+            cells = [spread([100 * v for v in ops[(key, w, c)].values()], "%.0f") + "%"
+                     for c in ("slow_busy", "fast_busy")]
+            cells.append(spread(list(ops[(key, w, "cpu_cores")].values()), "%.2f"))
+            rows.append(f"| {s} | {w} | " + " | ".join(cells) + " |")
+    if not rows:
+        return []
+    return ["### What bound each phase: device busy time and CPU", "",
+            "Busy: the share of the phase's wall time the modelled device had a request in service "
+            "(near 100%: bound by it); CPU: cores the whole process used (the machine has 2).", "",
+            "| scheme | phase | HDD busy | SSD busy | CPU cores |", "|---|---|---:|---:|---:|"] + rows
 
 
 def alias(scheme, have):
@@ -101,6 +125,7 @@ def report(out, args):
                 for w in BREAKDOWN if (alias("P+M+C", ops), w, "hits") in ops]
         if hits:
             md += ["SSD cache hit ratio of P+M+C: " + ", ".join(hits), ""]
+        md += utilization_table(ops, schemes, ["load"] + list(BREAKDOWN)) + [""]
     if 3 in args.exp:
         schemes = [s for s in ["B3", "AUTO", "HHZS"] if alias(s, ops) in present]
         md += table(ops, schemes, ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew, 50% reads (HHZS Fig. 7)") + [""]
