@@ -145,7 +145,8 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
           return Status::OK();
         }
         for (const ZoneSlot& s : members_[d]->zones) {
-          if (!s.reserved) garbage += s.used - s.live, capacity = s.capacity;
+          if (!s.reserved && !FileOwnsZoneLocked(members_[d].get(), s)) garbage += s.used - s.live;
+          if (!s.reserved) capacity = s.capacity;
         }
       }
       if (garbage < capacity) break;  // nothing worth reclaiming here
@@ -257,6 +258,10 @@ void FsImpl::ReclaimZones() {
   }
 }
 
+bool FsImpl::FileOwnsZoneLocked(const Member* m, const ZoneSlot& slot) {
+  return policy_->ZonePerFile(slot.role, m->info.zone_capacity);
+}
+
 bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
                               uint32_t* device, uint32_t* zone) {
   uint64_t best_garbage = 0;
@@ -267,7 +272,7 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       const ZoneSlot& s = m->zones[z];
       if (s.reserved || s.writer || s.readers != 0 || s.live == 0 || s.used <= s.live ||
-          skip->count({d, z})) {
+          FileOwnsZoneLocked(m, s) || skip->count({d, z})) {
         continue;
       }
       if (s.used - s.live > best_garbage) {

@@ -80,6 +80,12 @@ TEST_F(ZonePerFileTest, EachFileStartsInAnEmptyZoneAndFinishesItsLast) {
   WriteFile("/y", 10 << 10);
   EXPECT_EQ(ZonesOf("/x"), ZonesOf("/y"));
   ExpectClean();
+  // The rest a file left of its zone is no garbage GC could reclaim by
+  // moving the file.
+  uint32_t freed = 0;
+  ASSERT_OK(fs_->CollectGarbage(8, &freed));
+  EXPECT_EQ(ZonesOf("/a.tbl"), a);
+  EXPECT_EQ(ZonesOf("/c.tbl"), c);
   // Deleting a file frees its zone whole, with nothing to relocate.
   ASSERT_OK(fs_->Unlink("/a.tbl"));
   ASSERT_OK(fs_->SyncMetadata());
