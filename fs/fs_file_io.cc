@@ -233,7 +233,7 @@ Status FsImpl::FinishOwnZone(Inode* ino) {
   const uint32_t dev = static_cast<uint32_t>(ino->zone_device);
   Member* m = members_[dev].get();
   ZoneSlot& slot = m->zones[ino->zone];
-  if (slot.used == 0 || slot.used >= slot.capacity || !policy_->ZonePerFile(slot.role, m->info.zone_capacity)) {
+  if (slot.used == 0 || slot.used >= slot.capacity || !RoleOwnsZonesLocked(m, slot.role)) {
     return Status::OK();
   }
   Status s = SealZoneLocked(dev, ino->zone);

@@ -212,11 +212,12 @@ class FsImpl : public Filesystem {
   // writing leaves the rest of its zone to nobody: finish the zone, so that
   // it holds no place among the device's active zones.
   Status FinishOwnZone(Inode* ino);
-  // Whether slot's data belongs to one file that owns the zone: its garbage
-  // is the rest the file left unwritten, which only the file's deletion
-  // frees (relocating the file would leave the same rest elsewhere), so GC
-  // neither picks the zone nor counts that garbage as reclaimable.
-  bool FileOwnsZoneLocked(const Member* m, const ZoneSlot& slot);
+  // Whether files of role own their zones on m (AllocationPolicy::ZonePerFile):
+  // such a file starts in an empty zone and finishes it at close; the garbage
+  // of its zone is the rest it left unwritten, which only its deletion frees
+  // (relocating it would leave the same rest elsewhere), so GC neither picks
+  // the zone nor counts that garbage as reclaimable.
+  bool RoleOwnsZonesLocked(const Member* m, ZoneRole role);
   void ReleaseWriterZone(Inode* ino);                 // ino->mu held
   void CloseHandle(const std::shared_ptr<Inode>& ino);
   Status ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, size_t* got);

@@ -52,7 +52,7 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
   // A partly written zone of the same role: fill it before opening another,
   // unless the policy gives each file of the role zones of its own (GC's
   // relocations may always fill).
-  const bool own_zones = !for_gc && policy_->ZonePerFile(role, m->info.zone_capacity);
+  const bool own_zones = !for_gc && RoleOwnsZonesLocked(m, role);
   int64_t best = -1;
   uint64_t best_room = UINT64_MAX;
   uint32_t empty = 0, active = 0;
@@ -145,7 +145,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
           return Status::OK();
         }
         for (const ZoneSlot& s : members_[d]->zones) {
-          if (!s.reserved && !FileOwnsZoneLocked(members_[d].get(), s)) garbage += s.used - s.live;
+          if (!s.reserved && !RoleOwnsZonesLocked(members_[d].get(), s.role)) garbage += s.used - s.live;
           if (!s.reserved) capacity = s.capacity;
         }
       }
@@ -172,7 +172,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
 
 bool FsImpl::RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self) {
   Member* m = members_[device].get();
-  if (policy_->ZonePerFile(role, m->info.zone_capacity)) return false;  // its zones are its own
+  if (RoleOwnsZonesLocked(m, role)) return false;  // its zones are its own
   for (uint32_t z = 0; z < m->zones.size(); z++) {
     ZoneSlot& slot = m->zones[z];
     Inode* holder = slot.holder;
@@ -258,8 +258,8 @@ void FsImpl::ReclaimZones() {
   }
 }
 
-bool FsImpl::FileOwnsZoneLocked(const Member* m, const ZoneSlot& slot) {
-  return policy_->ZonePerFile(slot.role, m->info.zone_capacity);
+bool FsImpl::RoleOwnsZonesLocked(const Member* m, ZoneRole role) {
+  return policy_->ZonePerFile(role, m->info.zone_capacity);
 }
 
 bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
@@ -272,7 +272,7 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       const ZoneSlot& s = m->zones[z];
       if (s.reserved || s.writer || s.readers != 0 || s.live == 0 || s.used <= s.live ||
-          FileOwnsZoneLocked(m, s) || skip->count({d, z})) {
+          RoleOwnsZonesLocked(m, s.role) || skip->count({d, z})) {
         continue;
       }
       if (s.used - s.live > best_garbage) {
