@@ -13,13 +13,24 @@ namespace {
 // Block maps kept; the oldest files' go first.
 constexpr size_t kMaxTableMaps = 4096;
 
+// The key a thread's last missed lookup named, until its next table read.
+struct ExpectedRead {
+  const CachingFilesystem* fs = nullptr;
+  std::string key;
+};
+thread_local ExpectedRead expected_read;
+
 class CachingReader : public FileReader {
  public:
   CachingReader(CachingFilesystem* fs, std::unique_ptr<FileReader> base) : fs_(fs), base_(std::move(base)) {}
 
   Status Read(uint64_t offset, size_t n, char* scratch, size_t* got) override {
     ReadLocation where = base_->Locate(offset, n);
-    if (!where.slow || !fs_->file_admission()) return base_->Read(offset, n, scratch, got);
+    if (!fs_->file_admission()) {
+      fs_->NoteHintedRead(where.slow);
+      return base_->Read(offset, n, scratch, got);
+    }
+    if (!where.slow) return base_->Read(offset, n, scratch, got);
     std::shared_ptr<const TableMap> map = fs_->TableMapFor(base_.get(), where);
     // Only whole data blocks (with their trailer), as the stores read them.
     int64_t block = map ? map->FindBlock(offset) : -1;
@@ -74,6 +85,31 @@ std::shared_ptr<const TableMap> CachingFilesystem::TableMapFor(FileReader* reade
   if (maps_.size() >= kMaxTableMaps) maps_.erase(maps_.begin());
   maps_[key] = result;
   return result;
+}
+
+void CachingFilesystem::ExpectRead(const std::string& key) {
+  expected_read.fs = this;
+  expected_read.key = key;
+}
+
+void CachingFilesystem::NoteHintedRead(bool slow) {
+  if (expected_read.fs != this) return;
+  expected_read.fs = nullptr;
+  if (!slow) return;
+  std::lock_guard<std::mutex> l(slow_mu_);
+  if (!slow_reads_.insert(expected_read.key).second) return;
+  slow_order_.push_back(std::move(expected_read.key));
+  while (slow_order_.size() > kRememberedSlowReads) {
+    slow_reads_.erase(slow_order_.front());
+    slow_order_.pop_front();
+  }
+}
+
+bool CachingFilesystem::TakeReadFromSlowTier(const std::string& key) {
+  std::lock_guard<std::mutex> l(slow_mu_);
+  // The key stays in slow_order_ until it ages out; erasing it there too
+  // would cost a search, and a stale entry there only erases nothing.
+  return slow_reads_.erase(key) > 0;
 }
 
 Status CachingFilesystem::OpenReader(const std::string& path, std::unique_ptr<FileReader>* reader) {

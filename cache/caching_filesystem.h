@@ -17,10 +17,12 @@
 #define HINTFS_CACHE_CACHING_FILESYSTEM_H_
 
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 
 #include "cache/block_cache.h"
 #include "fs/filesystem_wrapper.h"
@@ -38,6 +40,21 @@ class CachingFilesystem : public FilesystemWrapper {
   bool file_admission() const { return file_admission_; }
   BlockCache* cache() const { return cache_.get(); }
 
+  // HHZS caches only blocks read from the slow tier (§3.5): a block of a
+  // fast-tier table is already on the SSD, and caching it would take the
+  // place of one that saves an HDD read. A store that hints its evictions
+  // names a block by its own cache key, not by file and offset, so the key is
+  // tied to the read that follows its miss: after ExpectRead(key) (the
+  // store's lookup of key missed), the next table read of the same thread
+  // notes which tier served it; TakeReadFromSlowTier(key) then answers once
+  // whether that was the slow tier (false for a key never read, or one
+  // forgotten among more than kRememberedSlowReads newer ones).
+  void ExpectRead(const std::string& key);
+  bool TakeReadFromSlowTier(const std::string& key);
+  // Called by table readers while file admission is off.
+  void NoteHintedRead(bool slow);
+  static constexpr size_t kRememberedSlowReads = 1 << 16;
+
   // The block map of a table file at its current version (parsed once;
   // nullptr if the file is no table the parser reads).
   std::shared_ptr<const TableMap> TableMapFor(FileReader* reader, const ReadLocation& where);
@@ -53,6 +70,9 @@ class CachingFilesystem : public FilesystemWrapper {
   std::mutex maps_mu_;
   // (file id, data version) -> block map, or null for files that are no table.
   std::map<std::pair<uint64_t, uint64_t>, std::shared_ptr<const TableMap>> maps_;
+  std::mutex slow_mu_;
+  std::unordered_set<std::string> slow_reads_;  // keys whose block came from the slow tier
+  std::deque<std::string> slow_order_;          // the same keys, oldest first
 };
 
 }  // namespace hintfs

@@ -32,12 +32,14 @@ class HintSecondaryCache : public rocksdb::SecondaryCache {
 
   const char* Name() const override { return "HintfsSecondaryCache"; }
 
-  // A block RocksDB evicted from its block cache: HHZS's cache hint.
+  // A block RocksDB evicted from its block cache: HHZS's cache hint. Only
+  // blocks read from the slow tier are kept (CachingFilesystem::ExpectRead).
   rocksdb::Status Insert(const rocksdb::Slice& key, void* value,
                          const rocksdb::Cache::CacheItemHelper* helper) override {
     if (helper == nullptr || helper->size_cb == nullptr || helper->saveto_cb == nullptr) {
       return rocksdb::Status::OK();  // nothing we could store
     }
+    if (!caching_->TakeReadFromSlowTier(key.ToString())) return rocksdb::Status::OK();
     size_t size = helper->size_cb(value);
     std::string buf(size, '\0');
     rocksdb::Status s = helper->saveto_cb(value, 0, size, &buf[0]);
@@ -56,6 +58,7 @@ class HintSecondaryCache : public rocksdb::SecondaryCache {
     std::string buf;
     if (!cache->Lookup(k, &buf)) {
       cache->RecordAccess(k, caching_->cache()->options().block_bytes);
+      caching_->ExpectRead(k);  // RocksDB reads the block from its table next
       return nullptr;
     }
     cache->RecordAccess(k, buf.size());

@@ -30,30 +30,16 @@ std::string Key(int i) {
 }
 std::string Value(int i) { return std::string(150, static_cast<char>('a' + i % 26)) + std::to_string(i); }
 
-TEST(RocksDbSecondaryCache, EvictedBlocksAreServedFromTheSsdCache) {
-  std::string name = test::UniqueName("rsc");
-  setenv("HINTFS_MEM_FAST", "zone_size=512KiB&zones=24", 1);
-  setenv("HINTFS_MEM_SLOW", "zone_size=512KiB&zones=200", 1);
-  // Tables on the slow tier; the cache gets 4 MiB of the fast one.
-  std::string spec = "mem:" + name + "?policy=all-slow&cache=all&cache_budget=4MiB";
-  rocksdb::ConfigOptions cfg;
-  std::shared_ptr<rocksdb::FileSystem> fs;
-  ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, std::string("hintfs://") + spec, &fs).ok());
-  std::shared_ptr<rocksdb::SecondaryCache> secondary;
-  rocksdb::Status rs = rocksdb::SecondaryCache::CreateFromString(cfg, "hintfs://mem:" + name, &secondary);
-  ASSERT_TRUE(rs.ok()) << rs.ToString();
-  std::shared_ptr<Filesystem> mounted;
-  ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
-  auto* caching = dynamic_cast<CachingFilesystem*>(mounted.get());
-  ASSERT_NE(caching, nullptr);
-  EXPECT_FALSE(caching->file_admission()) << "RocksDB hints for itself";
-
+// Fills a database through fs with a block cache far smaller than the data
+// whose evictions go to secondary, compacts it, and reads it back skewed.
+void FillAndReadSkewed(const std::shared_ptr<rocksdb::FileSystem>& fs,
+                       const std::shared_ptr<rocksdb::SecondaryCache>& secondary) {
   auto env = rocksdb::NewCompositeEnv(fs);
   rocksdb::Options o;
   o.env = env.get();
   o.create_if_missing = true;
   o.compression = rocksdb::kNoCompression;
-  rocksdb::LRUCacheOptions lru(256 << 10, 0, false, 0.5);  // far smaller than the data
+  rocksdb::LRUCacheOptions lru(256 << 10, 0, false, 0.5);
   lru.secondary_cache = secondary;
   rocksdb::BlockBasedTableOptions t;
   t.block_cache = rocksdb::NewLRUCache(lru);
@@ -73,27 +59,73 @@ TEST(RocksDbSecondaryCache, EvictedBlocksAreServedFromTheSsdCache) {
     ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), Key(k), &v).ok()) << Key(k);
     ASSERT_EQ(v, Value(k));
   }
+  ASSERT_TRUE(db->Close().ok());
+}
+
+TEST(RocksDbSecondaryCache, EvictedBlocksAreServedFromTheSsdCache) {
+  std::string name = test::UniqueName("rsc");
+  setenv("HINTFS_MEM_FAST", "zone_size=512KiB&zones=24", 1);
+  setenv("HINTFS_MEM_SLOW", "zone_size=512KiB&zones=200", 1);
+  // Tables on the slow tier; the cache gets 4 MiB of the fast one.
+  std::string spec = "mem:" + name + "?policy=all-slow&cache=all&cache_budget=4MiB";
+  rocksdb::ConfigOptions cfg;
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, std::string("hintfs://") + spec, &fs).ok());
+  std::shared_ptr<rocksdb::SecondaryCache> secondary;
+  rocksdb::Status rs = rocksdb::SecondaryCache::CreateFromString(cfg, "hintfs://mem:" + name, &secondary);
+  ASSERT_TRUE(rs.ok()) << rs.ToString();
+  std::shared_ptr<Filesystem> mounted;
+  ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
+  auto* caching = dynamic_cast<CachingFilesystem*>(mounted.get());
+  ASSERT_NE(caching, nullptr);
+  EXPECT_FALSE(caching->file_admission()) << "RocksDB hints for itself";
+
+  FillAndReadSkewed(fs, secondary);
   BlockCacheStats s = caching->cache()->stats();
   std::cout << "secondary cache: " << s.admitted << " admitted, " << s.hits << " hits of " << s.lookups
             << " lookups, " << s.evicted_zones << " zones evicted\n";
   EXPECT_GT(s.admitted, 0u);
   EXPECT_GT(s.hits, 0u);
   EXPECT_EQ(s.bad_blocks, 0u);
-  ASSERT_TRUE(db->Close().ok());
-  db.reset();
-  o.table_factory.reset();
-  t.block_cache.reset();
-  lru.secondary_cache.reset();
   secondary.reset();
   EXPECT_TRUE(caching->file_admission());
   caching = nullptr;
-  env.reset();
   fs.reset();
   mounted.reset();
   // The statistics outlive the mount.
   ASSERT_TRUE(AcquireMount("mem:" + name + "?policy=all-slow", &mounted).ok());
   auto saved = nlohmann::json::parse(mounted->Attributes().at("cache"));
   EXPECT_GT(saved["hits"].get<int>(), 0);
+  mounted.reset();
+  unsetenv("HINTFS_MEM_FAST");
+  unsetenv("HINTFS_MEM_SLOW");
+  DestroyMemDevice(name);
+  DestroyMemDevice(name + ".slow");
+}
+
+TEST(RocksDbSecondaryCache, BlocksOfFastTierTablesAreNotCached) {
+  // HHZS caches only blocks read from the HDD: with every table on the fast
+  // tier, evictions are hinted and looked up but nothing is admitted.
+  std::string name = test::UniqueName("rsc");
+  setenv("HINTFS_MEM_FAST", "zone_size=512KiB&zones=40", 1);
+  setenv("HINTFS_MEM_SLOW", "zone_size=512KiB&zones=40", 1);
+  std::string spec = "mem:" + name + "?policy=all-fast&cache=all&cache_budget=4MiB";
+  rocksdb::ConfigOptions cfg;
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, std::string("hintfs://") + spec, &fs).ok());
+  std::shared_ptr<rocksdb::SecondaryCache> secondary;
+  ASSERT_TRUE(rocksdb::SecondaryCache::CreateFromString(cfg, "hintfs://mem:" + name, &secondary).ok());
+  std::shared_ptr<Filesystem> mounted;
+  ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
+  auto* caching = dynamic_cast<CachingFilesystem*>(mounted.get());
+  ASSERT_NE(caching, nullptr);
+  FillAndReadSkewed(fs, secondary);
+  BlockCacheStats s = caching->cache()->stats();
+  EXPECT_GT(s.lookups, 1000u);
+  EXPECT_EQ(s.admitted, 0u);
+  EXPECT_EQ(s.hits, 0u);
+  secondary.reset();
+  fs.reset();
   mounted.reset();
   unsetenv("HINTFS_MEM_FAST");
   unsetenv("HINTFS_MEM_SLOW");

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include <leveldb/env.h>
 #include <leveldb/options.h>
@@ -167,6 +168,42 @@ TEST_F(CachingFsTest, FastTierFilesAndOtherFilesAreNotCached) {
   caching_->set_file_admission(false);
   EXPECT_EQ(ReadVia("/slow.ldb", 0, n), bytes.substr(0, n));
   EXPECT_EQ(caching_->cache()->stats().lookups, 2u);
+}
+
+TEST_F(CachingFsTest, HintedCachingKnowsWhichMissesTheSlowTierServed) {
+  std::string bytes = MakeTable(host_.File("x"), 2, 300);
+  WriteFile("/fast.ldb", bytes);
+  Put("/slow.ldb", bytes);
+  caching_->set_file_admission(false);  // the store hints its evictions
+  size_t n = 4096;
+  // A miss followed by a slow-tier read: the block may be cached, once.
+  caching_->ExpectRead("a");
+  EXPECT_EQ(ReadVia("/slow.ldb", 0, n), bytes.substr(0, n));
+  EXPECT_TRUE(caching_->TakeReadFromSlowTier("a"));
+  EXPECT_FALSE(caching_->TakeReadFromSlowTier("a"));
+  // A miss the fast tier served: already on the SSD, never cached.
+  caching_->ExpectRead("b");
+  EXPECT_EQ(ReadVia("/fast.ldb", 0, n), bytes.substr(0, n));
+  EXPECT_FALSE(caching_->TakeReadFromSlowTier("b"));
+  // Only the first read after a miss is its block's; later reads are not.
+  caching_->ExpectRead("c");
+  EXPECT_EQ(ReadVia("/fast.ldb", 0, n), bytes.substr(0, n));
+  EXPECT_EQ(ReadVia("/slow.ldb", 0, n), bytes.substr(0, n));
+  EXPECT_FALSE(caching_->TakeReadFromSlowTier("c"));
+  // A key that was never looked up, and a read on another thread.
+  EXPECT_FALSE(caching_->TakeReadFromSlowTier("never"));
+  caching_->ExpectRead("d");
+  std::thread other([&] { EXPECT_EQ(ReadVia("/slow.ldb", 0, n), bytes.substr(0, n)); });
+  other.join();
+  EXPECT_FALSE(caching_->TakeReadFromSlowTier("d"));
+  // The memory of slow reads is bounded: the oldest are forgotten.
+  for (size_t i = 0; i <= CachingFilesystem::kRememberedSlowReads; i++) {
+    caching_->ExpectRead("k" + std::to_string(i));
+    caching_->NoteHintedRead(true);
+  }
+  EXPECT_FALSE(caching_->TakeReadFromSlowTier("k0"));
+  EXPECT_TRUE(caching_->TakeReadFromSlowTier("k1"));
+  EXPECT_EQ(caching_->cache()->stats().admitted, 0u) << "hinted caching admits in Insert, not here";
 }
 
 }  // namespace
