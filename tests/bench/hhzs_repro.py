@@ -11,7 +11,9 @@ level, a WAL+cache budget of two zones, an SSD of 20 data zones (the
 filesystem's own zones on top, mkfs --fast-data-zones), 400 MiB of
 1,000-byte values for its 200 GiB. Devices take the zn540 and st14000 timing
 profiles, both sped up PROFILE_SCALE (20) times, which keeps their ratios;
-migration's 4 MiB/s is scaled by both (4 MiB/s x 20 / 512 = 160 KiB/s).
+migration's 4 MiB/s is a bandwidth and is sped up with the devices (80 MiB/s,
+the same 1.9% of the HDD's sequential bandwidth as in the paper; sizes shrink
+512 times, so a table moves in the same share of a run's time).
 
 Each scheme loads once and lets its compactions finish (the paper's hours-
 long load leaves a settled tree; ours takes seconds); every workload then
@@ -68,10 +70,13 @@ BLOCK_CACHE = (8 << 20) // SCALE
 
 
 
-def schemes(speedup):
-    """Scheme name -> policy. Migration's 4 MiB/s is scaled like the devices:
-    x speedup / SCALE (160 KiB/s at 20x)."""
-    rate = f"migration_rate={4096 * speedup // SCALE}KiB"
+def schemes(speedup, migration_kib=None):
+    """Scheme name -> policy. Migration's 4 MiB/s is a bandwidth, sped up like
+    the devices' bandwidths (x speedup: 80 MiB/s at 20x) unless migration_kib
+    (KiB/s, already scaled) says otherwise. An earlier version also divided it
+    by SCALE, as if it were a size: at 160 KiB/s a table took 12 s to move and
+    migration could not act within a run (docs/benchmarks.md, issue 19)."""
+    rate = f"migration_rate={migration_kib or 4096 * speedup}KiB"
     # Every scheme knows the table size: tables then own their zones, as in
     # HHZS (LsmTablesOwnZones).
     tables = "table_bytes=1969225"
@@ -132,7 +137,7 @@ class Repro:
             self.records, self.ops, self.ssd_zones = 40000, 3000, 20
         else:
             self.records, self.ops, self.ssd_zones = 400000, args.ops, 20
-        self.schemes = schemes(args.speedup)
+        self.schemes = schemes(args.speedup, args.migration_rate)
         self.runs = args.runs or (1 if args.quick else 3)
         self.started = time.time()
 
@@ -225,7 +230,8 @@ class Repro:
         """Keeps the results of an earlier run with the same settings (resume)."""
         os.makedirs(self.out, exist_ok=True)
         meta = {"records": self.records, "ops": self.ops, "quick": self.args.quick,
-                "speedup": self.args.speedup, "threads": self.args.threads}
+                "speedup": self.args.speedup, "threads": self.args.threads,
+                "migration_kib": self.args.migration_rate or 4096 * self.args.speedup}
         meta_path = os.path.join(self.out, "meta.json")
         if not self.args.fresh and os.path.exists(meta_path):
             with open(meta_path) as fh:
@@ -331,6 +337,8 @@ def parse_args():
     p.add_argument("--fresh", action="store_true", help="drop earlier results in --out instead of resuming")
     p.add_argument("--ops", type=int, default=80000, help="operations per workload (default 80000)")
     p.add_argument("--threads", type=int, default=1, help="client threads (default 1)")
+    p.add_argument("--migration-rate", type=int, default=None, metavar="KIB",
+                   help="migration rate in KiB/s as run (default 4 MiB/s x --speedup)")
     p.add_argument("--speedup", type=int, default=PROFILE_SCALE,
                    help=f"how many times faster than the real drives the devices run (default {PROFILE_SCALE})")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
@@ -341,11 +349,12 @@ def parse_args():
         args = p.parse_args()
         args.exp = sorted({int(x) for x in args.exp.split(",")})
         if (not set(args.exp) <= {1, 2, 3} or args.runs < 0 or args.max_minutes < 0 or args.ops < 1
-                or args.threads < 1 or args.speedup < 1):
+                or args.threads < 1 or args.speedup < 1
+            or (args.migration_rate is not None and args.migration_rate < 1)):
             raise ValueError
     except ValueError:
         print("hhzs_repro: --exp takes experiment numbers 1, 2, 3 separated by commas; --runs and "
-              "--max-minutes are not negative; --ops, --threads and --speedup are positive", file=sys.stderr)
+              "--max-minutes are not negative; --ops, --threads, --speedup and --migration-rate are positive", file=sys.stderr)
         sys.exit(2)
     return args
 
