@@ -10,10 +10,12 @@
 #include <leveldb/cache.h>
 #include <leveldb/db.h>
 #include <leveldb/env.h>
+#include <leveldb/filter_policy.h>
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
+#include <rocksdb/filter_policy.h>
 #include <rocksdb/secondary_cache.h>
 #include <rocksdb/table.h>
 
@@ -105,9 +107,14 @@ class LevelDbStore : public KvStore {
   }
   ~LevelDbStore() override { Close(); }
 
-  bool Open(leveldb::Options options, uint64_t block_cache, const std::string& path, std::string* error) {
+  bool Open(leveldb::Options options, uint64_t block_cache, int bloom_bits, const std::string& path,
+            std::string* error) {
     cache_.reset(leveldb::NewLRUCache(block_cache));
     options.block_cache = cache_.get();
+    if (bloom_bits > 0) {
+      filter_.reset(leveldb::NewBloomFilterPolicy(bloom_bits));
+      options.filter_policy = filter_.get();
+    }
     if (env_) options.env = env_.get();
     leveldb::DB* raw = nullptr;
     leveldb::Status s = leveldb::DB::Open(options, path, &raw);
@@ -142,8 +149,9 @@ class LevelDbStore : public KvStore {
   std::unique_ptr<leveldb::Env> env_;  // null: the default Env
   std::shared_ptr<Filesystem> fs_;
   std::unique_ptr<leveldb::Cache> cache_;
+  std::unique_ptr<const leveldb::FilterPolicy> filter_;
   leveldb::WriteOptions write_options_;
-  std::unique_ptr<leveldb::DB> db_;
+  std::unique_ptr<leveldb::DB> db_;  // last: closed before the cache and filter go
 };
 
 // Mounts (or shares the mount of) the hintfs a spec names.
@@ -229,6 +237,7 @@ bool OpenRocksDb(const KvStoreOptions& a, std::unique_ptr<KvStore>* store, std::
   lru.secondary_cache = secondary;
   rocksdb::BlockBasedTableOptions t;
   t.block_cache = rocksdb::NewLRUCache(lru);
+  if (a.bloom_bits > 0) t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(a.bloom_bits));
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   auto rocks = std::make_unique<RocksDbStore>(std::move(env), std::move(fs), a.sync_writes);
   if (!rocks->Open(o, a.hintfs_spec.empty() ? a.host_dir : a.db_path, error)) return false;
@@ -262,7 +271,7 @@ bool OpenLevelDb(const KvStoreOptions& a, std::unique_ptr<KvStore>* store, std::
     if (!MountOf(a.hintfs_spec, &fs, &device, error)) return false;
   }
   auto level = std::make_unique<LevelDbStore>(std::move(env), std::move(fs), a.sync_writes);
-  if (!level->Open(o, a.block_cache_bytes, a.hintfs_spec.empty() ? a.host_dir : a.db_path, error)) return false;
+  if (!level->Open(o, a.block_cache_bytes, a.bloom_bits, a.hintfs_spec.empty() ? a.host_dir : a.db_path, error)) return false;
   *store = std::move(level);
   return true;
 }

@@ -22,6 +22,9 @@ struct KvStoreOptions {
   // max_file_size, block_size, max_open_files.
   std::string db_options;
   uint64_t block_cache_bytes = 8 << 20;
+  // Bits per key of a Bloom filter in every table (0: none, both stores'
+  // default; RocksDB's tuning guide suggests 10 for point lookups).
+  int bloom_bits = 0;
   bool secondary_cache = false;  // RocksDB on hintfs: the SSD cache as secondary cache
   bool listener = true;          // RocksDB on hintfs: HintfsEventListener
   bool sync_writes = false;      // every Put with sync=true (the stores' default is false)

@@ -405,6 +405,8 @@ int main(int argc, char** argv) {
   app.add_option("--target", a.target, "operations per second over all threads (0: as fast as possible)")
       ->check(CLI::Range(0.0, 1e9));
   app.add_option("--block-cache", a.store.block_cache_bytes, "block cache bytes");
+  app.add_option("--bloom-bits", a.store.bloom_bits, "bits per key of a Bloom filter in every table (0: none)")
+      ->check(CLI::Range(0, 40));
   app.add_flag("--secondary-cache", a.store.secondary_cache, "attach the hintfs SSD cache as RocksDB's secondary cache");
   app.add_flag("--no-listener", a.no_listener, "run without HintfsEventListener");
   app.add_option("--json", a.json_path, "write one JSON object per phase to this host file");
