@@ -18,6 +18,8 @@ EXP1_SCHEMES = ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"]
 EXP2_SCHEMES = ["B3", "B3+M", "P", "P+M", "P+M+C"]
 BREAKDOWN = {"W1": (0.1, 0.9), "W2": (0.5, 0.9), "W3": (0.5, 1.2), "W4": (1.0, 1.2)}
 SKEWS = [0.8, 0.9, 1.0, 1.1, 1.2]
+EXP5_SCHEMES = ["B1", "B2", "B3", "B4", "AUTO", "P", "HHZS"]
+EXP5_ZONES = [20, 40, 60, 80]
 
 
 def split_label(label):
@@ -34,6 +36,9 @@ def load_results(out):
         for row in csv.DictReader(fh):
             scheme, label, run = split_label(row["label"])
             phase = "load" if row["phase"] == "load" else label
+            # Exp#5's schemes carry their SSD size ("B3@40"): compared at the same size.
+            scheme, _, zones = scheme.partition("@")
+            phase += "@" + zones if zones else ""
             ops.setdefault((scheme, phase), {})[run] = float(row["ops_per_s"])
             if row["phase"] == "run":
                 ops.setdefault((scheme, phase, "hdd"), {})[run] = float(row["hdd_read_share"] or 0)
@@ -68,7 +73,7 @@ def utilization_table(ops, schemes, workloads):
 
 def alias(scheme, have):
     """HHZS and P+M+C name one run."""
-    if (scheme, "load") in have:
+    if any((k[0] if isinstance(k, tuple) else k) == scheme for k in have):
         return scheme
     return {"P+M+C": "HHZS", "HHZS": "P+M+C"}.get(scheme, scheme)
 
@@ -104,6 +109,10 @@ def table(ops, schemes, workloads, title):
     return lines
 
 
+def exp5_phases():
+    return [f"{p}@{z}" for p in ("load", "W2") for z in EXP5_ZONES]
+
+
 def report(out, args):
     with open(os.path.join(out, "meta.json")) as fh:
         meta = json.load(fh)
@@ -129,6 +138,9 @@ def report(out, args):
     if 3 in args.exp:
         schemes = [s for s in ["B3", "AUTO", "HHZS"] if alias(s, ops) in present]
         md += table(ops, schemes, ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew, 50% reads (HHZS Fig. 7)") + [""]
+    if 5 in args.exp:
+        schemes = [s for s in EXP5_SCHEMES if alias(s, ops) in present]
+        md += table(ops, schemes, exp5_phases(), "Exp#5: SSD data zones, load and 50% reads (HHZS Fig. 9)") + [""]
     hdd = [f"{s} {spread([100 * v for v in ops[(s, 'A', 'hdd')].values()], '%.0f')}%"
            for s in sorted(present) if (s, "A", "hdd") in ops]
     if hdd:
@@ -221,6 +233,9 @@ def plots(out, ops, args):
     if 3 in args.exp:
         bars("fig7.png", ["B3", "AUTO", "HHZS"], ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew (50% reads)",
              ["%.1f" % z for z in SKEWS])
+    if 5 in args.exp:
+        bars("fig9.png", EXP5_SCHEMES, exp5_phases(), "Exp#5: SSD data zones (load, then 50% reads)",
+             [p.replace("@", " ") for p in exp5_phases()])
 
 
 def levels_plot(out, plt):

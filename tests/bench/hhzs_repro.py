@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A scaled reproduction of the HHZS experiments (HHZS paper, section 4).
 
-    bash tests/bench/hhzs_repro.sh [--quick] [--out DIR] [--exp 1,2,3] [--runs 3]
-                                   [--max-minutes M] [--fresh]
+    bash tests/bench/hhzs_repro.sh [--quick] [--out DIR] [--exp 1,2,3,5] [--runs 3]
+                                   [--schemes B3,HHZS] [--threads N] [--max-minutes M] [--fresh]
 
 Every size of the paper's setting is divided by SCALE (512): 2 MiB zones for
 its 1 GiB-class ZN540 zones, tables just under a zone, 1 MiB memtables (two
@@ -24,6 +24,8 @@ for it again), in a new process, as the paper clears and reloads.
   Exp#2  load + W1-W4 (10/50/50/100% reads, zipf 0.9/0.9/1.2/1.2),
          schemes B3, B3+M, P, P+M, P+M+C
   Exp#3  50% reads, zipf 0.8-1.2, schemes B3, AUTO, HHZS
+  Exp#5  SSD of 20, 40, 60 and 80 data zones: load + 50% reads (zipf 0.9),
+         schemes B1-B4, AUTO, P, HHZS (not in the default --exp 1,2,3)
 
 Every cell runs --runs times (3; 1 with --quick). The work is cut into
 parts, one scheme's load and workloads for one run, ordered run by run with
@@ -48,7 +50,8 @@ import sys
 import tempfile
 import time
 
-from hhzs_report import BREAKDOWN, EXP1_SCHEMES, PROFILE_SCALE, SCALE, SKEWS, YCSB, report, split_label
+from hhzs_report import (BREAKDOWN, EXP1_SCHEMES, EXP5_SCHEMES, EXP5_ZONES, PROFILE_SCALE, SCALE, SKEWS, YCSB,
+                         exp5_phases, report, split_label)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ZONE = 2 << 20
@@ -122,6 +125,11 @@ def plan(exps):
         for s in ["B3", "AUTO", "HHZS"]:
             for z in SKEWS:
                 add(s, "zipf%.1f" % z, ["--read", "0.5", "--update", "0.5", "--zipf", str(z)])
+    if 5 in exps:
+        # Each SSD size is a scheme of its own ("B3@40"): a load of its own.
+        for zones in EXP5_ZONES:
+            for s in EXP5_SCHEMES:
+                add(f"{s}@{zones}", "W2", ["--read", "0.5", "--update", "0.5", "--zipf", "0.9"])
     return runs
 
 
@@ -151,14 +159,20 @@ class Repro:
     # it keeps empty (GC, the reserve) come on top of the SSD's data zones.
     OWN_FAST_ZONES = 6
 
+    def ssd_zones_of(self, scheme):
+        """SSD data zones: the label's ("B3@40": 40) or the default."""
+        _, _, zones = scheme.partition("@")
+        return int(zones) if zones else self.ssd_zones
+
     def devices(self, scheme, where):
-        fast_zones = 1024 if scheme == "ALL-FAST" else self.ssd_zones + self.OWN_FAST_ZONES
+        fast_zones = 1024 if scheme == "ALL-FAST" else self.ssd_zones_of(scheme) + self.OWN_FAST_ZONES
         return (f"file:{where}/ssd.img?zone_size=2MiB&zones={fast_zones}&profile=zn540&profile_scale={self.args.speedup}",
                 f"file:{where}/hdd.img?zone_size=2MiB&zones=2048&profile=st14000&profile_scale={self.args.speedup}")
 
     def ycsb_cmd(self, where, label, extra):
         cmd = [self.ycsb, "--uri", f"file:{where}/ssd.img", "--db-options", DB_OPTIONS,
-               "--block-cache", str(BLOCK_CACHE), "--bloom-bits", str(BLOOM_BITS), "--records", str(self.records), "--csv", self.csv,
+               "--block-cache", str(BLOCK_CACHE), "--bloom-bits", str(BLOOM_BITS),
+               "--records", str(self.records), "--csv", self.csv,
                "--threads", str(self.args.threads),
                "--label", label]
         return cmd + extra
@@ -174,15 +188,16 @@ class Repro:
             shutil.rmtree(d, ignore_errors=True)
             os.makedirs(d)
         fast, slow = self.devices(scheme, dev)
-        data_zones = [] if scheme == "ALL-FAST" else ["--fast-data-zones", str(self.ssd_zones)]
-        sh([self.hintfs, "mkfs", "--policy", self.schemes[scheme], "--fast", fast, "--slow", slow] + data_zones,
+        data_zones = [] if scheme == "ALL-FAST" else ["--fast-data-zones", str(self.ssd_zones_of(scheme))]
+        policy = self.schemes[scheme.partition("@")[0]]
+        sh([self.hintfs, "mkfs", "--policy", policy, "--fast", fast, "--slow", slow] + data_zones,
            stdout=subprocess.DEVNULL)
         self.progress(f"{scheme} run {run}: load {self.records} records")
         # The paper's long loads leave a settled tree; ours is over in seconds,
         # so let the compactions finish before the state is saved.
         # With the cache on, RocksDB feeds it through its secondary cache in
         # every phase (which also keeps file-level caching off).
-        secondary = ["--secondary-cache"] if self.schemes[scheme].endswith("cache=all") else []
+        secondary = ["--secondary-cache"] if policy.endswith("cache=all") else []
         sh(self.ycsb_cmd(dev, f"{scheme}/load#{run}", ["--load", "--settle", "900"] + secondary),
            stdout=subprocess.DEVNULL)
         for img in ("ssd.img", "hdd.img"):
@@ -279,6 +294,9 @@ class Repro:
             # Fewer schemes: enough to exercise every table and plot.
             keep = {"B3", "AUTO", "HHZS", "P", "P+M", "P+M+C"}
             plan_ = {s: w for s, w in plan_.items() if s in keep}
+        if self.args.schemes:
+            wanted = set(self.args.schemes.split(","))
+            plan_ = {s: w for s, w in plan_.items() if s.partition("@")[0] in wanted}
         # HHZS and P+M+C are the same scheme: load it once.
         if "HHZS" in plan_ and "P+M+C" in plan_:
             plan_["HHZS"] += [w for w in plan_.pop("P+M+C") if w[0] not in [l for l, _ in plan_["HHZS"]]]
@@ -314,8 +332,9 @@ def validate(out, args):
     """Problems with the output: a missing table row or figure, a missing B3 base."""
     problems = []
     text = open(os.path.join(out, "tables.md")).read()
-    expected = {1: ["load"] + YCSB, 2: ["load"] + list(BREAKDOWN), 3: ["zipf%.1f" % z for z in SKEWS]}
-    figures = {1: ["fig5a.png", "fig5b.png"], 2: ["fig6.png"], 3: ["fig7.png"]}
+    expected = {1: ["load"] + YCSB, 2: ["load"] + list(BREAKDOWN), 3: ["zipf%.1f" % z for z in SKEWS],
+                5: exp5_phases()}
+    figures = {1: ["fig5a.png", "fig5b.png"], 2: ["fig6.png"], 3: ["fig7.png"], 5: ["fig9.png"]}
     for e in args.exp:
         section = text.split(f"### Exp#{e}:", 1)
         if len(section) < 2:
@@ -336,7 +355,8 @@ def parse_args():
     p = argparse.ArgumentParser(description="Scaled reproduction of the HHZS experiments")
     p.add_argument("--quick", action="store_true", help="tiny sizes, fewer schemes: a smoke test")
     p.add_argument("--out", default=os.path.join(ROOT, "build", "hhzs-repro"), help="output directory")
-    p.add_argument("--exp", default="1,2,3", help="experiments to run, e.g. 1,3")
+    p.add_argument("--exp", default="1,2,3", help="experiments to run, e.g. 1,3 (5: the SSD size)")
+    p.add_argument("--schemes", default="", help="run only these schemes, e.g. B3,HHZS (default: all)")
     p.add_argument("--runs", type=int, default=0, help="runs per cell (default 3; 1 with --quick)")
     p.add_argument("--max-minutes", type=float, default=0,
                    help="start no new part after this long (exit 3; the same command resumes)")
@@ -354,12 +374,12 @@ def parse_args():
     try:
         args = p.parse_args()
         args.exp = sorted({int(x) for x in args.exp.split(",")})
-        if (not set(args.exp) <= {1, 2, 3} or args.runs < 0 or args.max_minutes < 0 or args.ops < 1
+        if (not set(args.exp) <= {1, 2, 3, 5} or args.runs < 0 or args.max_minutes < 0 or args.ops < 1
                 or args.threads < 1 or args.speedup < 1
             or (args.migration_rate is not None and args.migration_rate < 1)):
             raise ValueError
     except ValueError:
-        print("hhzs_repro: --exp takes experiment numbers 1, 2, 3 separated by commas; --runs and "
+        print("hhzs_repro: --exp takes experiment numbers 1, 2, 3, 5 separated by commas; --runs and "
               "--max-minutes are not negative; --ops, --threads, --speedup and --migration-rate are positive", file=sys.stderr)
         sys.exit(2)
     return args
