@@ -285,6 +285,11 @@ class FsImpl : public Filesystem {
   // keep_empty: empty zones this request must leave to others (policy reservations).
   bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
                       uint32_t keep_empty = 0);
+  // Whether device may open one more zone given active zones counted from
+  // the slots; finishes idle zones to make room if it must. Near the limit
+  // the device's own report is trusted over the count.
+  bool RoomForActiveZoneLocked(uint32_t device, uint32_t active);
+  static constexpr uint32_t kActiveZoneSlack = 2;
   // Takes a partly written zone of role away from a writer that is idle (its
   // lock is free), so that idle files (logs, manifests) do not pin zones.
   bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self);

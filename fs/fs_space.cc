@@ -75,8 +75,50 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
   }
   if (empty == 0 || (!for_gc && empty <= options_.gc_reserve_zones + keep_empty)) return false;
   if (device == sb_.meta_device) active++;  // the journal's open zone
-  if (m->max_active != 0 && active >= m->max_active) {
-    // Finish the fullest idle zone to free an active slot.
+  if (m->max_active != 0 && !RoomForActiveZoneLocked(device, active)) return false;
+  for (uint32_t z = 0; z < m->zones.size(); z++) {
+    ZoneSlot& s = m->zones[z];
+    if (!s.reserved && !s.writer && s.used == 0) {
+      s.writer = true;
+      s.role = role;
+      *zone = z;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool FsImpl::RoomForActiveZoneLocked(uint32_t device, uint32_t active) {
+  Member* m = members_[device].get();
+  // Near the limit, the device's own count decides: zones the filesystem
+  // will not write again but never finished (a write that failed midway) or
+  // the journal's next zone during a rotation hold places the count above
+  // does not see. Zones that no writer holds and that can take no more data
+  // are finished (no data changes) to give their places back.
+  if (active + kActiveZoneSlack >= m->max_active) {
+    std::vector<ZoneInfo> infos;
+    if (m->device->ReportZones(0, static_cast<uint32_t>(m->zones.size()), &infos).ok()) {
+      uint32_t on_device = 0;
+      for (const ZoneInfo& info : infos) {
+        const bool is_active = info.condition == ZoneCondition::kImplicitOpen ||
+                               info.condition == ZoneCondition::kExplicitOpen ||
+                               info.condition == ZoneCondition::kClosed;
+        if (!is_active || info.index >= m->zones.size()) continue;
+        const ZoneSlot& s = m->zones[info.index];
+        if (!s.reserved && !s.writer && s.used >= s.capacity && m->device->FinishZone(info.index).ok()) {
+          std::lock_guard<std::mutex> l(stats_mu_);
+          stats_.zones_finished++;
+          continue;
+        }
+        on_device++;
+      }
+      // The journal may open its next zone before this one sees its first write.
+      if (device == sb_.meta_device) on_device++;
+      active = std::max(active, on_device);
+    }
+  }
+  // Finish the fullest idle zones to free active places.
+  while (active >= m->max_active) {
     int64_t victim = -1;
     uint64_t victim_room = UINT64_MAX;
     for (uint32_t z = 0; z < m->zones.size(); z++) {
@@ -90,19 +132,11 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
     if (victim < 0) return false;
     if (!SealZoneLocked(device, static_cast<uint32_t>(victim)).ok()) return false;
     m->zones[victim].used = m->zones[victim].capacity;
+    active--;
     std::lock_guard<std::mutex> l(stats_mu_);
     stats_.zones_finished++;
   }
-  for (uint32_t z = 0; z < m->zones.size(); z++) {
-    ZoneSlot& s = m->zones[z];
-    if (!s.reserved && !s.writer && s.used == 0) {
-      s.writer = true;
-      s.role = role;
-      *zone = z;
-      return true;
-    }
-  }
-  return false;
+  return true;
 }
 
 Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_t* zone) {
