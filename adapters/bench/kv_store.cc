@@ -271,7 +271,8 @@ bool OpenLevelDb(const KvStoreOptions& a, std::unique_ptr<KvStore>* store, std::
     if (!MountOf(a.hintfs_spec, &fs, &device, error)) return false;
   }
   auto level = std::make_unique<LevelDbStore>(std::move(env), std::move(fs), a.sync_writes);
-  if (!level->Open(o, a.block_cache_bytes, a.bloom_bits, a.hintfs_spec.empty() ? a.host_dir : a.db_path, error)) return false;
+  const std::string& path = a.hintfs_spec.empty() ? a.host_dir : a.db_path;
+  if (!level->Open(o, a.block_cache_bytes, a.bloom_bits, path, error)) return false;
   *store = std::move(level);
   return true;
 }
