@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
+
+#include <fmt/format.h>
 
 namespace hintfs {
 
@@ -87,6 +91,17 @@ class TimedDevice : public ZonedDevice {
         units_(static_cast<size_t>(std::max(1, profile.parallel_units)), Clock::now()),
         channel_free_(Clock::now()) {}
 
+  ~TimedDevice() override {
+    if (std::getenv("HINTFS_DEVICE_TRACE") == nullptr) return;
+    static const char* const kNames[kClasses] = {"read <=16KiB", "read <=256KiB", "read >256KiB",
+                                                 "write <=16KiB", "write <=256KiB", "write >256KiB"};
+    for (int c = 0; c < kClasses; c++) {
+      const RequestClass& r = classes_[c];
+      fmt::print(stderr, "device trace {} {}: {} requests, {} with access latency, {} bytes, {:.1f} ms\n",
+                 device_->uri(), kNames[c], r.requests, r.accesses, r.bytes, r.service_us / 1000.0);
+    }
+  }
+
   std::string uri() const override { return device_->uri(); }
   const DeviceGeometry& geometry() const override { return device_->geometry(); }
   uint64_t power_cycles() const override { return device_->power_cycles(); }
@@ -136,6 +151,11 @@ class TimedDevice : public ZonedDevice {
                                                     : profile_.read_access_us);
       double bw = (is_write ? profile_.write_mib_per_s : profile_.read_mib_per_s) * kMiB;
       double transfer_us = static_cast<double>(n) / bw * 1e6;
+      RequestClass& rc = classes_[(is_write ? 3 : 0) + (n <= (16u << 10) ? 0 : n <= (256u << 10) ? 1 : 2)];
+      rc.requests++;
+      rc.accesses += access_us > 0;
+      rc.bytes += n;
+      rc.service_us += (access_us + transfer_us) / scale_;
       auto unit = std::min_element(units_.begin(), units_.end());
       Clock::time_point start = std::max(now, *unit);
       Clock::time_point accessed = start + Duration(access_us);
@@ -170,6 +190,13 @@ class TimedDevice : public ZonedDevice {
   Clock::time_point channel_free_;
   uint64_t last_read_end_ = UINT64_MAX;
   uint64_t last_write_end_ = UINT64_MAX;
+  // HINTFS_DEVICE_TRACE's counts (timing_profile.h).
+  struct RequestClass {
+    uint64_t requests = 0, accesses = 0, bytes = 0;
+    double service_us = 0;
+  };
+  static constexpr int kClasses = 6;
+  RequestClass classes_[kClasses];
 };
 
 }  // namespace

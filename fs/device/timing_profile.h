@@ -10,6 +10,14 @@
 //
 // scale divides every modelled time, so a scale of 10 runs ten times faster
 // while keeping the ratios between devices (used by scaled reproductions).
+//
+// Where a device's time went: with HINTFS_DEVICE_TRACE set in the environment,
+// a timed device prints to stderr when it closes, per request class (reads and
+// writes of up to 16 KiB, up to 256 KiB, larger), the requests, how many paid
+// the access latency, their bytes and the modelled service time (in the
+// profile's time, divided by scale). A diagnostic for benchmarks: small
+// random reads are a store's point lookups, large ones compaction and
+// migration.
 #ifndef HINTFS_FS_DEVICE_TIMING_PROFILE_H_
 #define HINTFS_FS_DEVICE_TIMING_PROFILE_H_
 

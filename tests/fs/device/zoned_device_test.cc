@@ -567,5 +567,26 @@ TEST(TimingProfile, BusyTimeCountsServiceNotIdleTime) {
   DestroyMemDevice("busy");
 }
 
+// HINTFS_DEVICE_TRACE: a timed device says at close where its time went.
+TEST(TimingProfile, TraceCountsRequestsPerClass) {
+  std::unique_ptr<ZonedDevice> dev;
+  ASSERT_OK(OpenZonedDevice("mem:trace?zones=4&zone_size=2MiB&profile=st14000&profile_scale=1000", true, &dev));
+  std::string big(1 << 20, 'b');
+  ASSERT_OK(dev->Write(0, big.data(), big.size()));
+  char buf[4096];
+  ASSERT_OK(dev->Read(0, sizeof(buf), buf));
+  ASSERT_OK(dev->Read(8192, sizeof(buf), buf));  // not where the last read ended: a second access
+  setenv("HINTFS_DEVICE_TRACE", "1", 1);
+  testing::internal::CaptureStderr();
+  dev.reset();
+  std::string trace = testing::internal::GetCapturedStderr();
+  unsetenv("HINTFS_DEVICE_TRACE");
+  EXPECT_NE(trace.find("read <=16KiB: 2 requests, 2 with access latency, 8192 bytes"), std::string::npos) << trace;
+  EXPECT_NE(trace.find("write >256KiB: 1 requests, 1 with access latency, 1048576 bytes"), std::string::npos)
+      << trace;
+  EXPECT_NE(trace.find("read >256KiB: 0 requests"), std::string::npos) << trace;
+  DestroyMemDevice("trace");
+}
+
 }  // namespace
 }  // namespace hintfs
