@@ -141,16 +141,19 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     held_bytes += d.live_bytes - budget_live;
   }
   int64_t fast_tables = 0;
+  uint64_t budget = 0;
   {
     std::lock_guard<std::mutex> l(mu_);
     fast_tables = ledger_.fast_total();
     wal_zones_ = static_cast<int64_t>((wal_bytes + config_.table_bytes - 1) / config_.table_bytes);
+    wal_peak_bytes_ = std::max(wal_peak_bytes_, wal_bytes);
+    budget = BudgetLocked();
     NotePeaksLocked();
   }
   uint64_t table_held = static_cast<uint64_t>(fast_tables) * config_.table_bytes;
   uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
   others = std::max(others, data_zones * zone_bytes);
-  uint64_t set_aside = std::max(config_.budget_bytes(), budget_used) + others;
+  uint64_t set_aside = std::max(budget, budget_used) + others;
   int64_t capacity =
       fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / config_.table_bytes) : 0;
   int level = request.role == kWalClass ? LevelTracker::kWal
@@ -185,7 +188,15 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
 }
 
 uint32_t HhzsPolicy::ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) {
-  return WalBudgetReserve(device, role, config_.budget_bytes());
+  std::lock_guard<std::mutex> l(mu_);
+  return WalBudgetReserve(device, role, BudgetLocked());
+}
+
+uint64_t HhzsPolicy::BudgetLocked() const {
+  // HHZS sizes the WAL zones by the WAL's maximum; a configured budget the
+  // WAL has outgrown would let tables take the zones it comes back for, and
+  // the WAL would spill to the slow tier.
+  return std::max(config_.budget_bytes(), wal_peak_bytes_ + config_.services.cache_budget_bytes);
 }
 
 void HhzsPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {
@@ -228,6 +239,7 @@ std::string HhzsPolicy::StateJson() const {
                         {"cache", config_.services.cache},
                         {"migration", config_.services.migration},
                         {"hold_ms", config_.hold_ns / 1000000},
+                        {"wal_peak_bytes", wal_peak_bytes_},
                         {"capacity_slots", last_capacity_slots_},
                         {"tiering_level", d.tiering_level},
                         {"reserved_for_tiering_level", d.reserved},

@@ -83,7 +83,8 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   // The tiering state migration plans against (migration_planner.h).
   TieringView Tiering() const override;
   TieringServices Services() const override { return config_.services; }
-  // The WAL budget is held as empty fast zones that tables may not take.
+  // The WAL budget is held as empty fast zones that tables may not take;
+  // once the WAL has used more zones than the budget, its peak is held.
   uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override;
   std::string StateJson() const override;
 
@@ -119,6 +120,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
 
   mutable std::mutex mu_;
   int64_t DemandLocked(int level) const;
+  // The WAL and cache budget: as configured, or the WAL's peak plus the
+  // cache's share if the WAL has needed more.
+  uint64_t BudgetLocked() const;
   int64_t ClaimLocked(int level) const;  // A_i + D_i, or its held peak
   void NotePeaksLocked();
 
@@ -128,6 +132,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   std::map<std::string, bool> decided_;         // table -> the tier chosen (fast?)
   std::set<std::string> live_wals_;
   int64_t wal_zones_ = 0;  // fast WAL zones in use, in table slots, as last reported
+  uint64_t wal_peak_bytes_ = 0;  // the most fast WAL zones seen in use, in bytes
   uint64_t now_ns_ = 0;    // time of the latest hint
   int64_t peak_[kMaxLevels] = {};  // held claims (hold_ns)
   uint64_t peak_ns_[kMaxLevels] = {};

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hints/file_tag.h"
 #include "placement/hhzs_policy.h"
 #include "placement/policy_registry.h"
 
@@ -189,6 +190,22 @@ TEST_F(HhzsTest, SmallFilesPinWholeZonesOutOfTheCapacity) {
   devices_[0].live_bytes += 300;
   EXPECT_TRUE(Place("/db/b.sst", 0));
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 9);
+}
+
+TEST_F(HhzsTest, TheWalBudgetGrowsToTheWalsPeak) {
+  // The budget is two zones; with nothing of the WAL's in use both are held.
+  EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kTableClass), 2u);
+  // Four WAL zones in use at once: the WAL outgrew its budget.
+  for (int i = 0; i < 4; i++) EXPECT_TRUE(Place("/db/00000" + std::to_string(i) + ".log", -1));
+  EXPECT_TRUE(Place("/db/a.sst", 0));  // the policy sees the WAL's four zones here
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["wal_peak_bytes"], 4 * kTable);
+  // The WAL shrinks back to one zone; the zones of its peak stay held for it.
+  for (int i = 1; i < 4; i++) Delete("/db/00000" + std::to_string(i) + ".log");
+  EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kTableClass), 3u);
+  EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kWalClass), 0u);
+  // Tables are planned without those zones: 12 - 4 = 8 slots.
+  EXPECT_TRUE(Place("/db/b.sst", 0));
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 8);
 }
 
 TEST_F(HhzsTest, HoldKeepsALevelsPeakClaimForAWhile) {
