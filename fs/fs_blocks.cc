@@ -65,6 +65,16 @@ Status FsImpl::SealZoneLocked(uint32_t device, uint32_t zone) {
   return m->device->FinishZone(zone);
 }
 
+Status FsImpl::RetireZoneLocked(uint32_t device, uint32_t zone) {
+  Status s = SealZoneLocked(device, zone);
+  if (!s.ok()) return s;
+  ZoneSlot& slot = members_[device]->zones[zone];
+  slot.used = slot.capacity;
+  std::lock_guard<std::mutex> l(stats_mu_);
+  stats_.zones_finished++;
+  return Status::OK();
+}
+
 Status FsImpl::WriteTrailerLocked(uint32_t device, uint32_t zone) {
   Member* m = members_[device].get();
   ZoneSlot& slot = m->zones[zone];

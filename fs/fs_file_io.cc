@@ -232,16 +232,11 @@ Status FsImpl::FinishOwnZone(Inode* ino) {
   std::lock_guard<std::mutex> l(mu_);
   const uint32_t dev = static_cast<uint32_t>(ino->zone_device);
   Member* m = members_[dev].get();
-  ZoneSlot& slot = m->zones[ino->zone];
+  const ZoneSlot& slot = m->zones[ino->zone];
   if (slot.used == 0 || slot.used >= slot.capacity || !RoleOwnsZonesLocked(m, slot.role)) {
     return Status::OK();
   }
-  Status s = SealZoneLocked(dev, ino->zone);
-  if (!s.ok()) return s;
-  slot.used = slot.capacity;  // the unwritten rest is garbage until the file dies
-  std::lock_guard<std::mutex> stats_lock(stats_mu_);
-  stats_.zones_finished++;
-  return Status::OK();
+  return RetireZoneLocked(dev, ino->zone);  // the unwritten rest is garbage until the file dies
 }
 
 void FsImpl::ReleaseWriterZone(Inode* ino) {

@@ -155,6 +155,9 @@ class FsImpl : public Filesystem {
   // last block as its trailer, records that it is sealed, finishes it.
   Status SealZone(uint32_t device, uint32_t zone);
   Status SealZoneLocked(uint32_t device, uint32_t zone);  // mu_ held
+  // Seals a zone nothing will be written into again and counts it full (its
+  // unwritten rest becomes garbage). mu_ held.
+  Status RetireZoneLocked(uint32_t device, uint32_t zone);
   Status WriteTrailerLocked(uint32_t device, uint32_t zone);  // mu_ held
   // Reads a sealed zone's checksums from its trailer if they are not in memory.
   Status LoadTrailer(uint32_t device, uint32_t zone);

@@ -100,10 +100,7 @@ bool FsImpl::RoomForActiveZoneLocked(uint32_t device, uint32_t active) {
     if (m->device->ReportZones(0, static_cast<uint32_t>(m->zones.size()), &infos).ok()) {
       uint32_t on_device = 0;
       for (const ZoneInfo& info : infos) {
-        const bool is_active = info.condition == ZoneCondition::kImplicitOpen ||
-                               info.condition == ZoneCondition::kExplicitOpen ||
-                               info.condition == ZoneCondition::kClosed;
-        if (!is_active || info.index >= m->zones.size()) continue;
+        if (!IsActiveCondition(info.condition) || info.index >= m->zones.size()) continue;
         const ZoneSlot& s = m->zones[info.index];
         if (!s.reserved && !s.writer && s.used >= s.capacity && m->device->FinishZone(info.index).ok()) {
           std::lock_guard<std::mutex> l(stats_mu_);
@@ -130,11 +127,8 @@ bool FsImpl::RoomForActiveZoneLocked(uint32_t device, uint32_t active) {
       }
     }
     if (victim < 0) return false;
-    if (!SealZoneLocked(device, static_cast<uint32_t>(victim)).ok()) return false;
-    m->zones[victim].used = m->zones[victim].capacity;
+    if (!RetireZoneLocked(device, static_cast<uint32_t>(victim)).ok()) return false;
     active--;
-    std::lock_guard<std::mutex> l(stats_mu_);
-    stats_.zones_finished++;
   }
   return true;
 }

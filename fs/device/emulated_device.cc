@@ -378,7 +378,7 @@ class EmulatedDevice : public ZonedDevice {
     *open = *active = 0;
     for (const ZoneState& z : state_->zones) {
       if (IsOpenCondition(z.condition)) ++*open;
-      if (IsOpenCondition(z.condition) || z.condition == ZoneCondition::kClosed) ++*active;
+      if (IsActiveCondition(z.condition)) ++*active;
     }
   }
 

@@ -40,6 +40,12 @@ struct ZoneInfo {
   bool is_sequential() const { return type == ZoneType::kSequentialWriteRequired; }
 };
 
+// Open (implicitly or explicitly) or closed: the zones a device's limit on
+// active zones counts.
+inline bool IsActiveCondition(ZoneCondition c) {
+  return c == ZoneCondition::kImplicitOpen || c == ZoneCondition::kExplicitOpen || c == ZoneCondition::kClosed;
+}
+
 const char* ZoneTypeName(ZoneType type);
 const char* ZoneConditionName(ZoneCondition condition);
 
