@@ -62,75 +62,73 @@ void FillAndReadSkewed(const std::shared_ptr<rocksdb::FileSystem>& fs,
   ASSERT_TRUE(db->Close().ok());
 }
 
-TEST(RocksDbSecondaryCache, EvictedBlocksAreServedFromTheSsdCache) {
+// The plugin filesystem and the secondary cache over one memory-backed
+// mount with the SSD cache, and the mount itself; gone with the object.
+struct CacheMount {
   std::string name = test::UniqueName("rsc");
-  setenv("HINTFS_MEM_FAST", "zone_size=512KiB&zones=24", 1);
-  setenv("HINTFS_MEM_SLOW", "zone_size=512KiB&zones=200", 1);
-  // Tables on the slow tier; the cache gets 4 MiB of the fast one.
-  std::string spec = "mem:" + name + "?policy=all-slow&cache=all&cache_budget=4MiB";
-  rocksdb::ConfigOptions cfg;
   std::shared_ptr<rocksdb::FileSystem> fs;
-  ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, std::string("hintfs://") + spec, &fs).ok());
   std::shared_ptr<rocksdb::SecondaryCache> secondary;
-  rocksdb::Status rs = rocksdb::SecondaryCache::CreateFromString(cfg, "hintfs://mem:" + name, &secondary);
-  ASSERT_TRUE(rs.ok()) << rs.ToString();
   std::shared_ptr<Filesystem> mounted;
-  ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
-  auto* caching = dynamic_cast<CachingFilesystem*>(mounted.get());
-  ASSERT_NE(caching, nullptr);
-  EXPECT_FALSE(caching->file_admission()) << "RocksDB hints for itself";
+  CachingFilesystem* caching = nullptr;
 
-  FillAndReadSkewed(fs, secondary);
-  BlockCacheStats s = caching->cache()->stats();
+  // fast and slow: the memory devices' geometries; policy: the mount's.
+  void Open(const char* fast, const char* slow, const std::string& policy) {
+    setenv("HINTFS_MEM_FAST", fast, 1);
+    setenv("HINTFS_MEM_SLOW", slow, 1);
+    std::string spec = "mem:" + name + "?policy=" + policy + "&cache=all&cache_budget=4MiB";
+    rocksdb::ConfigOptions cfg;
+    ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, std::string("hintfs://") + spec, &fs).ok());
+    rocksdb::Status rs = rocksdb::SecondaryCache::CreateFromString(cfg, "hintfs://mem:" + name, &secondary);
+    ASSERT_TRUE(rs.ok()) << rs.ToString();
+    ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
+    caching = dynamic_cast<CachingFilesystem*>(mounted.get());
+    ASSERT_NE(caching, nullptr);
+  }
+  ~CacheMount() {
+    secondary.reset();
+    caching = nullptr;
+    fs.reset();
+    mounted.reset();
+    unsetenv("HINTFS_MEM_FAST");
+    unsetenv("HINTFS_MEM_SLOW");
+    DestroyMemDevice(name);
+    DestroyMemDevice(name + ".slow");
+  }
+};
+
+TEST(RocksDbSecondaryCache, EvictedBlocksAreServedFromTheSsdCache) {
+  CacheMount c;
+  // Tables on the slow tier; the cache gets 4 MiB of the fast one.
+  c.Open("zone_size=512KiB&zones=24", "zone_size=512KiB&zones=200", "all-slow");
+  EXPECT_FALSE(c.caching->file_admission()) << "RocksDB hints for itself";
+  FillAndReadSkewed(c.fs, c.secondary);
+  BlockCacheStats s = c.caching->cache()->stats();
   std::cout << "secondary cache: " << s.admitted << " admitted, " << s.hits << " hits of " << s.lookups
             << " lookups, " << s.evicted_zones << " zones evicted\n";
   EXPECT_GT(s.admitted, 0u);
   EXPECT_GT(s.hits, 0u);
   EXPECT_EQ(s.bad_blocks, 0u);
-  secondary.reset();
-  EXPECT_TRUE(caching->file_admission());
-  caching = nullptr;
-  fs.reset();
-  mounted.reset();
+  c.secondary.reset();
+  EXPECT_TRUE(c.caching->file_admission());
+  c.caching = nullptr;
+  c.fs.reset();
+  c.mounted.reset();
   // The statistics outlive the mount.
-  ASSERT_TRUE(AcquireMount("mem:" + name + "?policy=all-slow", &mounted).ok());
-  auto saved = nlohmann::json::parse(mounted->Attributes().at("cache"));
+  ASSERT_TRUE(AcquireMount("mem:" + c.name + "?policy=all-slow", &c.mounted).ok());
+  auto saved = nlohmann::json::parse(c.mounted->Attributes().at("cache"));
   EXPECT_GT(saved["hits"].get<int>(), 0);
-  mounted.reset();
-  unsetenv("HINTFS_MEM_FAST");
-  unsetenv("HINTFS_MEM_SLOW");
-  DestroyMemDevice(name);
-  DestroyMemDevice(name + ".slow");
 }
 
 TEST(RocksDbSecondaryCache, BlocksOfFastTierTablesAreNotCached) {
   // HHZS caches only blocks read from the HDD: with every table on the fast
   // tier, evictions are hinted and looked up but nothing is admitted.
-  std::string name = test::UniqueName("rsc");
-  setenv("HINTFS_MEM_FAST", "zone_size=512KiB&zones=40", 1);
-  setenv("HINTFS_MEM_SLOW", "zone_size=512KiB&zones=40", 1);
-  std::string spec = "mem:" + name + "?policy=all-fast&cache=all&cache_budget=4MiB";
-  rocksdb::ConfigOptions cfg;
-  std::shared_ptr<rocksdb::FileSystem> fs;
-  ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, std::string("hintfs://") + spec, &fs).ok());
-  std::shared_ptr<rocksdb::SecondaryCache> secondary;
-  ASSERT_TRUE(rocksdb::SecondaryCache::CreateFromString(cfg, "hintfs://mem:" + name, &secondary).ok());
-  std::shared_ptr<Filesystem> mounted;
-  ASSERT_TRUE(AcquireMount("mem:" + name, &mounted).ok());
-  auto* caching = dynamic_cast<CachingFilesystem*>(mounted.get());
-  ASSERT_NE(caching, nullptr);
-  FillAndReadSkewed(fs, secondary);
-  BlockCacheStats s = caching->cache()->stats();
+  CacheMount c;
+  c.Open("zone_size=512KiB&zones=40", "zone_size=512KiB&zones=40", "all-fast");
+  FillAndReadSkewed(c.fs, c.secondary);
+  BlockCacheStats s = c.caching->cache()->stats();
   EXPECT_GT(s.lookups, 1000u);
   EXPECT_EQ(s.admitted, 0u);
   EXPECT_EQ(s.hits, 0u);
-  secondary.reset();
-  fs.reset();
-  mounted.reset();
-  unsetenv("HINTFS_MEM_FAST");
-  unsetenv("HINTFS_MEM_SLOW");
-  DestroyMemDevice(name);
-  DestroyMemDevice(name + ".slow");
 }
 
 TEST(RocksDbSecondaryCache, RefusedWithoutACache) {
