@@ -9,8 +9,14 @@
 namespace hintfs {
 
 AutoPolicy::AutoPolicy(std::string name, std::shared_ptr<HintBus> bus, AutoConfig config)
-    : name_(std::move(name)), bus_(bus), config_(config), tracker_(bus), max_level_(config.initial_max_level) {
+    : name_(std::move(name)),
+      bus_(bus),
+      config_(config),
+      tracker_(bus),
+      table_size_(config.table_bytes),
+      max_level_(config.initial_max_level) {
   subscription_ = bus_->Subscribe([this](const Hint& h) {
+    table_size_.Note(h);
     std::lock_guard<std::mutex> l(mu_);
     Tick(h.time_ns);
   });
@@ -42,6 +48,7 @@ void AutoPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     if (d.tier != Tier::kFast) continue;
     fast_total += uint64_t{d.total_zones} * d.zone_capacity;
     fast_free += uint64_t{d.free_zones} * d.zone_capacity;
+    table_size_.NoteFastZone(d.zone_capacity);
   }
   bool fast = true;
   if (request.role != kWalClass) {
@@ -52,7 +59,7 @@ void AutoPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     if (last_free_share_ < 0.133) limit = 1;
     if (last_free_share_ < 0.08) limit = -1;
     fast = level < 0 ? limit >= 0 : level <= limit;  // files of unknown level count as low
-    if (LsmKeepsOffFastTier(request.path)) fast = false;
+    if (LsmKeepsOffFastTier(request, fast_total)) fast = false;
   }
   order->clear();
   for (Tier tier : {Tier::kFast, Tier::kSlow}) {
@@ -64,7 +71,13 @@ void AutoPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
 }
 
 uint32_t AutoPolicy::ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) {
-  return WalBudgetReserve(device, role, config_.wal_budget_bytes);
+  uint64_t budget =
+      ResolveWalBudget(config_.wal_budget_bytes, device.zone_capacity, device.zone_capacity * device.total_zones);
+  if (device.tier == Tier::kFast) {
+    std::lock_guard<std::mutex> l(mu_);
+    last_wal_budget_ = budget;
+  }
+  return WalBudgetReserve(device, role, budget);
 }
 
 void AutoPolicy::OnAllocated(const AllocationRequest&, const DeviceSpace& device) {
@@ -84,7 +97,10 @@ std::string AutoPolicy::StateJson() const {
                         {"max_level", max_level_},
                         {"fast_throughput_share", last_throughput_},
                         {"fast_free_share", last_free_share_},
-                        {"wal_budget_bytes", config_.wal_budget_bytes},
+                        {"wal_budget_bytes", config_.wal_budget_bytes != kWalBudgetFromDevice
+                                                 ? config_.wal_budget_bytes
+                                                 : last_wal_budget_},
+                        {"table_bytes", table_size_.bytes()},
                         {"level_knowledge", tracker_.Stats()}}
       .dump();
 }

@@ -18,14 +18,16 @@
 #include "fs/allocation.h"
 #include "placement/level_tracker.h"
 #include "placement/static_policies.h"
+#include "placement/table_size.h"
+#include "placement/tiering.h"
 
 namespace hintfs {
 
 struct AutoConfig {
   double fast_write_mib_per_s = 1002.8;      // zn540
   uint64_t period_ns = 1000000000;            // tuning period
-  uint64_t wal_budget_bytes = 256ull << 20;
-  uint64_t table_bytes = 64ull << 20;  // the store's target table size (ZonePerFile)
+  uint64_t wal_budget_bytes = kWalBudgetFromDevice;  // two fast zones (ResolveWalBudget)
+  uint64_t table_bytes = 0;  // the store's target table size (ZonePerFile); 0: learned
   int initial_max_level = 2;
 };
 
@@ -38,7 +40,7 @@ class AutoPolicy : public AllocationPolicy {
   ZoneRole RoleForNewFile(const std::string& path) override;
   bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
   bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
-    return LsmTablesOwnZones(role, config_.table_bytes, zone_capacity);
+    return LsmTablesOwnZones(role, table_size_.bytes(), zone_capacity);
   }
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
@@ -55,6 +57,7 @@ class AutoPolicy : public AllocationPolicy {
   std::shared_ptr<HintBus> bus_;
   AutoConfig config_;
   LevelTracker tracker_;
+  TableSize table_size_;
   uint64_t subscription_ = 0;
 
   mutable std::mutex mu_;
@@ -64,6 +67,7 @@ class AutoPolicy : public AllocationPolicy {
   uint64_t fast_bytes_in_period_ = 0;
   double last_throughput_ = 0;     // share of the sequential write bandwidth
   double last_free_share_ = 1;
+  uint64_t last_wal_budget_ = 0;  // as resolved on the fast tier last seen
 };
 
 }  // namespace hintfs

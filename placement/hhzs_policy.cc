@@ -9,7 +9,7 @@
 namespace hintfs {
 
 HhzsPolicy::HhzsPolicy(std::string name, std::shared_ptr<HintBus> bus, HhzsConfig config)
-    : name_(std::move(name)), bus_(bus), config_(config), tracker_(bus) {
+    : name_(std::move(name)), bus_(bus), config_(config), tracker_(bus), table_size_(config.table_bytes) {
   subscription_ = bus_->Subscribe([this](const Hint& h) { OnHint(h); });
 }
 
@@ -18,6 +18,7 @@ HhzsPolicy::~HhzsPolicy() { bus_->Unsubscribe(subscription_); }
 ZoneRole HhzsPolicy::RoleForNewFile(const std::string& path) { return LsmRoleFor(path); }
 
 void HhzsPolicy::OnHint(const Hint& h) {
+  table_size_.Note(h);
   std::lock_guard<std::mutex> l(mu_);
   struct NotePeaks {  // after the hint has changed the counts
     HhzsPolicy* p;
@@ -140,22 +141,24 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     uint64_t budget_live = std::min(d.live_bytes, d.zone_capacity * budget_zones);
     held_bytes += d.live_bytes - budget_live;
   }
+  table_size_.NoteFastZone(zone_bytes);
+  const uint64_t table_bytes = table_size_.bytes();
   int64_t fast_tables = 0;
   uint64_t budget = 0;
   {
     std::lock_guard<std::mutex> l(mu_);
     fast_tables = ledger_.fast_total();
-    wal_zones_ = static_cast<int64_t>((wal_bytes + config_.table_bytes - 1) / config_.table_bytes);
+    wal_zones_ = static_cast<int64_t>((wal_bytes + table_bytes - 1) / table_bytes);
     wal_peak_bytes_ = std::max(wal_peak_bytes_, wal_bytes);
-    budget = BudgetLocked();
+    budget = BudgetLocked(zone_bytes, fast_bytes);
+    CheckFastTierLocked(fast_bytes, budget, table_bytes);
     NotePeaksLocked();
   }
-  uint64_t table_held = static_cast<uint64_t>(fast_tables) * config_.table_bytes;
+  uint64_t table_held = static_cast<uint64_t>(fast_tables) * table_bytes;
   uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
   others = std::max(others, data_zones * zone_bytes);
   uint64_t set_aside = std::max(budget, budget_used) + others;
-  int64_t capacity =
-      fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / config_.table_bytes) : 0;
+  int64_t capacity = fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / table_bytes) : 0;
   int level = request.role == kWalClass ? LevelTracker::kWal
                                              : tracker_.LevelOf(request.path, request.lifetime_hint);
   bool fast = true;
@@ -174,7 +177,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
         ledger_.Expect(request.path, level);
         (fast ? fast_decisions_ : slow_decisions_)++;
       }
-    } else if (LsmKeepsOffFastTier(request.path)) {
+    } else if (LsmKeepsOffFastTier(request, fast_bytes)) {
       fast = false;
     }  // other files of unknown level (manifests, options) are small: fast
   }
@@ -189,14 +192,37 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
 
 uint32_t HhzsPolicy::ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) {
   std::lock_guard<std::mutex> l(mu_);
-  return WalBudgetReserve(device, role, BudgetLocked());
+  uint64_t budget = BudgetLocked(device.zone_capacity, device.zone_capacity * device.total_zones);
+  return WalBudgetReserve(device, role, budget);
 }
 
-uint64_t HhzsPolicy::BudgetLocked() const {
+uint64_t HhzsPolicy::BudgetLocked(uint64_t zone_capacity, uint64_t fast_bytes) const {
   // HHZS sizes the WAL zones by the WAL's maximum; a configured budget the
   // WAL has outgrown would let tables take the zones it comes back for, and
   // the WAL would spill to the slow tier.
-  return std::max(config_.budget_bytes(), wal_peak_bytes_ + config_.services.cache_budget_bytes);
+  uint64_t wal = ResolveWalBudget(config_.services.wal_budget_bytes, zone_capacity, fast_bytes);
+  return std::max(wal, wal_peak_bytes_) + config_.services.cache_budget_bytes;
+}
+
+void HhzsPolicy::CheckFastTierLocked(uint64_t fast_bytes, uint64_t budget, uint64_t table_bytes) {
+  last_budget_bytes_ = budget;
+  std::string warning = FastTierUnusable(fast_bytes, budget, table_bytes);
+  if (!warning.empty() && warning_.empty()) fmt::print(stderr, "hintfs: {}: {}\n", name_, warning);
+  warning_ = std::move(warning);
+}
+
+uint64_t HhzsPolicy::WalBudgetForStateLocked() const {
+  if (config_.services.wal_budget_bytes != kWalBudgetFromDevice) {
+    return std::max(config_.services.wal_budget_bytes, wal_peak_bytes_);
+  }
+  // Resolved once the fast tier has been seen; 0 before.
+  uint64_t cache = config_.services.cache_budget_bytes;
+  return last_budget_bytes_ > cache ? last_budget_bytes_ - cache : 0;
+}
+
+std::string HhzsPolicy::warning() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return warning_;
 }
 
 void HhzsPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {
@@ -233,8 +259,11 @@ std::string HhzsPolicy::StateJson() const {
     levels.push_back({{"level", i}, {"allocated", ledger_.allocated(i)}, {"fast", ledger_.fast(i)}, {"demand", DemandLocked(i)}});
   }
   return nlohmann::json{{"policy", "hhzs"},
-                        {"table_bytes", config_.table_bytes},
-                        {"wal_budget_bytes", config_.services.wal_budget_bytes},
+                        {"table_bytes", table_size_.bytes()},
+                        {"table_bytes_learned", !table_size_.configured()},
+                        {"tables_seen", table_size_.tables_seen()},
+                        {"wal_budget_bytes", WalBudgetForStateLocked()},
+                        {"warning", warning_},
                         {"cache_budget_bytes", config_.services.cache_budget_bytes},
                         {"cache", config_.services.cache},
                         {"migration", config_.services.migration},

@@ -32,6 +32,7 @@
 #include "placement/migration_planner.h"
 #include "placement/static_policies.h"
 #include "placement/table_ledger.h"
+#include "placement/table_size.h"
 #include "placement/tiering.h"
 
 namespace hintfs {
@@ -43,12 +44,12 @@ inline TieringServices HhzsServices() {
   TieringServices s;
   s.migration = true;
   s.cache = "all";
-  s.wal_budget_bytes = 256ull << 20;
+  s.wal_budget_bytes = kWalBudgetFromDevice;  // two fast zones, or the WAL's peak
   return s;
 }
 
 struct HhzsConfig {
-  uint64_t table_bytes = 64ull << 20;  // the store's target table size
+  uint64_t table_bytes = 0;  // the store's target table size; 0: learned (table_size.h)
   // Migration (run by whoever mounts with this policy, placement/migrator.h,
   // and modelled by replay), the cache and the WAL budget.
   TieringServices services = HhzsServices();
@@ -57,8 +58,6 @@ struct HhzsConfig {
   // needed a moment ago is not handed to deeper levels between bursts: lower
   // levels stay on the fast tier at the cost of a less full fast tier.
   uint64_t hold_ns = 0;
-
-  uint64_t budget_bytes() const { return services.wal_budget_bytes + services.cache_budget_bytes; }
 };
 
 class HhzsPolicy : public AllocationPolicy, public TieringSource {
@@ -73,7 +72,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   ZoneRole RoleForNewFile(const std::string& path) override;
   bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
   bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
-    return LsmTablesOwnZones(role, config_.table_bytes, zone_capacity);
+    return LsmTablesOwnZones(role, table_size_.bytes(), zone_capacity);
   }
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
@@ -85,6 +84,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   TieringServices Services() const override { return config_.services; }
   // The WAL budget is held as empty fast zones that tables may not take;
   // once the WAL has used more zones than the budget, its peak is held.
+  // Unconfigured, the budget starts at two fast zones (ResolveWalBudget).
   uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override;
   std::string StateJson() const override;
 
@@ -99,6 +99,10 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   Decision Decide(int level, bool from_flush, int64_t capacity_slots) const;
 
   const HhzsConfig& config() const { return config_; }
+  uint64_t table_bytes() const { return table_size_.bytes(); }  // configured or learned
+  // Why the fast tier can hold no table as configured, or "" (also in
+  // StateJson and, once, on stderr).
+  std::string warning() const;
   int64_t allocated(int level) const;
   int64_t fast(int level) const;  // F_i: level i's tables on the fast tier
   int64_t demand(int level) const;
@@ -120,12 +124,16 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
 
   mutable std::mutex mu_;
   int64_t DemandLocked(int level) const;
-  // The WAL and cache budget: as configured, or the WAL's peak plus the
+  // The WAL and cache budget on a fast tier of fast_bytes in zones of
+  // zone_capacity: as configured (or two zones), or the WAL's peak plus the
   // cache's share if the WAL has needed more.
-  uint64_t BudgetLocked() const;
+  uint64_t BudgetLocked(uint64_t zone_capacity, uint64_t fast_bytes) const;
+  void CheckFastTierLocked(uint64_t fast_bytes, uint64_t budget, uint64_t table_bytes);
+  uint64_t WalBudgetForStateLocked() const;  // the WAL's share of the budget in effect
   int64_t ClaimLocked(int level) const;  // A_i + D_i, or its held peak
   void NotePeaksLocked();
 
+  TableSize table_size_;
   TableLedger ledger_;                  // A_i and F_i
   int64_t demand_[kMaxLevels] = {};     // D_i (L0's WALs added when read)
   std::map<int64_t, Job> jobs_;                 // running compactions
@@ -137,6 +145,8 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   int64_t peak_[kMaxLevels] = {};  // held claims (hold_ns)
   uint64_t peak_ns_[kMaxLevels] = {};
   int64_t last_capacity_slots_ = 0;
+  uint64_t last_budget_bytes_ = 0;
+  std::string warning_;
   uint64_t fast_decisions_ = 0, slow_decisions_ = 0;
 };
 

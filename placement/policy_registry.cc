@@ -106,7 +106,9 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
   if (s.ok()) s = ParseTieringServices("hhzs", opts, &config.services);
   if (s.ok()) s = SizeOption(opts, "table_bytes", &config.table_bytes);
   if (s.ok()) s = SizeOption(opts, "wal_budget", &config.services.wal_budget_bytes);
-  if (s.ok() && config.table_bytes == 0) s = Status::InvalidArgument("hhzs: table_bytes must be positive");
+  if (s.ok() && opts.count("table_bytes") && config.table_bytes == 0) {
+    s = Status::InvalidArgument("hhzs: table_bytes must be positive");
+  }
   if (s.ok() && opts.count("hold_ms")) {
     char* end = nullptr;
     unsigned long long ms = std::strtoull(opts["hold_ms"].c_str(), &end, 10);
@@ -129,7 +131,9 @@ Status NewLevelThreshold(const std::string& name, const std::string& base, const
   LevelThresholdConfig config;
   if (s.ok()) s = ParseTieringServices(base, opts, &config.services);
   if (s.ok()) s = SizeOption(opts, "table_bytes", &config.table_bytes);
-  if (s.ok() && config.table_bytes == 0) s = Status::InvalidArgument(base + ": table_bytes must be positive");
+  if (s.ok() && opts.count("table_bytes") && config.table_bytes == 0) {
+    s = Status::InvalidArgument(base + ": table_bytes must be positive");
+  }
   if (!s.ok()) return s;
   *policy = std::make_shared<LevelThresholdPolicy>(name, LevelThresholds().at(base), std::move(bus), config);
   return Status::OK();

@@ -10,7 +10,9 @@
 //   auto      "auto:wal_budget=1GiB,table_bytes=64MiB,period_ms=1000,fast_write_mib_s=1002.8,
 //             max_level=2".
 // table_bytes, the store's target table size, also decides whether tables
-// own their zones (LsmTablesOwnZones, static_policies.h).
+// own their zones (LsmTablesOwnZones, static_policies.h). Left out, it is
+// learned from the tables the store writes (table_size.h) and wal_budget
+// is two zones of the fast tier, grown to the WAL's peak (tiering.h).
 #ifndef HINTFS_PLACEMENT_POLICY_REGISTRY_H_
 #define HINTFS_PLACEMENT_POLICY_REGISTRY_H_
 

@@ -15,7 +15,9 @@ ZoneRole LsmRoleFor(const std::string& path) {
 
 bool LsmFreesSpace(const AllocationRequest& request) { return IsTableFile(request.path); }
 
-bool LsmKeepsOffFastTier(const std::string& path) { return IsInfoLogFile(path); }
+bool LsmKeepsOffFastTier(const AllocationRequest& request, uint64_t fast_bytes) {
+  return IsInfoLogFile(request.path) && request.file_size >= fast_bytes / kInfoLogFastShare;
+}
 
 bool LsmTablesOwnZones(ZoneRole role, uint64_t table_bytes, uint64_t zone_capacity) {
   return role == kTableClass && 2 * table_bytes >= zone_capacity &&
@@ -35,8 +37,14 @@ uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t bud
 
 LevelThresholdPolicy::LevelThresholdPolicy(std::string name, int fast_levels, std::shared_ptr<HintBus> bus,
                                            LevelThresholdConfig config)
-    : name_(std::move(name)), fast_levels_(fast_levels), bus_(bus), config_(std::move(config)), tracker_(bus) {
+    : name_(std::move(name)),
+      fast_levels_(fast_levels),
+      bus_(bus),
+      config_(std::move(config)),
+      tracker_(bus),
+      table_size_(config_.table_bytes) {
   subscription_ = bus_->Subscribe([this](const Hint& h) {
+    table_size_.Note(h);
     if (h.kind != Hint::Kind::kFileDeleted) return;
     std::lock_guard<std::mutex> l(mu_);
     ledger_.Deleted(h.path);
@@ -53,8 +61,6 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
   order->clear();
   int level = request.role == kWalClass ? LevelTracker::kWal
                                         : tracker_.LevelOf(request.path, request.lifetime_hint);
-  bool all_fast = fast_levels_ > TableLedger::kMaxLevels;
-  bool fast = fast_levels_ >= 0 && level < fast_levels_ && (all_fast || !LsmKeepsOffFastTier(request.path));
   // The fast tier's room in table slots: what other files (logs,
   // manifests) hold is set aside.
   uint64_t room = 0, live = 0;
@@ -62,13 +68,17 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
     if (d.tier != Tier::kFast) continue;
     room += d.zone_capacity * d.total_zones;
     live += d.live_bytes;
+    table_size_.NoteFastZone(d.zone_capacity);
   }
+  bool all_fast = fast_levels_ > TableLedger::kMaxLevels;
+  bool fast = fast_levels_ >= 0 && level < fast_levels_ && (all_fast || !LsmKeepsOffFastTier(request, room));
+  const uint64_t table_bytes = table_size_.bytes();
   {
     std::lock_guard<std::mutex> l(mu_);
     if (request.file_size == 0) ledger_.Expect(request.path, level);
-    uint64_t tables = static_cast<uint64_t>(ledger_.fast_total()) * config_.table_bytes;
+    uint64_t tables = static_cast<uint64_t>(ledger_.fast_total()) * table_bytes;
     uint64_t others = live > tables ? live - tables : 0;
-    capacity_slots_ = room > others ? static_cast<int64_t>((room - others) / config_.table_bytes) : 0;
+    capacity_slots_ = room > others ? static_cast<int64_t>((room - others) / table_bytes) : 0;
   }
   for (Tier tier : {Tier::kFast, Tier::kSlow}) {
     if (tier == Tier::kFast && !fast) continue;
@@ -110,7 +120,8 @@ std::string LevelThresholdPolicy::StateJson() const {
   }
   return nlohmann::json{{"policy", name_},
                         {"migration", config_.services.migration},
-                        {"table_bytes", config_.table_bytes},
+                        {"table_bytes", table_size_.bytes()},
+                        {"table_bytes_learned", !table_size_.configured()},
                         {"free_slots", v.free_slots},
                         {"levels", levels},
                         {"level_knowledge", tracker_.Stats()}}

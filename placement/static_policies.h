@@ -5,7 +5,7 @@
 //   all-fast  everything to the fast tier first (spilling when full).
 //   all-slow  everything to the slow tier, WAL included.
 // Files whose level is unknown (manifests, options) are treated as low
-// level; info logs go to the slow tier (LsmKeepsOffFastTier).
+// level; info logs go to the fast tier only while small (LsmKeepsOffFastTier).
 // WAL files ("*.log") get the wal class, so they never share a zone with tables.
 // With "migration=on" among its options ("b3:migration=on,table_bytes=4MiB")
 // a bH policy tiers (HHZS Exp#2's B3+M): the migrator moves hot tables of
@@ -23,16 +23,23 @@
 #include "fs/allocation.h"
 #include "placement/level_tracker.h"
 #include "placement/table_ledger.h"
+#include "placement/table_size.h"
 #include "placement/tiering.h"
 
 namespace hintfs {
 
-// Files the LSM policies keep off the fast tier whatever their level: the
-// store's info logs (LOG, LOG.old*). They grow with every flush and
-// compaction the store reports (6 MiB in one load of the scaled HHZS
-// reproduction, 15% of its 40 MiB SSD), are written in the background and
-// read only by people. (all-fast, the upper bound, keeps them fast.)
-bool LsmKeepsOffFastTier(const std::string& path);
+// Whether the LSM policies keep request off a fast tier of fast_bytes
+// whatever its level: the part of a store's info log (LOG; LevelDB's and
+// RocksDB's rotated LOG.old* are renamed from it) past its first
+// fast_bytes / kInfoLogFastShare bytes. The small files a store reads or
+// appends to all the time (CURRENT, MANIFEST, OPTIONS, the LOG's
+// beginning) belong on the fast tier: on an HDD each small append costs a
+// seek. But an info log grows with every flush and compaction the store
+// reports (6 MiB in one load of the scaled HHZS reproduction, 15% of its
+// 40 MiB SSD) and is read only by people, so its bulk goes to the slow
+// tier. (all-fast, the upper bound, keeps all of it fast.)
+constexpr uint64_t kInfoLogFastShare = 256;
+bool LsmKeepsOffFastTier(const AllocationRequest& request, uint64_t fast_bytes);
 
 // Whether tables of about table_bytes should each own their zones
 // (AllocationPolicy::ZonePerFile) on a device with zones of zone_capacity:
@@ -54,8 +61,9 @@ class LsmFastFirstPolicy : public FastFirstPolicy {
 };
 
 struct LevelThresholdConfig {
-  // A table slot of the fast tier, to count the room migration may fill.
-  uint64_t table_bytes = 64ull << 20;
+  // A table slot of the fast tier, to count the room migration may fill;
+  // 0: learned (table_size.h).
+  uint64_t table_bytes = 0;
   TieringServices services;  // all off unless the options say
 };
 
@@ -73,7 +81,7 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
                      std::vector<uint32_t>* order) override;
   bool MayUseReserve(const AllocationRequest& request) override { return LsmFreesSpace(request); }
   bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
-    return LsmTablesOwnZones(role, config_.table_bytes, zone_capacity);
+    return LsmTablesOwnZones(role, table_size_.bytes(), zone_capacity);
   }
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
   void OnMigrated(const std::string& path, Tier tier) override;
@@ -91,6 +99,7 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
   std::shared_ptr<HintBus> bus_;
   LevelThresholdConfig config_;
   LevelTracker tracker_;
+  TableSize table_size_;
   uint64_t subscription_ = 0;
 
   mutable std::mutex mu_;

@@ -1,10 +1,32 @@
 #include "placement/tiering.h"
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
 namespace hintfs {
 
 TieringSource* TieringOf(AllocationPolicy* policy) {
   // A capability query: policies that tier derive from both interfaces.
   return dynamic_cast<TieringSource*>(policy);
+}
+
+uint64_t ResolveWalBudget(uint64_t configured, uint64_t zone_capacity, uint64_t fast_bytes) {
+  if (configured != kWalBudgetFromDevice) return configured;
+  uint64_t quarter = std::max(fast_bytes / 4, zone_capacity);
+  return std::min(2 * zone_capacity, quarter);
+}
+
+std::string FastTierUnusable(uint64_t fast_bytes, uint64_t budget_bytes, uint64_t table_bytes) {
+  if (fast_bytes == 0 || table_bytes == 0) return "";
+  if (fast_bytes > budget_bytes && (fast_bytes - budget_bytes) / table_bytes > 0) return "";
+  constexpr double kMiB = 1 << 20;
+  return fmt::format(
+      "the fast tier ({:.1f} MiB) has no room for a table of {:.1f} MiB once {:.1f} MiB are held for the WAL "
+      "and the cache: every table goes to the slow tier (lower the policy's wal_budget, cache_budget or "
+      "table_bytes, or leave them unset)",
+      static_cast<double>(fast_bytes) / kMiB, static_cast<double>(table_bytes) / kMiB,
+      static_cast<double>(budget_bytes) / kMiB);
 }
 
 }  // namespace hintfs

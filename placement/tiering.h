@@ -23,9 +23,26 @@ struct TieringServices {
   uint64_t migration_rate = 4ull << 20;        // bytes per second, both directions together
   double slow_read_iops = 0;                   // 0: from the slow devices' timing profiles
   std::string cache = "off";                   // block cache admission (cache/admission.h)
-  uint64_t wal_budget_bytes = 0;               // fast capacity the WAL and the cache share
+  // Fast capacity the WAL and the cache share (kWalBudgetFromDevice: as
+  // ResolveWalBudget gives it).
+  uint64_t wal_budget_bytes = 0;
   uint64_t cache_budget_bytes = 0;             // more for the cache alone
 };
+
+// A WAL budget nobody configured: ResolveWalBudget sizes it from the fast tier.
+constexpr uint64_t kWalBudgetFromDevice = ~0ull;
+
+// The WAL budget to hold on a fast tier of fast_bytes in zones of
+// zone_capacity: configured, or (kWalBudgetFromDevice) HHZS's two zones,
+// the largest WAL of its setting, but at most a quarter of the fast tier
+// (at least one zone) so that a small fast tier keeps room for tables.
+// A policy that watches the WAL grows it to the WAL's peak.
+uint64_t ResolveWalBudget(uint64_t configured, uint64_t zone_capacity, uint64_t fast_bytes);
+
+// Why a fast tier of fast_bytes holds no table of table_bytes once
+// budget_bytes are held for the WAL and the cache (a one-line explanation
+// naming the options to change), or "" if it holds at least one.
+std::string FastTierUnusable(uint64_t fast_bytes, uint64_t budget_bytes, uint64_t table_bytes);
 
 class TieringSource {
  public:

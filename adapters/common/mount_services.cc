@@ -98,6 +98,26 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
   return s;
 }
 
+namespace {
+
+// The policy's WAL budget on base's fast tier (ResolveWalBudget): the
+// cache lives in what the WAL leaves of it.
+uint64_t FastWalBudget(Filesystem* base, uint64_t configured) {
+  if (configured != kWalBudgetFromDevice) return configured;
+  std::vector<DeviceUsage> usage;
+  uint64_t zone_capacity = 0, fast_bytes = 0;
+  if (base->Usage(&usage).ok()) {
+    for (const DeviceUsage& u : usage) {
+      if (u.tier != Tier::kFast) continue;
+      zone_capacity = u.zone_capacity;
+      fast_bytes += u.zone_capacity * u.data_zones;
+    }
+  }
+  return ResolveWalBudget(configured, zone_capacity, fast_bytes);
+}
+
+}  // namespace
+
 Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<HintBus> bus,
                             std::shared_ptr<AllocationPolicy> policy, const ServiceOverrides& o,
                             std::unique_ptr<MountServices>* out) {
@@ -129,7 +149,7 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   if (admission != "off") {
     BlockCacheOptions co;
     co.admission = admission;
-    co.budget_bytes = c.wal_budget_bytes + o.cache_budget.value_or(c.cache_budget_bytes);
+    co.budget_bytes = FastWalBudget(base.get(), c.wal_budget_bytes) + o.cache_budget.value_or(c.cache_budget_bytes);
     std::unique_ptr<BlockCache> cache;
     Status s = BlockCache::Open(base.get(), co, &cache);
     if (!s.ok()) return s;

@@ -47,10 +47,11 @@ class HhzsTest : public ::testing::Test {
 
   // Places a file of level (announced as the store would, before its first
   // byte); each takes one zone of the device it lands on.
-  bool Place(const std::string& path, int level, int64_t job = 0) {
+  bool Place(const std::string& path, int level, int64_t job = 0, uint64_t file_size = 0) {
     if (level >= 0) Publish(Hint::Kind::kTableFileCreation, job, path, level);
     AllocationRequest r;
     r.path = path;
+    r.file_size = file_size;
     r.role = policy_->RoleForNewFile(path);
     std::vector<uint32_t> order;
     policy_->ChooseDevices(r, devices_, &order);
@@ -173,11 +174,15 @@ TEST_F(HhzsTest, ZonesOfOtherFilesAndAGrownWalShrinkTheCapacity) {
   EXPECT_EQ(policy_->demand(0), 3);
 }
 
-TEST_F(HhzsTest, InfoLogsGoToTheSlowTier) {
-  EXPECT_FALSE(Place("/db/LOG", -1));
-  EXPECT_FALSE(Place("/db/LOG.old.1795482713670247", -1));
-  EXPECT_TRUE(Place("/db/OPTIONS-000005", -1));
+TEST_F(HhzsTest, InfoLogsGoToTheSlowTierOnceTheyGrow) {
+  const uint64_t small = 12 * kTable / kInfoLogFastShare;  // of the 12-zone fast device
+  EXPECT_TRUE(Place("/db/LOG", -1));
+  EXPECT_TRUE(Place("/db/LOG", -1, 0, small - 1));
+  EXPECT_FALSE(Place("/db/LOG", -1, 0, small));
+  EXPECT_FALSE(Place("/db/LOG.old.1795482713670247", -1, 0, small));
+  EXPECT_TRUE(Place("/db/OPTIONS-000005", -1, 0, small));
   EXPECT_TRUE(Place("/db/CURRENT", -1));
+  EXPECT_TRUE(Place("/db/MANIFEST-000004", -1, 0, small));
 }
 
 TEST_F(HhzsTest, SmallFilesPinWholeZonesOutOfTheCapacity) {
@@ -253,6 +258,72 @@ TEST_F(HhzsTest, OptionsLiveInTheRecordedName) {
   EXPECT_EQ(state["wal_budget_bytes"], 16u << 20);
   EXPECT_FALSE(NewAllocationPolicy("hhzs:table_bytes=lots", bus_, &p).ok());
   EXPECT_FALSE(NewAllocationPolicy("hhzs:colour=red", bus_, &p).ok());
+}
+
+// A new user's case: no options, a fast tier of 32 zones of 8 MiB. The WAL
+// budget is two zones, the table size is a zone until tables are seen, then
+// the tables' own size; tables of L0 and L1 go fast.
+TEST(HhzsDefaults, LearnTheTableSizeAndHoldTwoZonesForTheWal) {
+  constexpr uint64_t kZone = 8 << 20;
+  auto bus = std::make_shared<HintBus>();
+  std::shared_ptr<AllocationPolicy> p;
+  ASSERT_TRUE(NewAllocationPolicy("hhzs", bus, &p).ok());
+  auto* hhzs = static_cast<HhzsPolicy*>(p.get());
+  std::vector<DeviceSpace> devices(2);
+  devices[0].index = 0, devices[0].tier = Tier::kFast, devices[0].total_zones = 32;
+  devices[0].free_zones = 32, devices[0].zone_capacity = kZone;
+  devices[1].index = 1, devices[1].tier = Tier::kSlow, devices[1].total_zones = 128;
+  devices[1].free_zones = 128, devices[1].zone_capacity = kZone;
+  auto place = [&](const std::string& path, int level) {
+    Hint h;
+    h.kind = Hint::Kind::kTableFileCreation, h.path = path, h.level = level, h.reason = "flush";
+    if (level >= 0) bus->Publish(h);
+    AllocationRequest r;
+    r.path = path;
+    r.role = p->RoleForNewFile(path);
+    std::vector<uint32_t> order;
+    p->ChooseDevices(r, devices, &order);
+    return !order.empty() && order[0] == 0;
+  };
+  EXPECT_TRUE(place("/db/CURRENT", -1));
+  auto state = nlohmann::json::parse(p->StateJson());
+  EXPECT_EQ(state["wal_budget_bytes"], 2 * kZone);
+  EXPECT_EQ(state["table_bytes"], kZone);
+  EXPECT_EQ(state["capacity_slots"], 30);
+  EXPECT_EQ(state["warning"], "");
+  EXPECT_EQ(p->ReservedEmptyZones(devices[0], kTableClass), 2u);
+  // The store's tables are 25 MB (flushes of its 64 MiB memtables).
+  for (int i = 0; i < 5; i++) {
+    Hint out;
+    out.kind = Hint::Kind::kCompactionOutput, out.path = "/db/00001" + std::to_string(i) + ".sst";
+    out.level = 0, out.bytes = 25300663 + i, out.reason = "flush";
+    bus->Publish(out);
+  }
+  EXPECT_EQ(hhzs->table_bytes(), 25300663u + 2);  // the median
+  EXPECT_TRUE(place("/db/000020.sst", 0));
+  EXPECT_TRUE(place("/db/000021.sst", 1));
+  state = nlohmann::json::parse(p->StateJson());
+  EXPECT_EQ(state["capacity_slots"], (32 - 2) * kZone / (25300663 + 2));
+  EXPECT_EQ(state["tables_seen"], 5);
+}
+
+// Options that leave no fast room for a table are reported, not silent.
+TEST(HhzsDefaults, ABudgetThatFillsTheFastTierIsReported) {
+  auto bus = std::make_shared<HintBus>();
+  std::shared_ptr<AllocationPolicy> p;
+  ASSERT_TRUE(NewAllocationPolicy("hhzs:wal_budget=256MiB", bus, &p).ok());
+  std::vector<DeviceSpace> devices(1);
+  devices[0].tier = Tier::kFast, devices[0].total_zones = 32, devices[0].free_zones = 32;
+  devices[0].zone_capacity = 8 << 20;
+  AllocationRequest r;
+  r.path = "/db/000005.sst";
+  r.role = kTableClass;
+  std::vector<uint32_t> order;
+  p->ChooseDevices(r, devices, &order);
+  std::string warning = static_cast<HhzsPolicy*>(p.get())->warning();
+  EXPECT_NE(warning.find("no room for a table"), std::string::npos) << warning;
+  EXPECT_EQ(nlohmann::json::parse(p->StateJson())["warning"], warning);
+  EXPECT_EQ(nlohmann::json::parse(p->StateJson())["capacity_slots"], 0);
 }
 
 }  // namespace

@@ -53,7 +53,8 @@ TEST(LevelTracker, EstimatesFromLifetimeHintsWithoutAListener) {
 std::vector<DeviceSpace> TwoTiers() {
   std::vector<DeviceSpace> d(3);
   d[0].index = 0, d[0].tier = Tier::kSlow;
-  d[1].index = 1, d[1].tier = Tier::kFast;
+  d[1].index = 1, d[1].tier = Tier::kFast, d[1].zone_capacity = 1 << 20;
+  d[1].total_zones = 64, d[1].free_zones = 64;
   d[2].index = 2, d[2].tier = Tier::kSlow;
   return d;
 }
@@ -91,20 +92,38 @@ TEST(StaticPolicies, LevelThresholdSendsLowLevelsFastAndDeepLevelsSlow) {
   EXPECT_EQ(Order(all_slow.get(), "/db/000003.log", 0), slow_only);
 }
 
-// Info logs stay off the fast tier under every LSM policy but the upper bound.
-TEST(StaticPolicies, InfoLogsGoSlowExceptUnderAllFast) {
+// An info log's first bytes go to the fast tier under every LSM policy, its
+// bulk to the slow tier, except under the upper bound.
+TEST(StaticPolicies, InfoLogsGoSlowOnceLargeExceptUnderAllFast) {
   const std::vector<uint32_t> fast_then_slow{1, 0, 2}, slow_only{0, 2};
   auto bus = std::make_shared<HintBus>();
   std::shared_ptr<AllocationPolicy> b3, all_fast, autop;
   ASSERT_TRUE(NewAllocationPolicy("b3", bus, &b3).ok());
   ASSERT_TRUE(NewAllocationPolicy("all-fast", bus, &all_fast).ok());
   ASSERT_TRUE(NewAllocationPolicy("auto", bus, &autop).ok());
-  for (const char* log : {"/db/LOG", "/db/LOG.old.1795482713670247"}) {
-    EXPECT_EQ(Order(b3.get(), log, 0), slow_only) << log;
-    EXPECT_EQ(Order(autop.get(), log, 0), slow_only) << log;
-    EXPECT_EQ(Order(all_fast.get(), log, 0), fast_then_slow) << log;
+  auto order = [](AllocationPolicy* p, const char* path, uint64_t file_size) {
+    AllocationRequest r;
+    r.path = path;
+    r.role = p->RoleForNewFile(path);
+    r.file_size = file_size;
+    std::vector<uint32_t> o;
+    p->ChooseDevices(r, TwoTiers(), &o);
+    return o;
+  };
+  uint64_t fast_bytes = 0;
+  for (const DeviceSpace& d : TwoTiers()) {
+    if (d.tier == Tier::kFast) fast_bytes += d.zone_capacity * d.total_zones;
   }
-  EXPECT_EQ(Order(b3.get(), "/db/OPTIONS-000005", 0), fast_then_slow);
+  const uint64_t small = fast_bytes / kInfoLogFastShare;
+  for (const char* log : {"/db/LOG", "/db/LOG.old.1795482713670247"}) {
+    EXPECT_EQ(order(b3.get(), log, 0), fast_then_slow) << log;
+    EXPECT_EQ(order(b3.get(), log, small - 1), fast_then_slow) << log;
+    EXPECT_EQ(order(b3.get(), log, small), slow_only) << log;
+    EXPECT_EQ(order(autop.get(), log, 0), fast_then_slow) << log;
+    EXPECT_EQ(order(autop.get(), log, small), slow_only) << log;
+    EXPECT_EQ(order(all_fast.get(), log, small), fast_then_slow) << log;
+  }
+  EXPECT_EQ(order(b3.get(), "/db/OPTIONS-000005", small), fast_then_slow);
 }
 
 // Tables own their zones when they are about a zone: at least half of one,
