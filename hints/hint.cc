@@ -10,6 +10,17 @@ const char* HintKindName(Hint::Kind kind) {
     case Hint::Kind::kCompactionOutput: return "compaction-output";
     case Hint::Kind::kCompactionEnd: return "compaction-end";
     case Hint::Kind::kFileDeleted: return "file-deleted";
+    case Hint::Kind::kFileTemperature: return "file-temperature";
+  }
+  return "unknown";
+}
+
+const char* TemperatureName(Temperature t) {
+  switch (t) {
+    case Temperature::kUnknown: return "unknown";
+    case Temperature::kHot: return "hot";
+    case Temperature::kWarm: return "warm";
+    case Temperature::kCold: return "cold";
   }
   return "unknown";
 }

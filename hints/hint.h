@@ -15,6 +15,12 @@ struct HintFile {
   int level = -1;  // -1: unknown
 };
 
+// What a store expects of a file's reads (RocksDB's Temperature): hot files
+// belong on the fast tier, warm and cold ones on the slow tier.
+enum class Temperature : uint8_t { kUnknown = 0, kHot = 1, kWarm = 2, kCold = 3 };
+
+const char* TemperatureName(Temperature t);
+
 struct Hint {
   enum class Kind : uint8_t {
     kFlushBegin = 1,          // job, bytes (memtable bytes being flushed)
@@ -25,8 +31,10 @@ struct Hint {
     kFileDeleted = 6,         // path
     // 7 to 9 are kept for kinds that were planned and never published (a
     // store's block-cache eviction, lifetime and temperature hints).
+    kFileTemperature = 10,    // path, temperature: before the file's first byte
   };
-  static constexpr uint8_t kLastKind = 6;
+  // Whether k names a kind (1-6 and 10).
+  static bool IsKind(uint8_t k) { return (k >= 1 && k <= 6) || k == 10; }
   Kind kind = Kind::kFlushBegin;
   uint64_t time_ns = 0;
   int64_t job = -1;
@@ -36,6 +44,7 @@ struct Hint {
   uint64_t bytes = 0;
   uint64_t offset = 0;
   uint32_t count = 0;
+  Temperature temperature = Temperature::kUnknown;
   std::vector<HintFile> inputs;
   std::vector<HintFile> outputs;
 };

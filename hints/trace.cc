@@ -51,7 +51,7 @@ std::string Encode(const TraceEvent& e) {
       PutFixed32(&p, static_cast<uint32_t>(h.level));
       PutFixed32(&p, h.count);
       PutFixed32(&p, 0);  // reserved (was lifetime)
-      PutFixed32(&p, 0);  // reserved (was temperature)
+      PutFixed32(&p, static_cast<uint32_t>(h.temperature));
       PutFixed64(&p, h.bytes);
       PutFixed64(&p, h.offset);
       PutLengthPrefixed(&p, h.path);
@@ -99,20 +99,24 @@ Status Decode(std::string_view payload, TraceEvent* e) {
       Hint& h = e->hint;
       std::string_view kind;
       uint64_t job = 0;
-      uint32_t level = 0, reserved = 0;
+      uint32_t level = 0, reserved = 0, temperature = 0;
       d.GetBytes(1, &kind);
       d.GetFixed64(&job);
       d.GetFixed32(&level);
       d.GetFixed32(&h.count);
       d.GetFixed32(&reserved);
-      d.GetFixed32(&reserved);
+      d.GetFixed32(&temperature);
       d.GetFixed64(&h.bytes);
       d.GetFixed64(&h.offset);
       d.GetLengthPrefixed(&h.path, kMaxString);
       d.GetLengthPrefixed(&h.reason, kMaxString);
       if (!d.ok() || !GetFiles(&d, &h.inputs) || !GetFiles(&d, &h.outputs)) return d.status();
       uint8_t k = static_cast<uint8_t>(kind[0]);
-      if (k < 1 || k > Hint::kLastKind) return Status::Corruption("unknown hint kind " + std::to_string(k));
+      if (!Hint::IsKind(k)) return Status::Corruption("unknown hint kind " + std::to_string(k));
+      if (temperature > static_cast<uint32_t>(Temperature::kCold)) {
+        return Status::Corruption("unknown temperature " + std::to_string(temperature));
+      }
+      h.temperature = static_cast<Temperature>(temperature);
       h.kind = static_cast<Hint::Kind>(k);
       h.job = static_cast<int64_t>(job);
       h.level = static_cast<int>(level);

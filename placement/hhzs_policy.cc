@@ -9,7 +9,7 @@
 namespace hintfs {
 
 HhzsPolicy::HhzsPolicy(std::string name, std::shared_ptr<HintBus> bus, HhzsConfig config)
-    : name_(std::move(name)), bus_(bus), config_(config), tracker_(bus), table_size_(config.table_bytes) {
+    : name_(std::move(name)), bus_(bus), config_(config), tracker_(bus), table_size_(config.table_bytes), temperatures_(bus) {
   subscription_ = bus_->Subscribe([this](const Hint& h) { OnHint(h); });
 }
 
@@ -161,6 +161,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   int64_t capacity = fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / table_bytes) : 0;
   int level = request.role == kWalClass ? LevelTracker::kWal
                                              : tracker_.LevelOf(request.path, request.lifetime_hint);
+  const Temperature temperature = temperatures_.Of(request.path);
   bool fast = true;
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -172,7 +173,8 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
       if (known != decided_.end()) {
         fast = known->second;  // a table keeps the tier it was given first
       } else {
-        fast = DecideLocked(level, level == 0, capacity).fast;
+        fast = temperature == Temperature::kUnknown ? DecideLocked(level, level == 0, capacity).fast
+                                                    : !TemperatureBook::BelongsOnSlowTier(temperature);
         decided_[request.path] = fast;
         ledger_.Expect(request.path, level);
         (fast ? fast_decisions_ : slow_decisions_)++;

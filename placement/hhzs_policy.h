@@ -18,6 +18,8 @@
 // level below t (rule ii), or is at L_t while fewer than R of L_t's tables are
 // on the fast tier (F_t < R, rule iii); otherwise to the slow tier. WAL files always go
 // to the fast tier. The fs spills to the slow tier if the fast tier is full.
+// A temperature the store gave a table (RocksDB's last_level_temperature,
+// temperature.h) overrides the rules: hot goes fast, warm and cold slow.
 #ifndef HINTFS_PLACEMENT_HHZS_POLICY_H_
 #define HINTFS_PLACEMENT_HHZS_POLICY_H_
 
@@ -33,6 +35,7 @@
 #include "placement/static_policies.h"
 #include "placement/table_ledger.h"
 #include "placement/table_size.h"
+#include "placement/temperature.h"
 #include "placement/tiering.h"
 
 namespace hintfs {
@@ -134,6 +137,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   void NotePeaksLocked();
 
   TableSize table_size_;
+  TemperatureBook temperatures_;
   TableLedger ledger_;                  // A_i and F_i
   int64_t demand_[kMaxLevels] = {};     // D_i (L0's WALs added when read)
   std::map<int64_t, Job> jobs_;                 // running compactions

@@ -9,6 +9,7 @@
 #include "placement/auto_policy.h"
 #include "placement/hhzs_policy.h"
 #include "placement/static_policies.h"
+#include "placement/temperature.h"
 #include "placement/tiering.h"
 
 namespace hintfs {
@@ -27,7 +28,7 @@ const std::map<std::string, int>& LevelThresholds() {
 }  // namespace
 
 std::vector<std::string> AllocationPolicyNames() {
-  std::vector<std::string> names{"auto", "fast-first", "hhzs"};
+  std::vector<std::string> names{"auto", "fast-first", "hhzs", "temperature"};
   for (const auto& [name, threshold] : LevelThresholds()) names.push_back(name);
   return names;
 }
@@ -173,6 +174,10 @@ Status NewAllocationPolicy(const std::string& name, std::shared_ptr<HintBus> bus
   }
   if (name == "fast-first") {
     *policy = std::make_shared<LsmFastFirstPolicy>();
+    return Status::OK();
+  }
+  if (name == "temperature") {
+    *policy = std::make_shared<TemperaturePolicy>(std::move(bus));
     return Status::OK();
   }
   const std::string base = name.substr(0, name.find(':'));

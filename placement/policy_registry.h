@@ -1,6 +1,7 @@
 // Placement policies by name. mkfs records a policy name; mount asks this
 // registry to make it (MountOptions::policy_factory). Known: fast-first, hhzs,
-// auto, b1, b2, b3, b4, all-fast, all-slow. All but fast-first take options
+// auto, b1, b2, b3, b4, all-fast, all-slow, temperature (RocksDB's file
+// temperatures, temperature.h). All but fast-first and temperature take options
 // after a colon, kept in the recorded name:
 //   hhzs      "hhzs:table_bytes=64MiB,wal_budget=256MiB,hold_ms=0" (HhzsConfig)
 //   bN, all-fast, all-slow  "b3:table_bytes=64MiB" (LevelThresholdConfig)

@@ -37,6 +37,7 @@ json EventJson(const TraceEvent& e) {
       if (!h.reason.empty()) j["reason"] = h.reason;
       if (h.bytes) j["bytes"] = h.bytes;
       if (h.count) j["count"] = h.count;
+      if (h.temperature != Temperature::kUnknown) j["temperature"] = TemperatureName(h.temperature);
       if (!h.inputs.empty()) j["inputs"] = FilesJson(h.inputs);
       if (!h.outputs.empty()) j["outputs"] = FilesJson(h.outputs);
       break;

@@ -457,10 +457,26 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
  private:
   IOStatus OpenWritable(const std::string& f, WriteMode mode, const rocksdb::FileOptions& o,
                         std::unique_ptr<rocksdb::FSWritableFile>* result) {
+    PublishTemperature(f, o.temperature);
     std::unique_ptr<FileWriter> w;
     Status s = fs_->OpenWriter(f, mode, &w);
     if (s.ok()) result->reset(new WritableFile(fs_, f, std::move(w), o));
     return ToIO(s);
+  }
+
+  // RocksDB's temperature for a file it creates (last_level_temperature and
+  // friends), before the file's first byte: placement/temperature.h.
+  void PublishTemperature(const std::string& f, rocksdb::Temperature t) {
+    Hint h;
+    h.kind = Hint::Kind::kFileTemperature;
+    h.path = f;
+    switch (t) {
+      case rocksdb::Temperature::kHot: h.temperature = Temperature::kHot; break;
+      case rocksdb::Temperature::kWarm: h.temperature = Temperature::kWarm; break;
+      case rocksdb::Temperature::kCold: h.temperature = Temperature::kCold; break;
+      default: return;  // unknown: nothing to say
+    }
+    bus_->Publish(h);
   }
 
   std::shared_ptr<Filesystem> fs_;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <thread>
 
@@ -31,7 +32,8 @@ int FastLevels(const std::string& policy) {
 // Loads 120,000 random 100-byte values into /db on hintfs://mem:name?query
 // with small tables (so levels L0-L2 fill), and returns the mount.
 void LoadRocksDb(const std::string& name, const std::string& query, bool listener,
-                 std::shared_ptr<Filesystem>* mounted) {
+                 std::shared_ptr<Filesystem>* mounted,
+                 const std::function<void(rocksdb::Options*)>& tune = nullptr) {
   std::shared_ptr<rocksdb::FileSystem> fs;
   rocksdb::ConfigOptions cfg;
   ASSERT_TRUE(rocksdb::FileSystem::CreateFromString(cfg, "hintfs://mem:" + name + query, &fs).ok());
@@ -46,6 +48,7 @@ void LoadRocksDb(const std::string& name, const std::string& query, bool listene
   o.level0_file_num_compaction_trigger = 2;
   o.compression = rocksdb::kNoCompression;
   if (listener) o.listeners.push_back(NewHintRocksListener());
+  if (tune) tune(&o);
   rocksdb::DB* raw = nullptr;
   ASSERT_TRUE(rocksdb::DB::Open(o, "/db", &raw).ok());
   std::unique_ptr<rocksdb::DB> db(raw);
@@ -208,6 +211,45 @@ TEST(RocksDbWithoutListener, LevelEstimatesAreScoredAgainstTheManifest) {
   EXPECT_LE(k["estimates_confirmed"].get<int>() + k["estimates_wrong"].get<int>(),
             k["estimated_answers"].get<int>());
   mounted.reset();
+  DestroyMemDevice(name);
+  DestroyMemDevice(name + ".slow");
+}
+
+// RocksDB's own tiering (last_level_temperature) on hintfs: under the
+// temperature policy the last level's tables land on the slow tier and
+// everything else on the fast one, without the listener.
+TEST(RocksDbTemperatures, TheLastLevelGoesWhereRocksDbSays) {
+  std::string name = test::UniqueName("temp");
+  setenv("HINTFS_MEM_FAST", "zone_size=2MiB&zones=200", 1);
+  setenv("HINTFS_MEM_SLOW", "zone_size=2MiB&zones=400", 1);
+  std::shared_ptr<Filesystem> fs;
+  LoadRocksDb(name, "?policy=temperature", /*listener=*/false, &fs, [](rocksdb::Options* o) {
+    o->num_levels = 3;
+    o->last_level_temperature = rocksdb::Temperature::kCold;
+  });
+  unsetenv("HINTFS_MEM_FAST");
+  unsetenv("HINTFS_MEM_SLOW");
+  ASSERT_TRUE(fs);
+  std::vector<DirEntry> entries;
+  ASSERT_TRUE(fs->ReadDir("/db", &entries).ok());
+  int last = 0, upper = 0;
+  for (const auto& e : entries) {
+    FileStat st;
+    ASSERT_TRUE(fs->Stat("/db/" + e.name, &st).ok());
+    if (e.name.size() < 4 || e.name.substr(e.name.size() - 4) != ".sst" || st.extents.empty()) continue;
+    int level = FileTagOf(st.tag).level;  // recorded from the MANIFEST
+    ASSERT_GE(level, 0) << e.name;
+    bool want_fast = level < 2;
+    for (const Extent& x : st.extents) {
+      EXPECT_EQ(fs->superblock().members[x.device].tier == Tier::kFast, want_fast)
+          << e.name << " (level " << level << ")";
+    }
+    (want_fast ? upper : last)++;
+  }
+  EXPECT_GT(last, 0);
+  auto state = nlohmann::json::parse(fs->PolicyStateJson());
+  EXPECT_GT(state["placed"]["cold"].get<int>(), 0) << state.dump();
+  fs.reset();
   DestroyMemDevice(name);
   DestroyMemDevice(name + ".slow");
 }

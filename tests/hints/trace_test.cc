@@ -41,7 +41,28 @@ std::vector<TraceEvent> Sample() {
   r.offset = 4096;
   r.bytes = 512;
   events.push_back(r);
+  TraceEvent t;
+  t.type = TraceEvent::Type::kHint;
+  t.time_ns = 50;
+  t.hint.kind = Hint::Kind::kFileTemperature;
+  t.hint.path = "/db/4.sst";
+  t.hint.temperature = Temperature::kCold;
+  events.push_back(t);
   return events;
+}
+
+// Reads back the single event written as e; its status.
+Status WriteAndRead(const test::ScratchDir& dir, const TraceEvent& e) {
+  std::unique_ptr<TraceWriter> w;
+  Status s = TraceWriter::Create(dir.File("one"), &w);
+  if (s.ok()) s = w->Append(e);
+  if (s.ok()) s = w->Close();
+  std::unique_ptr<TraceReader> r;
+  if (s.ok()) s = TraceReader::Open(dir.File("one"), &r);
+  TraceEvent back;
+  bool eof = false;
+  if (s.ok()) s = r->Next(&back, &eof);
+  return s;
 }
 
 std::string Slurp(const std::string& path) {
@@ -67,7 +88,7 @@ TEST(Trace, RoundTrip) {
     if (eof) break;
     back.push_back(e);
   }
-  ASSERT_EQ(back.size(), 4u);
+  ASSERT_EQ(back.size(), 5u);
   EXPECT_EQ(back[0].hint.kind, Hint::Kind::kCompactionBegin);
   EXPECT_EQ(back[0].hint.job, 7);
   EXPECT_EQ(back[0].hint.inputs[1].path, "/db/2.sst");
@@ -76,6 +97,23 @@ TEST(Trace, RoundTrip) {
   EXPECT_EQ(back[2].bytes, 1u << 20);
   EXPECT_EQ(back[3].offset, 4096u);
   EXPECT_EQ(back[3].time_ns, 40u);
+  EXPECT_EQ(back[4].hint.kind, Hint::Kind::kFileTemperature);
+  EXPECT_EQ(back[4].hint.temperature, Temperature::kCold);
+  EXPECT_EQ(back[0].hint.temperature, Temperature::kUnknown);
+}
+
+// Records whose checksums hold but whose kind or temperature means nothing.
+TEST(Trace, UnknownKindsAndTemperaturesAreRefused) {
+  test::ScratchDir dir;
+  TraceEvent e = Sample()[0];
+  for (uint8_t kind : {0, 7, 8, 9, 11, 255}) {
+    e.hint.kind = static_cast<Hint::Kind>(kind);
+    EXPECT_TRUE(WriteAndRead(dir, e).IsCorruption()) << int{kind};
+  }
+  e.hint.kind = Hint::Kind::kFileTemperature;
+  EXPECT_TRUE(WriteAndRead(dir, e).ok());
+  e.hint.temperature = static_cast<Temperature>(4);
+  EXPECT_TRUE(WriteAndRead(dir, e).IsCorruption());
 }
 
 TEST(Trace, DamageIsAnErrorWithAnOffset) {
