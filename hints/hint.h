@@ -47,6 +47,9 @@ struct Hint {
   Temperature temperature = Temperature::kUnknown;
   std::vector<HintFile> inputs;
   std::vector<HintFile> outputs;
+  // A table's user-key range, where the source knows it (compaction outputs
+  // read from the MANIFEST). Not kept in traces.
+  std::string smallest_key, largest_key;
 };
 
 const char* HintKindName(Hint::Kind kind);

@@ -27,30 +27,48 @@ LevelInference::LevelInference(std::shared_ptr<HintBus> bus, std::shared_ptr<IoO
 LevelInference::~LevelInference() { bus_->Unsubscribe(subscription_); }
 
 void LevelInference::OnHint(const Hint& h) {
-  std::lock_guard<std::mutex> l(mu_);
-  switch (h.kind) {
-    case Hint::Kind::kTableFileCreation:
-    case Hint::Kind::kCompactionOutput:
-      if (h.level >= 0 && h.reason != "inferred") {
-        levels_[h.path] = h.level;
-        pending_.erase(h.path);  // a store that says it needs no guess
-        if (h.reason == "flush") flush_level_ = h.level;
+  std::vector<Hint> hints;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    switch (h.kind) {
+      case Hint::Kind::kTableFileCreation:
+      case Hint::Kind::kCompactionOutput:
+        if (h.level >= 0 && h.reason != "inferred") {
+          Table& t = tables_[h.path];
+          t.level = h.level;
+          if (!h.smallest_key.empty() || !h.largest_key.empty()) {
+            t.smallest = h.smallest_key;
+            t.largest = h.largest_key;
+          }
+          pending_.erase(h.path);  // a store that says it needs no guess
+          if (h.reason == "flush") flush_level_ = h.level;
+        }
+        break;
+      case Hint::Kind::kFileDeleted: {
+        // The MANIFEST dropping an input is the store committing its compaction.
+        auto job = input_of_.find(h.path);
+        if (job != input_of_.end()) EndJobLocked(job->second, &hints);
+        tables_.erase(h.path);
+        scans_.erase(h.path);
+        sizes_.erase(h.path);
+        break;
       }
-      break;
-    case Hint::Kind::kFileDeleted:
-      levels_.erase(h.path);
-      scans_.erase(h.path);
-      sizes_.erase(h.path);
-      break;
-    default:
-      break;
+      default:
+        break;
+    }
   }
+  Publish(&hints);
+}
+
+void LevelInference::Publish(std::vector<Hint>* hints) {
+  for (Hint& h : *hints) bus_->Publish(std::move(h));
+  hints->clear();
 }
 
 void LevelInference::OnCreate(const std::string& path, ZoneRole role) {
   if (IsTableFile(path)) {
     std::lock_guard<std::mutex> l(mu_);
-    if (levels_.count(path) == 0) pending_[path] = 0;
+    if (tables_.count(path) == 0) pending_[path] = 0;
   } else if (IsWalFile(path)) {
     // A new write-ahead log: the memtable of the old one is about to be flushed.
     std::lock_guard<std::mutex> l(mu_);
@@ -71,19 +89,26 @@ void LevelInference::OnLifetimeHint(const std::string& path, int lifetime) {
 void LevelInference::OnAppend(const std::string& path, std::string_view data) {
   if (next_) next_->OnAppend(path, data);
   if (!IsTableFile(path)) return;
-  Hint h;
+  std::vector<Hint> hints;
   {
     std::lock_guard<std::mutex> l(mu_);
     sizes_[path] += data.size();
     auto it = pending_.find(path);
     if (it == pending_.end()) return;
-    h.level = GuessLocked(it->second, clock_());
+    uint64_t now = clock_();
+    EndIdleJobsLocked(now, &hints);
+    Guess guess = GuessLocked(it->second, now);
     pending_.erase(it);
+    int64_t job = guess.compaction ? JoinCompactionLocked(path, guess.level, now, &hints) : -1;
+    Hint h;
+    h.kind = Hint::Kind::kTableFileCreation;
+    h.path = path;
+    h.level = guess.level;
+    h.job = job;
+    h.reason = "inferred";
+    hints.push_back(std::move(h));
   }
-  h.kind = Hint::Kind::kTableFileCreation;
-  h.path = path;
-  h.reason = "inferred";
-  bus_->Publish(std::move(h));  // outside our lock: subscribers include us
+  Publish(&hints);
 }
 
 void LevelInference::OnDelete(const std::string& path) {
@@ -101,13 +126,16 @@ void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t b
   if (!IsTableFile(path)) return;
   uint64_t now = clock_();
   std::lock_guard<std::mutex> l(mu_);
-  if (levels_.count(path) == 0) return;
+  if (tables_.count(path) == 0) return;
+  auto job = input_of_.find(path);
+  if (job != input_of_.end()) jobs_[job->second].last_ns = now;
   Scan& s = scans_[path];
   bool near = s.next_offset != UINT64_MAX && offset + kScanSlack >= s.next_offset &&
               offset <= s.next_offset + kScanSlack;
   s.run = near ? s.run + 1 : 0;
   s.next_offset = near ? std::max(s.next_offset, offset + bytes) : offset + bytes;
   if (offset == 0) {
+    s.started_ns = now;
     s.from_start = std::max(s.from_start, bytes);
   } else if (offset <= s.from_start) {
     s.from_start = std::max(s.from_start, offset + bytes);
@@ -120,28 +148,136 @@ void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t b
   if (s.run >= kScanRun || covered) s.last_ns = now;
 }
 
-int LevelInference::GuessLocked(int lifetime, uint64_t now) {
-  std::set<int> scanned;  // levels of the tables running compactions read
+std::set<std::string> LevelInference::ScannedLocked(uint64_t now, bool started_too) const {
+  std::set<std::string> scanned;  // the tables running compactions read
+  auto recent = [&](uint64_t ns) { return ns != 0 && now - ns <= kScanWindowNs; };
   for (const auto& [path, scan] : scans_) {
-    if (scan.last_ns != 0 && now - scan.last_ns <= kScanWindowNs) scanned.insert(levels_.at(path));
+    if (recent(scan.last_ns) || (started_too && recent(scan.started_ns))) scanned.insert(path);
+  }
+  return scanned;
+}
+
+LevelInference::Guess LevelInference::GuessLocked(int lifetime, uint64_t now) {
+  // Levels of the tables running compactions read. A compaction's first
+  // output may begin after a block or two of each input (small blocks, or
+  // LevelDB's merge of many L0 tables): reads from a table's first byte
+  // count then, if no table has been read far enough to show a scan.
+  // That takes a store without lifetime hints (LevelDB, the mount): it
+  // flushes only after a log switch, so a table without one is a
+  // compaction's. (A RocksDB point lookup also reads a first block.)
+  std::set<int> scanned;
+  for (const std::string& path : ScannedLocked(now, false)) scanned.insert(tables_.at(path).level);
+  if (scanned.empty() && (lifetime == 0 || lifetime == 1)) {
+    for (const std::string& path : ScannedLocked(now, true)) scanned.insert(tables_.at(path).level);
   }
   int shallowest = scanned.empty() ? -1 : *scanned.begin();
   // The first table after a log switch is the flush, even while a
   // compaction runs (it gets L0's "medium" hint, or none).
   if (flush_pending_ && (lifetime == 0 || lifetime == 1 || lifetime == 3)) {
     flush_pending_ = false;
-    return lifetime == 3 ? 0 : flush_level_;
+    return Guess{lifetime == 3 ? 0 : flush_level_, false};
   }
+  Guess g;
   switch (lifetime) {
     case 3:  // medium: L0 (a flush) or the base level (L0 -> L1 compaction)
-      return scanned.count(0) ? 1 : 0;
+      g.level = scanned.count(0) ? 1 : 0;
+      break;
     case 4:  // long: the level below the base
-      return 2;
+      g.level = 2;
+      break;
     case 5:  // extreme: deeper still
-      return std::max(3, shallowest + 1);
+      g.level = std::max(3, shallowest + 1);
+      break;
     default:  // no lifetime hint (LevelDB, FUSE): a flush goes where the last one went
-      return scanned.empty() ? flush_level_ : shallowest + 1;
+      if (scanned.empty()) return Guess{flush_level_, false};
+      g.level = shallowest + 1;
   }
+  g.compaction = g.level > 0 && scanned.count(g.level - 1) != 0;
+  return g;
+}
+
+int64_t LevelInference::JoinCompactionLocked(const std::string& output, int level, uint64_t now,
+                                             std::vector<Hint>* hints) {
+  for (auto& [id, job] : jobs_) {
+    if (job.output_level != level) continue;
+    if (!job.last_output.empty()) {  // the previous output is written
+      Hint out;
+      out.kind = Hint::Kind::kCompactionOutput, out.job = id, out.path = job.last_output;
+      out.level = level, out.reason = "inferred";
+      hints->push_back(std::move(out));
+    }
+    job.last_output = output;
+    job.last_ns = now;
+    return id;
+  }
+  int64_t id = next_job_++;
+  Job& job = jobs_[id];
+  job.output_level = level;
+  job.inputs = InputsLocked(level, now);
+  job.last_output = output;
+  job.last_ns = now;
+  for (const HintFile& in : job.inputs) input_of_[in.path] = id;
+  Hint begin;
+  begin.kind = Hint::Kind::kCompactionBegin, begin.job = id, begin.level = level;
+  begin.count = static_cast<uint32_t>(job.inputs.size()), begin.inputs = job.inputs;
+  begin.reason = "inferred";
+  hints->push_back(std::move(begin));
+  return id;
+}
+
+std::vector<HintFile> LevelInference::InputsLocked(int output_level, uint64_t now) const {
+  // The tables of the level above being scanned, and those of the output
+  // level whose key ranges meet theirs (the ones the store must merge them
+  // with); without key ranges, the output level's tables being scanned.
+  std::set<std::string> inputs;
+  std::string low, high;
+  bool ranges_known = true;
+  for (const std::string& path : ScannedLocked(now, true)) {
+    const Table& t = tables_.at(path);
+    if (t.level == output_level) inputs.insert(path);
+    if (t.level != output_level - 1) continue;
+    inputs.insert(path);
+    if (t.smallest.empty() && t.largest.empty()) ranges_known = false;
+    if (low.empty() || t.smallest < low) low = t.smallest;
+    if (high.empty() || t.largest > high) high = t.largest;
+  }
+  if (ranges_known && !high.empty()) {
+    for (const auto& [path, t] : tables_) {
+      bool ranged = !t.smallest.empty() || !t.largest.empty();
+      if (t.level == output_level && ranged && t.smallest <= high && t.largest >= low) inputs.insert(path);
+    }
+  }
+  std::vector<HintFile> files;
+  for (const std::string& path : inputs) files.push_back(HintFile{path, tables_.at(path).level});
+  return files;
+}
+
+void LevelInference::EndJobLocked(int64_t id, std::vector<Hint>* hints) {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return;
+  Job& job = it->second;
+  if (!job.last_output.empty()) {
+    Hint out;
+    out.kind = Hint::Kind::kCompactionOutput, out.job = id, out.path = job.last_output;
+    out.level = job.output_level, out.reason = "inferred";
+    hints->push_back(std::move(out));
+  }
+  Hint end;
+  end.kind = Hint::Kind::kCompactionEnd, end.job = id, end.level = job.output_level, end.reason = "inferred";
+  hints->push_back(std::move(end));
+  for (const HintFile& in : job.inputs) {
+    auto owner = input_of_.find(in.path);
+    if (owner != input_of_.end() && owner->second == id) input_of_.erase(owner);
+  }
+  jobs_.erase(it);
+}
+
+void LevelInference::EndIdleJobsLocked(uint64_t now, std::vector<Hint>* hints) {
+  std::vector<int64_t> idle;
+  for (const auto& [id, job] : jobs_) {
+    if (now > job.last_ns + kJobIdleNs) idle.push_back(id);
+  }
+  for (int64_t id : idle) EndJobLocked(id, hints);
 }
 
 }  // namespace hintfs

@@ -20,6 +20,19 @@
 // LevelTracker uses it as an estimate and scores it against the level the
 // MANIFEST records later.
 //
+// A table guessed to come from a compaction (level L + 1 while tables of
+// level L are being scanned) also announces that compaction, as RocksDB's
+// listener would, so that placement sees the storage demand it brings
+// before its first output's first byte: a compaction-begin hint (reason
+// "inferred", a job id from kInferredJobBase up) whose inputs are the
+// tables of level L being scanned and the tables of level L + 1 whose key
+// ranges (from the MANIFEST) overlap theirs, and whose count is how many
+// inputs that makes. Later outputs to the same level join the running
+// job; each output gets its compaction-output hint when the next begins or
+// the job ends. The job ends (a compaction-end hint) when the MANIFEST
+// removes one of its inputs, which is when the store commits it, or after
+// kJobIdleNs without a scan of its inputs or a new output.
+//
 // Passes every call on to the next observer.
 #ifndef HINTFS_HINTS_LEVEL_INFERENCE_H_
 #define HINTFS_HINTS_LEVEL_INFERENCE_H_
@@ -31,6 +44,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "fs/filesystem.h"
 #include "hints/hint_bus.h"
@@ -50,10 +64,12 @@ class LevelInference : public IoObserver {
   void OnDelete(const std::string& path) override;
   void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) override;
 
-
-
   // A table scanned within this long counts as an input of a running compaction.
   static constexpr uint64_t kScanWindowNs = 1000000000;
+  // Ids of inferred compactions start here, far above any store's job ids.
+  static constexpr int64_t kInferredJobBase = int64_t{1} << 48;
+  // An inferred compaction with no sign of life this long is over.
+  static constexpr uint64_t kJobIdleNs = 10 * kScanWindowNs;
 
  private:
   struct Scan {
@@ -61,21 +77,50 @@ class LevelInference : public IoObserver {
     int run = 0;           // reads in a row that continued the previous one
     uint64_t from_start = 0;  // bytes read without a gap from offset 0
     uint64_t last_ns = 0;  // when the run was last extended (0: not scanning)
+    uint64_t started_ns = 0;  // when the table was last read from its first byte
   };
+  struct Table {
+    int level = -1;
+    std::string smallest, largest;  // both empty: key range unknown
+  };
+  struct Guess {
+    int level = 0;
+    bool compaction = false;  // level L + 1 while level L is being scanned
+  };
+  struct Job {
+    int output_level = 0;
+    std::vector<HintFile> inputs;
+    std::string last_output;  // its compaction-output hint is still due
+    uint64_t last_ns = 0;     // the latest scan of an input or new output
+  };
+
   void OnHint(const Hint& hint);
-  int GuessLocked(int lifetime, uint64_t now);
+  Guess GuessLocked(int lifetime, uint64_t now);
+  // Tables scanned within the window (started_too: or read from their first byte).
+  std::set<std::string> ScannedLocked(uint64_t now, bool started_too) const;
+  // The job an output at level joins (begun now if none writes that level),
+  // adding the hints that announce it and the job's previous output.
+  int64_t JoinCompactionLocked(const std::string& output, int level, uint64_t now, std::vector<Hint>* hints);
+  std::vector<HintFile> InputsLocked(int output_level, uint64_t now) const;
+  void EndJobLocked(int64_t id, std::vector<Hint>* hints);
+  void EndIdleJobsLocked(uint64_t now, std::vector<Hint>* hints);
+  // Outside our lock: subscribers include us.
+  void Publish(std::vector<Hint>* hints);
 
   std::shared_ptr<HintBus> bus_;
   std::shared_ptr<IoObserver> next_;
   Clock clock_;
   uint64_t subscription_ = 0;
   std::mutex mu_;
-  std::map<std::string, int> levels_;    // tables whose level a hint named
+  std::map<std::string, Table> tables_;  // tables whose level a hint named
   std::map<std::string, Scan> scans_;    // reads of those tables
   std::map<std::string, int> pending_;   // new tables before their first append -> lifetime hint
   std::map<std::string, uint64_t> sizes_;  // bytes appended to tables since the mount
   int flush_level_ = 0;                  // where the last flush output was recorded
   bool flush_pending_ = false;           // a log switched since the last flush output
+  std::map<int64_t, Job> jobs_;          // inferred compactions running
+  std::map<std::string, int64_t> input_of_;  // input table -> its job
+  int64_t next_job_ = kInferredJobBase;
 };
 
 }  // namespace hintfs

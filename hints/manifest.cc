@@ -1,5 +1,6 @@
 #include "hints/manifest.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "fs/coding.h"
@@ -121,7 +122,11 @@ Status DecodeVersionEdit(std::string_view data, VersionEdit* edit) {
         uint64_t seq;
         if (!in.Level(&f.level) || !in.Varint64(&f.number)) return bad("new file");
         if (tag == kNewFile3 && !in.Varint32(&u32)) return bad("new file path id");
-        if (!in.Varint64(&f.size) || !in.Slice(&s) || !in.Slice(&s)) return bad("new file");
+        std::string_view smallest, largest;
+        if (!in.Varint64(&f.size) || !in.Slice(&smallest) || !in.Slice(&largest)) return bad("new file");
+        if (smallest.size() < 8 || largest.size() < 8) return bad("new file key shorter than its trailer");
+        f.smallest.assign(smallest.substr(0, smallest.size() - 8));
+        f.largest.assign(largest.substr(0, largest.size() - 8));
         if (tag != kNewFile && (!in.Varint64(&seq) || !in.Varint64(&seq))) return bad("new file sequence numbers");
         if (tag == kNewFile4) {
           // Custom fields until the terminator; each is length-prefixed.
@@ -263,10 +268,17 @@ std::vector<Hint> HintsFromEdit(const VersionEdit& edit, const std::string& dir,
     h.path = path(f.number);
     h.level = f.level;
     h.bytes = f.size;
+    h.smallest_key = f.smallest;
+    h.largest_key = f.largest;
     h.reason = reason;
     hints.push_back(h);
   }
   for (const auto& [level, number] : edit.deleted_files) {
+    // A table the edit adds back at another level was moved, not deleted
+    // (a trivial move): its output hint above says where it is now.
+    bool moved = std::any_of(edit.new_files.begin(), edit.new_files.end(),
+                             [&](const ManifestFile& f) { return f.number == number; });
+    if (moved) continue;
     Hint h;
     h.kind = Hint::Kind::kFileDeleted;
     h.path = path(number);

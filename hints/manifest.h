@@ -26,6 +26,9 @@ struct ManifestFile {
   int level = 0;
   uint64_t number = 0;
   uint64_t size = 0;
+  // The table's smallest and largest user keys (its internal keys without
+  // the 8-byte sequence and type trailer).
+  std::string smallest, largest;
 };
 
 struct VersionEdit {

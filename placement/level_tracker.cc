@@ -10,9 +10,13 @@ LevelTracker::~LevelTracker() { bus_->Unsubscribe(subscription_); }
 
 void LevelTracker::OnHint(const Hint& h) {
   std::lock_guard<std::mutex> l(mu_);
+  ScoreCompactionsLocked(h);
   // A guess from the I/O pattern (hints/level_inference.h) is an estimate.
-  if (h.kind == Hint::Kind::kTableFileCreation && h.reason == "inferred") {
-    if (h.level >= 0 && levels_.count(h.path) == 0) inferred_[h.path] = h.level;
+  if (h.reason == "inferred" &&
+      (h.kind == Hint::Kind::kTableFileCreation || h.kind == Hint::Kind::kCompactionOutput)) {
+    if (h.kind == Hint::Kind::kTableFileCreation && h.level >= 0 && levels_.count(h.path) == 0) {
+      inferred_[h.path] = h.level;
+    }
     return;
   }
   // An exact level for a table whose level had to be guessed scores the guess.
@@ -116,11 +120,81 @@ uint64_t LevelTracker::estimates_wrong() const {
   return wrong_;
 }
 
+void LevelTracker::ScoreCompactionsLocked(const Hint& h) {
+  bool inferred = h.reason == "inferred";
+  // The inputs of inferred compactions that ended and that the MANIFEST
+  // edit committing them (hints of kind file-deleted, delivered around the
+  // inference's end) did not drop were not inputs.
+  if (!inferred && h.kind != Hint::Kind::kFileDeleted) {
+    for (auto& [job, inputs] : ended_inputs_) compaction_score_.inputs_wrong += inputs.size();
+    ended_inputs_.clear();
+  }
+  switch (h.kind) {
+    case Hint::Kind::kCompactionBegin:
+      if (!inferred) break;
+      compaction_score_.inferred++;
+      for (const HintFile& in : h.inputs) job_guessed_inputs_[h.job].insert(in.path);
+      break;
+    case Hint::Kind::kCompactionEnd: {
+      auto job = job_guessed_inputs_.find(h.job);
+      if (!inferred || job == job_guessed_inputs_.end()) break;
+      ended_inputs_[h.job] = std::move(job->second);
+      job_guessed_inputs_.erase(job);
+      break;
+    }
+    case Hint::Kind::kTableFileCreation:
+      if (inferred && h.job >= 0 && h.level >= 0) guessed_outputs_[h.path] = h.level;
+      break;
+    case Hint::Kind::kCompactionOutput: {
+      if (inferred || h.level < 0 || h.reason != "compaction") break;
+      auto guess = guessed_outputs_.find(h.path);
+      if (guess != guessed_outputs_.end()) {
+        (guess->second == h.level ? compaction_score_.outputs_right : compaction_score_.outputs_wrong)++;
+        guessed_outputs_.erase(guess);
+      } else if (levels_.count(h.path) == 0) {
+        compaction_score_.outputs_missed++;  // written by a compaction nobody announced
+      }
+      break;
+    }
+    case Hint::Kind::kFileDeleted:
+      guessed_outputs_.erase(h.path);
+      if (h.level < 0) break;  // an unlink, not the MANIFEST
+      {
+        uint64_t named = 0;
+        for (auto* jobs : {&job_guessed_inputs_, &ended_inputs_}) {
+          for (auto& [job, inputs] : *jobs) named += inputs.erase(h.path);
+        }
+        compaction_score_.inputs_right += named;
+        // The MANIFEST drops tables only as compaction inputs (moves are not drops).
+        if (named == 0) compaction_score_.inputs_missed++;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
 nlohmann::json LevelTracker::Stats() const {
   std::lock_guard<std::mutex> l(mu_);
-  return {{"known_levels", levels_.size()},   {"exact_answers", exact_.load()},
-          {"estimated_answers", estimated_.load()}, {"estimated_from_io", from_io_.load()},
-          {"estimates_confirmed", confirmed_}, {"estimates_wrong", wrong_}};
+  const CompactionScore& c = compaction_score_;
+  return {{"known_levels", levels_.size()},
+          {"exact_answers", exact_.load()},
+          {"estimated_answers", estimated_.load()},
+          {"estimated_from_io", from_io_.load()},
+          {"estimates_confirmed", confirmed_},
+          {"estimates_wrong", wrong_},
+          {"inferred_compactions", c.inferred},
+          {"inferred_outputs_right", c.outputs_right},
+          {"inferred_outputs_wrong", c.outputs_wrong},
+          {"compaction_outputs_not_inferred", c.outputs_missed},
+          {"inferred_inputs_right", c.inputs_right},
+          {"inferred_inputs_wrong", c.inputs_wrong},
+          {"compaction_inputs_not_inferred", c.inputs_missed}};
+}
+
+LevelTracker::CompactionScore LevelTracker::compaction_score() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return compaction_score_;
 }
 
 }  // namespace hintfs

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -49,12 +50,29 @@ class LevelTracker {
   // recorded for the same table.
   uint64_t estimates_confirmed() const;
   uint64_t estimates_wrong() const;
+  // Compactions announced by inference (reason "inferred", hints/
+  // level_inference.h) scored against the MANIFEST: outputs whose recorded
+  // level was the inferred job's (right) or not (wrong), compaction outputs
+  // no inferred job announced (missed; tables a listener told of are not
+  // counted), inferred inputs the committing edit dropped (right) or not
+  // (wrong), and tables the MANIFEST dropped that no inferred job named
+  // (missed; with a listener, every input).
+  struct CompactionScore {
+    uint64_t inferred = 0;
+    uint64_t outputs_right = 0, outputs_wrong = 0, outputs_missed = 0;
+    uint64_t inputs_right = 0, inputs_wrong = 0, inputs_missed = 0;
+  };
+  CompactionScore compaction_score() const;
   // {"known_levels":..,"exact_answers":..,"estimated_answers":..,
-  //  "estimated_from_io":..,"estimates_confirmed":..,"estimates_wrong":..}
+  //  "estimated_from_io":..,"estimates_confirmed":..,"estimates_wrong":..,
+  //  "inferred_compactions":..,"inferred_outputs_right":..,"inferred_outputs_wrong":..,
+  //  "compaction_outputs_not_inferred":..,"inferred_inputs_right":..,"inferred_inputs_wrong":..,
+  //  "compaction_inputs_not_inferred":..}
   nlohmann::json Stats() const;
 
  private:
   void OnHint(const Hint& hint);
+  void ScoreCompactionsLocked(const Hint& hint);
 
   std::shared_ptr<HintBus> bus_;
   uint64_t subscription_ = 0;
@@ -66,6 +84,10 @@ class LevelTracker {
   mutable std::unordered_map<std::string, int> estimates_;  // path -> level guessed
   std::unordered_map<std::string, int> inferred_;           // path -> level the I/O pattern suggests
   uint64_t confirmed_ = 0, wrong_ = 0;
+  CompactionScore compaction_score_;
+  std::unordered_map<std::string, int> guessed_outputs_;  // output of an inferred job -> its level
+  std::unordered_map<int64_t, std::set<std::string>> job_guessed_inputs_;  // running inferred job -> inputs
+  std::unordered_map<int64_t, std::set<std::string>> ended_inputs_;  // ended ones, until their edit is read
   mutable std::atomic<uint64_t> exact_{0}, estimated_{0}, from_io_{0};
 };
 

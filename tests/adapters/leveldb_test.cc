@@ -8,6 +8,7 @@
 
 #include <leveldb/db.h>
 #include <leveldb/write_batch.h>
+#include <nlohmann/json.hpp>
 
 #include "adapters/common/mount_registry.h"
 #include "adapters/leveldb/hintfs_leveldb.h"
@@ -120,11 +121,33 @@ TEST_F(LevelDbOnHintfs, ManifestTellsPlacementTheLevels) {
   db_.reset();
   std::shared_ptr<Filesystem> fs;
   ASSERT_TRUE(AcquireMount(spec_, &fs).ok());
-  std::string state = fs->PolicyStateJson();
-  size_t at = state.find("\"known_levels\":");
-  ASSERT_NE(at, std::string::npos) << state;
-  EXPECT_GT(std::atoi(state.c_str() + at + 15), 0) << state;
-  std::cout << "leveldb level knowledge: " << state.substr(at) << "\n";
+  auto knowledge = nlohmann::json::parse(fs->PolicyStateJson())["level_knowledge"];
+  EXPECT_GT(knowledge["known_levels"].get<int>(), 0) << knowledge.dump();
+  std::cout << "leveldb level knowledge: " << knowledge.dump() << "\n";
+}
+
+// LevelDB names no compaction to anyone: hintfs infers each one from the
+// scans of its inputs before its first output, and the MANIFEST scores it.
+TEST_F(LevelDbOnHintfs, CompactionsAreInferredFromTheirReads) {
+  spec_ = "mem:" + test::UniqueName("levelinf");
+  ASSERT_TRUE(NewHintLevelDbEnv(spec_ + "?policy=hhzs", &env_).ok());
+  options_.env = env_.get();
+  options_.write_buffer_size = 128 << 10;
+  options_.max_file_size = 128 << 10;
+  Open();
+  std::mt19937_64 rng(7);
+  for (long i = 0; i < 80000; i++) {
+    long k = static_cast<long>(rng() % 50000);
+    ASSERT_TRUE(db_->Put(leveldb::WriteOptions(), Key(k), Value(k, static_cast<int>(i))).ok());
+  }
+  db_.reset();
+  std::shared_ptr<Filesystem> fs;
+  ASSERT_TRUE(AcquireMount(spec_, &fs).ok());
+  auto k = nlohmann::json::parse(fs->PolicyStateJson())["level_knowledge"];
+  std::cout << "leveldb compaction inference: " << k.dump() << "\n";
+  EXPECT_GT(k["inferred_compactions"].get<int>(), 0) << k.dump();
+  EXPECT_GT(k["inferred_outputs_right"].get<int>(), k["inferred_outputs_wrong"].get<int>()) << k.dump();
+  EXPECT_GT(k["inferred_inputs_right"].get<int>(), k["inferred_inputs_wrong"].get<int>()) << k.dump();
 }
 
 // LevelDB runs under every placement policy (levels from its MANIFEST and

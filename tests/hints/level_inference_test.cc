@@ -44,11 +44,23 @@ class LevelInferenceTest : public ::testing::Test {
     if (lifetime) inference_->OnLifetimeHint(path, lifetime);
     inference_->OnAppend(path, "first bytes");
     inference_->OnAppend(path, "more bytes");  // one guess per table
-    if (inferred_.empty()) return -100;
-    EXPECT_EQ(inferred_.size(), 1u);
-    EXPECT_EQ(inferred_[0].path, path);
-    EXPECT_EQ(inferred_[0].kind, Hint::Kind::kTableFileCreation);
-    return inferred_[0].level;
+    std::vector<Hint> created;
+    for (const Hint& h : inferred_) {
+      if (h.kind == Hint::Kind::kTableFileCreation) created.push_back(h);
+    }
+    if (created.empty()) return -100;
+    EXPECT_EQ(created.size(), 1u);
+    EXPECT_EQ(created[0].path, path);
+    return created[0].level;
+  }
+
+  // The inferred hints of kind published by the last NewTable.
+  std::vector<Hint> Of(Hint::Kind kind) const {
+    std::vector<Hint> out;
+    for (const Hint& h : inferred_) {
+      if (h.kind == kind) out.push_back(h);
+    }
+    return out;
   }
 
   uint64_t now_ = 1000000000;
@@ -109,9 +121,9 @@ TEST_F(LevelInferenceTest, ASmallTableReadWholeInTwoRequestsIsAScan) {
   Known("/db/000030.ldb", 0);
   now_ += 1000;
   inference_->OnRead("/db/000030.ldb", 0, 131072);
-  EXPECT_EQ(NewTable("/db/000031.ldb", 0), 0);  // half read: not yet a scan, a flush
+  EXPECT_EQ(NewTable("/db/000031.ldb", 3), 0);  // half read: not yet a scan, a flush
   inference_->OnRead("/db/000030.ldb", 131072, 68928);
-  EXPECT_EQ(NewTable("/db/000032.ldb", 0), 1);  // L0 input: the output is L1
+  EXPECT_EQ(NewTable("/db/000032.ldb", 3), 1);  // L0 input: the output is L1
   // A lookup that reads one block at the front of a table is no scan.
   now_ += 2 * LevelInference::kScanWindowNs;
   inference_->OnCreate("/db/000033.ldb", ZoneRole::kData);
@@ -119,7 +131,25 @@ TEST_F(LevelInferenceTest, ASmallTableReadWholeInTwoRequestsIsAScan) {
   Known("/db/000033.ldb", 0);
   inference_->OnRead("/db/000033.ldb", 0, 4096);
   inference_->OnRead("/db/000033.ldb", 190000, 10000);
-  EXPECT_EQ(NewTable("/db/000034.ldb", 0), 0);
+  EXPECT_EQ(NewTable("/db/000034.ldb", 3), 0);
+}
+
+// LevelDB merges its L0 tables block by block: its first output may begin
+// after one block of each. Without lifetime hints and without a log switch
+// (so no flush), reads from the tables' first bytes name the inputs.
+TEST_F(LevelInferenceTest, WithoutHintsReadsFromTheFirstByteStartACompaction) {
+  Known("/db/000070.ldb", 0);
+  Known("/db/000071.ldb", 0);
+  inference_->OnRead("/db/000070.ldb", 20000, 500);  // the index, at the end
+  inference_->OnRead("/db/000070.ldb", 0, 880);
+  inference_->OnRead("/db/000071.ldb", 0, 870);
+  EXPECT_EQ(NewTable("/db/000072.ldb", 0), 1);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionBegin).size(), 1u);
+  EXPECT_EQ(Of(Hint::Kind::kCompactionBegin)[0].count, 2u);
+  // After a log switch the next table is the flush, whatever was read.
+  inference_->OnCreate("/db/000073.log", ZoneRole::kData);
+  inference_->OnRead("/db/000070.ldb", 0, 880);
+  EXPECT_EQ(NewTable("/db/000074.ldb", 0), 0);
 }
 
 TEST_F(LevelInferenceTest, WithoutLifetimeHintsAFlushGoesWhereTheLastOneWent) {
@@ -149,6 +179,70 @@ TEST_F(LevelInferenceTest, NoGuessForATableTheStoreAnnounced) {
   Known("/db/000070.sst", 2);  // a listener's hint before the first byte
   inference_->OnCreate("/db/000070.sst", ZoneRole::kData);
   EXPECT_EQ(NewTable("/db/000070.sst", 3), -100);
+}
+
+// A table the MANIFEST recorded with its key range.
+void Recorded(HintBus* bus, const std::string& path, int level, const std::string& smallest,
+              const std::string& largest) {
+  Hint h;
+  h.kind = Hint::Kind::kCompactionOutput;
+  h.path = path, h.level = level, h.reason = "compaction";
+  h.smallest_key = smallest, h.largest_key = largest;
+  bus->Publish(h);
+}
+
+TEST_F(LevelInferenceTest, ACompactionIsAnnouncedBeforeItsFirstOutput) {
+  Recorded(bus_.get(), "/db/000013.ldb", 1, "a", "m");
+  Recorded(bus_.get(), "/db/000014.ldb", 2, "a", "f");
+  Recorded(bus_.get(), "/db/000015.ldb", 2, "g", "p");
+  Recorded(bus_.get(), "/db/000016.ldb", 2, "q", "z");
+  Scan("/db/000013.ldb");
+  Scan("/db/000014.ldb");  // the store reads the next L2 table only later
+  EXPECT_EQ(NewTable("/db/000040.ldb", 0), 2);
+  std::vector<Hint> begin = Of(Hint::Kind::kCompactionBegin);
+  ASSERT_EQ(begin.size(), 1u);
+  ASSERT_EQ(inferred_[0].kind, Hint::Kind::kCompactionBegin) << "before the output's creation";
+  EXPECT_EQ(begin[0].level, 2);
+  EXPECT_GE(begin[0].job, LevelInference::kInferredJobBase);
+  std::vector<std::string> inputs;
+  for (const HintFile& f : begin[0].inputs) inputs.push_back(f.path);
+  // 000015 overlaps 000013's range; 000016 does not.
+  EXPECT_EQ(inputs, (std::vector<std::string>{"/db/000013.ldb", "/db/000014.ldb", "/db/000015.ldb"}));
+  EXPECT_EQ(begin[0].count, 3u);
+  EXPECT_EQ(Of(Hint::Kind::kTableFileCreation)[0].job, begin[0].job);
+  // The next output joins the job, and the first is then written.
+  Scan("/db/000015.ldb");
+  EXPECT_EQ(NewTable("/db/000041.ldb", 0), 2);
+  EXPECT_TRUE(Of(Hint::Kind::kCompactionBegin).empty());
+  ASSERT_EQ(Of(Hint::Kind::kCompactionOutput).size(), 1u);
+  EXPECT_EQ(Of(Hint::Kind::kCompactionOutput)[0].path, "/db/000040.ldb");
+  EXPECT_EQ(Of(Hint::Kind::kTableFileCreation)[0].job, begin[0].job);
+  // The MANIFEST drops an input: the store committed the compaction.
+  inferred_.clear();
+  Hint dropped;
+  dropped.kind = Hint::Kind::kFileDeleted, dropped.path = "/db/000013.ldb", dropped.level = 1;
+  bus_->Publish(dropped);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionOutput).size(), 1u);
+  EXPECT_EQ(Of(Hint::Kind::kCompactionOutput)[0].path, "/db/000041.ldb");
+  ASSERT_EQ(Of(Hint::Kind::kCompactionEnd).size(), 1u);
+  EXPECT_EQ(Of(Hint::Kind::kCompactionEnd)[0].job, begin[0].job);
+  // A flush announces no compaction.
+  now_ += 2 * LevelInference::kScanWindowNs;
+  EXPECT_EQ(NewTable("/db/000042.ldb", 0), 0);
+  EXPECT_TRUE(Of(Hint::Kind::kCompactionBegin).empty());
+}
+
+TEST_F(LevelInferenceTest, ACompactionThatGoesQuietEnds) {
+  Scan("/db/000010.sst");
+  EXPECT_EQ(NewTable("/db/000050.sst", 3), 1);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionBegin).size(), 1u);
+  int64_t job = Of(Hint::Kind::kCompactionBegin)[0].job;
+  // Without key ranges the inputs are the tables being scanned.
+  EXPECT_EQ(Of(Hint::Kind::kCompactionBegin)[0].inputs.size(), 1u);
+  now_ += LevelInference::kJobIdleNs + 1;
+  EXPECT_EQ(NewTable("/db/000051.sst", 3), 0);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionEnd).size(), 1u);
+  EXPECT_EQ(Of(Hint::Kind::kCompactionEnd)[0].job, job);
 }
 
 }  // namespace

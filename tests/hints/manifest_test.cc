@@ -140,8 +140,20 @@ void CheckRealManifest(const std::string& dir, const std::string& manifest, cons
   EXPECT_EQ(live, TableNumbers(dir, ext)) << "the MANIFEST's live files are the DB's table files";
   EXPECT_GT(r.flushes, 3);
   EXPECT_GT(r.compactions, 0);
+  for (const VersionEdit& e : whole) {
+    for (const ManifestFile& f : e.new_files) {  // the tests' keys are "key<N>"
+      EXPECT_EQ(f.smallest.rfind("key", 0), 0u) << f.smallest;
+      EXPECT_EQ(f.largest.rfind("key", 0), 0u) << f.largest;
+      EXPECT_LE(f.smallest, f.largest);
+    }
+  }
   std::vector<Hint> hints = HintsFromEdit(whole.back(), dir, ext);
-  for (const Hint& h : hints) EXPECT_EQ(h.path.rfind(dir + "/", 0), 0u);
+  for (const Hint& h : hints) {
+    EXPECT_EQ(h.path.rfind(dir + "/", 0), 0u);
+    if (h.kind == Hint::Kind::kCompactionOutput) {
+      EXPECT_EQ(h.smallest_key.rfind("key", 0), 0u);
+    }
+  }
 }
 
 TEST(Manifest, ReadsRocksDbManifests) {
@@ -190,13 +202,29 @@ TEST(Manifest, DamageIsAnErrorWithAnOffset) {
 }
 
 TEST(Manifest, VersionEditDecoderRejectsTruncation) {
-  // kNewFile (7): level 2, number 12, size 100, keys "a" and "b".
-  std::string edit = {7, 2, 12, 100, 1, 'a', 1, 'b'};
+  // kNewFile (7): level 2, number 12, size 100, internal keys "a" and "bc"
+  // (user key, then the 8-byte sequence and type).
+  const std::string trailer(8, '\1');
+  std::string edit = std::string{7, 2, 12, 100, 9, 'a'} + trailer + std::string{10, 'b', 'c'} + trailer;
   VersionEdit e;
   ASSERT_TRUE(DecodeVersionEdit(edit, &e).ok());
   ASSERT_EQ(e.new_files.size(), 1u);
   EXPECT_EQ(e.new_files[0].level, 2);
   EXPECT_EQ(e.new_files[0].number, 12u);
+  EXPECT_EQ(e.new_files[0].smallest, "a");
+  EXPECT_EQ(e.new_files[0].largest, "bc");
+  // A table the edit drops at L1 and adds at L2 was moved: no deletion hint.
+  VersionEdit move;
+  ASSERT_TRUE(DecodeVersionEdit(std::string{6, 1, 12} + std::string{6, 1, 13} + edit, &move).ok());
+  std::vector<Hint> hints = HintsFromEdit(move, "/db", ".ldb");
+  ASSERT_EQ(hints.size(), 2u);
+  EXPECT_EQ(hints[0].kind, Hint::Kind::kCompactionOutput);
+  EXPECT_EQ(hints[0].path, "/db/000012.ldb");
+  EXPECT_EQ(hints[0].level, 2);
+  EXPECT_EQ(hints[1].kind, Hint::Kind::kFileDeleted);
+  EXPECT_EQ(hints[1].path, "/db/000013.ldb");
+  // A key too short to hold its trailer is damage.
+  EXPECT_TRUE(DecodeVersionEdit(std::string{7, 2, 12, 100, 1, 'a', 1, 'b'}, &e).IsCorruption());
   for (size_t n = 1; n < edit.size(); n++) {
     EXPECT_TRUE(DecodeVersionEdit(std::string_view(edit).substr(0, n), &e).IsCorruption()) << n;
   }
