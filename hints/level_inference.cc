@@ -17,6 +17,11 @@ constexpr int kScanRun = 3;
 // order by a request or two.
 constexpr uint64_t kScanSlack = 128 << 10;
 
+std::string DirOf(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
 }  // namespace
 
 LevelInference::LevelInference(std::shared_ptr<HintBus> bus, std::shared_ptr<IoObserver> next, Clock clock)
@@ -41,7 +46,7 @@ void LevelInference::OnHint(const Hint& h) {
             t.largest = h.largest_key;
           }
           pending_.erase(h.path);  // a store that says it needs no guess
-          if (h.reason == "flush") flush_level_ = h.level;
+          if (h.reason == "flush") stores_[DirOf(h.path)].flush_level = h.level;
         }
         break;
       case Hint::Kind::kFileDeleted: {
@@ -68,11 +73,20 @@ void LevelInference::Publish(std::vector<Hint>* hints) {
 void LevelInference::OnCreate(const std::string& path, ZoneRole role) {
   if (IsTableFile(path)) {
     std::lock_guard<std::mutex> l(mu_);
-    if (tables_.count(path) == 0) pending_[path] = 0;
+    if (tables_.count(path) == 0) {
+      // What the store was doing when it created the table: on the mount
+      // the table's first bytes may reach us much later (the kernel's
+      // write-back), after other flushes and compactions began.
+      uint64_t now = clock_();
+      Pending& p = pending_[path];
+      p.switches = stores_[DirOf(path)].switches;
+      p.scanned = ScannedLocked(DirOf(path), now, false);
+      p.started = ScannedLocked(DirOf(path), now, true);
+    }
   } else if (IsWalFile(path)) {
     // A new write-ahead log: the memtable of the old one is about to be flushed.
     std::lock_guard<std::mutex> l(mu_);
-    flush_pending_ = true;
+    stores_[DirOf(path)].switches++;
   }
   if (next_) next_->OnCreate(path, role);
 }
@@ -81,7 +95,7 @@ void LevelInference::OnLifetimeHint(const std::string& path, int lifetime) {
   {
     std::lock_guard<std::mutex> l(mu_);
     auto it = pending_.find(path);
-    if (it != pending_.end()) it->second = lifetime;
+    if (it != pending_.end()) it->second.lifetime = lifetime;
   }
   if (next_) next_->OnLifetimeHint(path, lifetime);
 }
@@ -97,7 +111,7 @@ void LevelInference::OnAppend(const std::string& path, std::string_view data) {
     if (it == pending_.end()) return;
     uint64_t now = clock_();
     EndIdleJobsLocked(now, &hints);
-    Guess guess = GuessLocked(it->second, now);
+    Guess guess = GuessLocked(DirOf(path), it->second, now);
     pending_.erase(it);
     int64_t job = guess.compaction ? JoinCompactionLocked(path, guess.level, now, &hints) : -1;
     Hint h;
@@ -148,34 +162,46 @@ void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t b
   if (s.run >= kScanRun || covered) s.last_ns = now;
 }
 
-std::set<std::string> LevelInference::ScannedLocked(uint64_t now, bool started_too) const {
-  std::set<std::string> scanned;  // the tables running compactions read
+std::set<std::string> LevelInference::ScannedLocked(const std::string& dir, uint64_t now, bool started_too) const {
+  std::set<std::string> scanned;  // the tables the store's running compactions read
   auto recent = [&](uint64_t ns) { return ns != 0 && now - ns <= kScanWindowNs; };
   for (const auto& [path, scan] : scans_) {
+    if (DirOf(path) != dir) continue;  // another store's
     if (recent(scan.last_ns) || (started_too && recent(scan.started_ns))) scanned.insert(path);
   }
   return scanned;
 }
 
-LevelInference::Guess LevelInference::GuessLocked(int lifetime, uint64_t now) {
+LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const Pending& pending, uint64_t now) {
   // Levels of the tables running compactions read. A compaction's first
   // output may begin after a block or two of each input (small blocks, or
   // LevelDB's merge of many L0 tables): reads from a table's first byte
   // count then, if no table has been read far enough to show a scan.
   // That takes a store without lifetime hints (LevelDB, the mount): it
   // flushes only after a log switch, so a table without one is a
-  // compaction's. (A RocksDB point lookup also reads a first block.)
+  // compaction's, and the shallowest level read is its input level even if
+  // a deeper one shows a longer scan already. (A RocksDB point lookup also
+  // reads a first block.)
+  // Reads when the table was created count as well as those now.
+  const int lifetime = pending.lifetime;
+  const bool started_too = lifetime == 0 || lifetime == 1;
+  Store& store = stores_[dir];
   std::set<int> scanned;
-  for (const std::string& path : ScannedLocked(now, false)) scanned.insert(tables_.at(path).level);
-  if (scanned.empty() && (lifetime == 0 || lifetime == 1)) {
-    for (const std::string& path : ScannedLocked(now, true)) scanned.insert(tables_.at(path).level);
+  std::set<std::string> read = ScannedLocked(dir, now, started_too);
+  read.insert(pending.scanned.begin(), pending.scanned.end());
+  if (started_too) read.insert(pending.started.begin(), pending.started.end());
+  for (const std::string& path : read) {
+    auto t = tables_.find(path);
+    if (t != tables_.end()) scanned.insert(t->second.level);
   }
   int shallowest = scanned.empty() ? -1 : *scanned.begin();
-  // The first table after a log switch is the flush, even while a
-  // compaction runs (it gets L0's "medium" hint, or none).
-  if (flush_pending_ && (lifetime == 0 || lifetime == 1 || lifetime == 3)) {
-    flush_pending_ = false;
-    return Guess{lifetime == 3 ? 0 : flush_level_, false};
+  // The first table created after a log switch is the flush, even while a
+  // compaction runs (it gets L0's "medium" hint, or none); a table created
+  // before the latest unflushed switch is not its flush.
+  if (store.flushed < store.switches && pending.switches > store.flushed &&
+      (lifetime == 0 || lifetime == 1 || lifetime == 3)) {
+    store.flushed = pending.switches;
+    return Guess{lifetime == 3 ? 0 : store.flush_level, false};
   }
   Guess g;
   switch (lifetime) {
@@ -189,7 +215,7 @@ LevelInference::Guess LevelInference::GuessLocked(int lifetime, uint64_t now) {
       g.level = std::max(3, shallowest + 1);
       break;
     default:  // no lifetime hint (LevelDB, FUSE): a flush goes where the last one went
-      if (scanned.empty()) return Guess{flush_level_, false};
+      if (scanned.empty()) return Guess{store.flush_level, false};
       g.level = shallowest + 1;
   }
   g.compaction = g.level > 0 && scanned.count(g.level - 1) != 0;
@@ -213,7 +239,7 @@ int64_t LevelInference::JoinCompactionLocked(const std::string& output, int leve
   int64_t id = next_job_++;
   Job& job = jobs_[id];
   job.output_level = level;
-  job.inputs = InputsLocked(level, now);
+  job.inputs = InputsLocked(DirOf(output), level, now);
   job.last_output = output;
   job.last_ns = now;
   for (const HintFile& in : job.inputs) input_of_[in.path] = id;
@@ -225,14 +251,14 @@ int64_t LevelInference::JoinCompactionLocked(const std::string& output, int leve
   return id;
 }
 
-std::vector<HintFile> LevelInference::InputsLocked(int output_level, uint64_t now) const {
+std::vector<HintFile> LevelInference::InputsLocked(const std::string& dir, int output_level, uint64_t now) const {
   // The tables of the level above being scanned, and those of the output
   // level whose key ranges meet theirs (the ones the store must merge them
   // with); without key ranges, the output level's tables being scanned.
   std::set<std::string> inputs;
   std::string low, high;
   bool ranges_known = true;
-  for (const std::string& path : ScannedLocked(now, true)) {
+  for (const std::string& path : ScannedLocked(dir, now, true)) {
     const Table& t = tables_.at(path);
     if (t.level == output_level) inputs.insert(path);
     if (t.level != output_level - 1) continue;
@@ -243,6 +269,7 @@ std::vector<HintFile> LevelInference::InputsLocked(int output_level, uint64_t no
   }
   if (ranges_known && !high.empty()) {
     for (const auto& [path, t] : tables_) {
+      if (DirOf(path) != dir) continue;
       bool ranged = !t.smallest.empty() || !t.largest.empty();
       if (t.level == output_level && ranged && t.smallest <= high && t.largest >= low) inputs.insert(path);
     }

@@ -33,6 +33,13 @@
 // removes one of its inputs, which is when the store commits it, or after
 // kJobIdleNs without a scan of its inputs or a new output.
 //
+// A store is a directory: only its own tables' reads and log switches count
+// for its new tables. A table is judged by what ran when it was created as
+// well as when its first bytes arrive (on the FUSE mount the kernel's
+// write-back may deliver them seconds later): it is a log switch's flush
+// only if it was created after that switch, and the reads under way at its
+// creation count towards its compaction's inputs.
+//
 // Passes every call on to the next observer.
 #ifndef HINTFS_HINTS_LEVEL_INFERENCE_H_
 #define HINTFS_HINTS_LEVEL_INFERENCE_H_
@@ -95,13 +102,26 @@ class LevelInference : public IoObserver {
   };
 
   void OnHint(const Hint& hint);
-  Guess GuessLocked(int lifetime, uint64_t now);
-  // Tables scanned within the window (started_too: or read from their first byte).
-  std::set<std::string> ScannedLocked(uint64_t now, bool started_too) const;
+  // A store is a directory: its tables, logs and MANIFEST live there.
+  struct Store {
+    int flush_level = 0;    // where its last flush output was recorded
+    uint64_t switches = 0;  // logs it created
+    uint64_t flushed = 0;   // switches whose flush table has been seen
+  };
+  // A new table before its first append.
+  struct Pending {
+    int lifetime = 0;
+    uint64_t switches = 0;  // its store's log switches when it was created
+    std::set<std::string> scanned, started;  // ScannedLocked then
+  };
+  Guess GuessLocked(const std::string& dir, const Pending& pending, uint64_t now);
+  // Tables of the store in dir scanned within the window (started_too: or
+  // read from their first byte).
+  std::set<std::string> ScannedLocked(const std::string& dir, uint64_t now, bool started_too) const;
   // The job an output at level joins (begun now if none writes that level),
   // adding the hints that announce it and the job's previous output.
   int64_t JoinCompactionLocked(const std::string& output, int level, uint64_t now, std::vector<Hint>* hints);
-  std::vector<HintFile> InputsLocked(int output_level, uint64_t now) const;
+  std::vector<HintFile> InputsLocked(const std::string& dir, int output_level, uint64_t now) const;
   void EndJobLocked(int64_t id, std::vector<Hint>* hints);
   void EndIdleJobsLocked(uint64_t now, std::vector<Hint>* hints);
   // Outside our lock: subscribers include us.
@@ -114,10 +134,9 @@ class LevelInference : public IoObserver {
   std::mutex mu_;
   std::map<std::string, Table> tables_;  // tables whose level a hint named
   std::map<std::string, Scan> scans_;    // reads of those tables
-  std::map<std::string, int> pending_;   // new tables before their first append -> lifetime hint
+  std::map<std::string, Pending> pending_;  // new tables before their first append
   std::map<std::string, uint64_t> sizes_;  // bytes appended to tables since the mount
-  int flush_level_ = 0;                  // where the last flush output was recorded
-  bool flush_pending_ = false;           // a log switched since the last flush output
+  std::map<std::string, Store> stores_;  // by directory
   std::map<int64_t, Job> jobs_;          // inferred compactions running
   std::map<std::string, int64_t> input_of_;  // input table -> its job
   int64_t next_job_ = kInferredJobBase;

@@ -228,6 +228,17 @@ int ReadDir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_file_
   return 0;
 }
 
+// Once the store's MANIFEST records a table (a flush or compaction output),
+// the table leaves the kernel's page cache, where writing it and the store's
+// first read of it put it all. Otherwise the store's later reads of it, its
+// compactions' scans included, are served from that cache and never reach
+// hintfs, which then cannot see a compaction begin (hints/level_inference.h)
+// or which tables are hot (migration, the SSD cache). Mapped pages go too:
+// they fault in again through the daemon.
+void DropRecordedTablesFromPageCache(const Hint& h) {
+  if (h.kind == Hint::Kind::kCompactionOutput && h.reason != "inferred") g_invalidator.Invalidate(h.path);
+}
+
 int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
   auto h = std::make_unique<Handle>();
   if (IsVirtual(path)) {
@@ -520,17 +531,21 @@ int RunFuseMount(const FuseMountOptions& o) {
     fuse_destroy(f);
     return 1;
   }
-  Status s = AcquireMount(o.spec, &g_fs);
+  std::shared_ptr<HintBus> bus;
+  Status s = AcquireMount(o.spec, &g_fs, &bus);
   int rc = 0;
+  uint64_t subscription = 0;
   if (!s.ok()) {
     std::fprintf(stderr, "hintfs mount: %s\n", s.ToString().c_str());
     rc = 1;
   } else {
     g_invalidator.Start(f);
+    if (g_writeback) subscription = bus->Subscribe(DropRecordedTablesFromPageCache);
     fuse_set_signal_handlers(fuse_get_session(f));
     rc = fuse_loop_mt(f, 0) == 0 ? 0 : 1;
     fuse_remove_signal_handlers(fuse_get_session(f));
   }
+  if (subscription != 0) bus->Unsubscribe(subscription);
   fuse_unmount(f);
   // After the connection ends, so an invalidation waiting on the kernel
   // returns; before the session goes.

@@ -39,9 +39,14 @@ class LevelInferenceTest : public ::testing::Test {
   // Creates a table the way a store does and returns the level published
   // at its first append (-100: none).
   int NewTable(const std::string& path, int lifetime) {
-    inferred_.clear();
     inference_->OnCreate(path, ZoneRole::kData);
     if (lifetime) inference_->OnLifetimeHint(path, lifetime);
+    return FirstBytes(path);
+  }
+
+  // The first bytes of a table created earlier reach us; the level published.
+  int FirstBytes(const std::string& path) {
+    inferred_.clear();
     inference_->OnAppend(path, "first bytes");
     inference_->OnAppend(path, "more bytes");  // one guess per table
     std::vector<Hint> created;
@@ -243,6 +248,31 @@ TEST_F(LevelInferenceTest, ACompactionThatGoesQuietEnds) {
   EXPECT_EQ(NewTable("/db/000051.sst", 3), 0);
   ASSERT_EQ(Of(Hint::Kind::kCompactionEnd).size(), 1u);
   EXPECT_EQ(Of(Hint::Kind::kCompactionEnd)[0].job, job);
+}
+
+// Two stores on one mount: one's compaction says nothing about the other.
+TEST_F(LevelInferenceTest, AnotherStoresScansDoNotCount) {
+  Known("/other/000010.ldb", 1);
+  Scan("/other/000010.ldb");
+  EXPECT_EQ(NewTable("/db/000090.sst", 3), 0);
+  EXPECT_TRUE(Of(Hint::Kind::kCompactionBegin).empty());
+  EXPECT_EQ(NewTable("/other/000091.ldb", 0), 2);
+}
+
+// On the mount a table's first bytes may arrive long after its creation
+// (the kernel's write-back): a compaction output created before later log
+// switches is not their flush, and the reads under way at its creation
+// name its inputs.
+TEST_F(LevelInferenceTest, ATableIsJudgedByWhatRanWhenItWasCreated) {
+  inference_->OnCreate("/db/000100.log", ZoneRole::kData);
+  EXPECT_EQ(NewTable("/db/000101.ldb", 0), 0);  // the flush of that switch
+  Scan("/db/000010.sst");                      // an L0 -> L1 compaction begins
+  inference_->OnCreate("/db/000102.ldb", ZoneRole::kData);  // its output
+  now_ += 2 * LevelInference::kScanWindowNs;     // its bytes are late
+  inference_->OnCreate("/db/000103.log", ZoneRole::kData);  // meanwhile a log switch
+  EXPECT_EQ(FirstBytes("/db/000102.ldb"), 1);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionBegin).size(), 1u);
+  EXPECT_EQ(NewTable("/db/000104.ldb", 0), 0);  // the switch's flush
 }
 
 }  // namespace
