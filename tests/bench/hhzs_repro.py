@@ -71,6 +71,16 @@ DB_OPTIONS = ";".join([
 # would be 2% and absorb the hottest reads.
 BLOCK_CACHE = (8 << 20) // SCALE
 
+# The stores the harness runs (hintfs-ycsb arguments). Without RocksDB's event
+# listener, and under LevelDB, hintfs infers levels and compactions from the
+# I/O and the MANIFEST (hints/level_inference.h). LevelDB takes only its own
+# options: the same memtable and table sizes.
+STORES = {
+    "rocksdb": ["--db-options", DB_OPTIONS],
+    "rocksdb-nolistener": ["--db-options", DB_OPTIONS, "--no-listener"],
+    "leveldb": ["--engine", "leveldb", "--db-options", "write_buffer_size=984612;max_file_size=1969225"],
+}
+
 # The paper configures RocksDB by its tuning guide, whose settings for point
 # lookups include a 10-bit Bloom filter per table. Without one every Get reads
 # a data block at every level whose key range covers the key, so a read of an
@@ -170,7 +180,7 @@ class Repro:
                 f"file:{where}/hdd.img?zone_size=2MiB&zones=2048&profile=st14000&profile_scale={self.args.speedup}")
 
     def ycsb_cmd(self, where, label, extra):
-        cmd = [self.ycsb, "--uri", f"file:{where}/ssd.img", "--db-options", DB_OPTIONS,
+        cmd = [self.ycsb, "--uri", f"file:{where}/ssd.img"] + STORES[self.args.store] + [
                "--block-cache", str(BLOCK_CACHE), "--bloom-bits", str(BLOOM_BITS),
                "--records", str(self.records), "--csv", self.csv,
                "--threads", str(self.args.threads),
@@ -197,7 +207,7 @@ class Repro:
         # so let the compactions finish before the state is saved.
         # With the cache on, RocksDB feeds it through its secondary cache in
         # every phase (which also keeps file-level caching off).
-        secondary = ["--secondary-cache"] if policy.endswith("cache=all") else []
+        secondary = ["--secondary-cache"] if policy.endswith("cache=all") and self.args.store != "leveldb" else []
         sh(self.ycsb_cmd(dev, f"{scheme}/load#{run}", ["--load", "--settle", "900"] + secondary),
            stdout=subprocess.DEVNULL)
         for img in ("ssd.img", "hdd.img"):
@@ -234,7 +244,7 @@ class Repro:
         sizes = {}
         for line in out.splitlines():
             f = line.split()
-            if len(f) < 7 or not f[6].endswith(".sst") or not f[4].startswith("L"):
+            if len(f) < 7 or not f[6].endswith((".sst", ".ldb")) or not f[4].startswith("L"):
                 continue
             key = (f[4], f[5])
             sizes[key] = sizes.get(key, 0) + int(f[1])
@@ -251,12 +261,13 @@ class Repro:
         """Keeps the results of an earlier run with the same settings (resume)."""
         os.makedirs(self.out, exist_ok=True)
         meta = {"records": self.records, "ops": self.ops, "quick": self.args.quick,
-                "speedup": self.args.speedup, "threads": self.args.threads,
+                "speedup": self.args.speedup, "threads": self.args.threads, "store": self.args.store,
                 "migration_kib": self.args.migration_rate or 4096 * self.args.speedup}
         meta_path = os.path.join(self.out, "meta.json")
         if not self.args.fresh and os.path.exists(meta_path):
             with open(meta_path) as fh:
                 old = json.load(fh)
+            old.setdefault("store", "rocksdb")  # results from before --store
             if {k: old.get(k) for k in meta} != meta:
                 print(f"hhzs_repro: {self.out} holds results of other settings ({old}); use --fresh",
                       file=sys.stderr)
@@ -363,6 +374,9 @@ def parse_args():
     p.add_argument("--fresh", action="store_true", help="drop earlier results in --out instead of resuming")
     p.add_argument("--ops", type=int, default=80000, help="operations per workload (default 80000)")
     p.add_argument("--threads", type=int, default=1, help="client threads (default 1)")
+    p.add_argument("--store", choices=sorted(STORES), default="rocksdb",
+                   help="the store and what it tells hintfs: rocksdb (with its event listener), "
+                        "rocksdb-nolistener (hints inferred from I/O and the MANIFEST), leveldb (our Env)")
     p.add_argument("--migration-rate", type=int, default=None, metavar="KIB",
                    help="migration rate in KiB/s as run (default 4 MiB/s x --speedup)")
     p.add_argument("--speedup", type=int, default=PROFILE_SCALE,
