@@ -112,8 +112,8 @@ void LevelInference::OnAppend(const std::string& path, std::string_view data) {
     uint64_t now = clock_();
     EndIdleJobsLocked(now, &hints);
     Guess guess = GuessLocked(DirOf(path), it->second, now);
+    int64_t job = guess.compaction ? JoinCompactionLocked(path, guess.level, it->second, now, &hints) : -1;
     pending_.erase(it);
-    int64_t job = guess.compaction ? JoinCompactionLocked(path, guess.level, now, &hints) : -1;
     Hint h;
     h.kind = Hint::Kind::kTableFileCreation;
     h.path = path;
@@ -222,8 +222,8 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
   return g;
 }
 
-int64_t LevelInference::JoinCompactionLocked(const std::string& output, int level, uint64_t now,
-                                             std::vector<Hint>* hints) {
+int64_t LevelInference::JoinCompactionLocked(const std::string& output, int level, const Pending& pending,
+                                             uint64_t now, std::vector<Hint>* hints) {
   for (auto& [id, job] : jobs_) {
     if (job.output_level != level) continue;
     if (!job.last_output.empty()) {  // the previous output is written
@@ -239,7 +239,7 @@ int64_t LevelInference::JoinCompactionLocked(const std::string& output, int leve
   int64_t id = next_job_++;
   Job& job = jobs_[id];
   job.output_level = level;
-  job.inputs = InputsLocked(DirOf(output), level, now);
+  job.inputs = InputsLocked(DirOf(output), level, pending.started, now);
   job.last_output = output;
   job.last_ns = now;
   for (const HintFile& in : job.inputs) input_of_[in.path] = id;
@@ -251,15 +251,21 @@ int64_t LevelInference::JoinCompactionLocked(const std::string& output, int leve
   return id;
 }
 
-std::vector<HintFile> LevelInference::InputsLocked(const std::string& dir, int output_level, uint64_t now) const {
+std::vector<HintFile> LevelInference::InputsLocked(const std::string& dir, int output_level,
+                                                   const std::set<std::string>& read_at_creation,
+                                                   uint64_t now) const {
   // The tables of the level above being scanned, and those of the output
   // level whose key ranges meet theirs (the ones the store must merge them
   // with); without key ranges, the output level's tables being scanned.
   std::set<std::string> inputs;
   std::string low, high;
   bool ranges_known = true;
-  for (const std::string& path : ScannedLocked(dir, now, true)) {
-    const Table& t = tables_.at(path);
+  std::set<std::string> read = ScannedLocked(dir, now, true);
+  read.insert(read_at_creation.begin(), read_at_creation.end());
+  for (const std::string& path : read) {
+    auto known = tables_.find(path);
+    if (known == tables_.end()) continue;  // deleted since
+    const Table& t = known->second;
     if (t.level == output_level) inputs.insert(path);
     if (t.level != output_level - 1) continue;
     inputs.insert(path);

@@ -120,8 +120,12 @@ class LevelInference : public IoObserver {
   std::set<std::string> ScannedLocked(const std::string& dir, uint64_t now, bool started_too) const;
   // The job an output at level joins (begun now if none writes that level),
   // adding the hints that announce it and the job's previous output.
-  int64_t JoinCompactionLocked(const std::string& output, int level, uint64_t now, std::vector<Hint>* hints);
-  std::vector<HintFile> InputsLocked(const std::string& dir, int output_level, uint64_t now) const;
+  int64_t JoinCompactionLocked(const std::string& output, int level, const Pending& pending, uint64_t now,
+                               std::vector<Hint>* hints);
+  // The inputs of a compaction writing output_level, from the reads under
+  // way now and those at its first output's creation.
+  std::vector<HintFile> InputsLocked(const std::string& dir, int output_level,
+                                     const std::set<std::string>& read_at_creation, uint64_t now) const;
   void EndJobLocked(int64_t id, std::vector<Hint>* hints);
   void EndIdleJobsLocked(uint64_t now, std::vector<Hint>* hints);
   // Outside our lock: subscribers include us.
