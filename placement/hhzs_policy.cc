@@ -9,7 +9,12 @@
 namespace hintfs {
 
 HhzsPolicy::HhzsPolicy(std::string name, std::shared_ptr<HintBus> bus, HhzsConfig config)
-    : name_(std::move(name)), bus_(bus), config_(config), tracker_(bus), table_size_(config.table_bytes), temperatures_(bus) {
+    : name_(std::move(name)),
+      bus_(bus),
+      config_(config),
+      tracker_(bus),
+      table_size_(config.table_bytes),
+      temperatures_(bus) {
   subscription_ = bus_->Subscribe([this](const Hint& h) { OnHint(h); });
 }
 
