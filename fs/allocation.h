@@ -83,6 +83,9 @@ class AllocationPolicy {
     static_cast<void>(request);
     return false;
   }
+  // The devices as the mount found them, before any request: a policy can
+  // size itself to them, and say at once if its options leave a tier no use.
+  virtual void OnMount(const std::vector<DeviceSpace>& devices) { static_cast<void>(devices); }
   // Where the filesystem actually put the request (it may have spilled past
   // the policy's first choice).
   virtual void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {

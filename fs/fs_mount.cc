@@ -150,6 +150,12 @@ Status FsImpl::Open() {
       }
     }
   }
+  std::vector<DeviceSpace> spaces;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (uint32_t d = 0; d < members_.size(); d++) spaces.push_back(DeviceSpaceLocked(d));
+  }
+  policy_->OnMount(spaces);
   if (options_.read_only) return Status::OK();
   {
     std::lock_guard<std::mutex> l(mu_);

@@ -232,6 +232,18 @@ std::string HhzsPolicy::warning() const {
   return warning_;
 }
 
+void HhzsPolicy::OnMount(const std::vector<DeviceSpace>& devices) {
+  uint64_t fast_bytes = 0, zone_bytes = 0;
+  for (const DeviceSpace& d : devices) {
+    if (d.tier != Tier::kFast) continue;
+    fast_bytes += d.zone_capacity * d.total_zones;
+    zone_bytes = d.zone_capacity;
+  }
+  table_size_.NoteFastZone(zone_bytes);
+  std::lock_guard<std::mutex> l(mu_);
+  CheckFastTierLocked(fast_bytes, BudgetLocked(zone_bytes, fast_bytes), table_size_.bytes());
+}
+
 void HhzsPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {
   std::lock_guard<std::mutex> l(mu_);
   // Counted where the first zone really landed (the fs may have spilled).

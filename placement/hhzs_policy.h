@@ -79,6 +79,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   }
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
+  // Resolves the budget and the table size's guess for the fast tier, and
+  // warns if its options leave no room for a table.
+  void OnMount(const std::vector<DeviceSpace>& devices) override;
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
   // A migrated table counts in A_i on the tier it moved to.
   void OnMigrated(const std::string& path, Tier tier) override;

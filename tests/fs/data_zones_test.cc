@@ -20,7 +20,9 @@ class WatchingPolicy : public FastFirstPolicy {
     seen = devices;
     FastFirstPolicy::ChooseDevices(request, devices, order);
   }
+  void OnMount(const std::vector<DeviceSpace>& devices) override { mounted = devices; }
   std::vector<DeviceSpace> seen;
+  std::vector<DeviceSpace> mounted;  // as OnMount showed them
 };
 
 class DataZonesTest : public ::testing::Test {
@@ -72,6 +74,12 @@ TEST_F(DataZonesTest, FilesFillOnlyTheDataZonesAndSpillPastThem) {
   Mount();
   EXPECT_EQ(fs_->superblock().members[0].data_zones, 6u);
   EXPECT_EQ(fs_->superblock().members[1].data_zones, 0u);
+  // The policy saw the devices at mount, before any file.
+  ASSERT_EQ(policy_->mounted.size(), 2u);
+  EXPECT_TRUE(policy_->seen.empty());
+  EXPECT_EQ(policy_->mounted[0].total_zones, 6u);
+  EXPECT_EQ(policy_->mounted[0].tier, Tier::kFast);
+  EXPECT_EQ(policy_->mounted[1].zone_capacity, 64u << 10);
   // 20 zones' worth of files: 6 data zones and the 2 kept back (GC, the
   // reserve) at most on the fast tier, the rest on the slow one.
   const std::string chunk(60 << 10, 'd');

@@ -315,12 +315,15 @@ TEST(HhzsDefaults, ABudgetThatFillsTheFastTierIsReported) {
   std::vector<DeviceSpace> devices(1);
   devices[0].tier = Tier::kFast, devices[0].total_zones = 32, devices[0].free_zones = 32;
   devices[0].zone_capacity = 8 << 20;
+  p->OnMount(devices);  // said at mount, before any table
+  std::string warning = static_cast<HhzsPolicy*>(p.get())->warning();
+  EXPECT_NE(warning.find("no room for a table"), std::string::npos) << warning;
   AllocationRequest r;
   r.path = "/db/000005.sst";
   r.role = kTableClass;
   std::vector<uint32_t> order;
   p->ChooseDevices(r, devices, &order);
-  std::string warning = static_cast<HhzsPolicy*>(p.get())->warning();
+  warning = static_cast<HhzsPolicy*>(p.get())->warning();
   EXPECT_NE(warning.find("no room for a table"), std::string::npos) << warning;
   EXPECT_EQ(nlohmann::json::parse(p->StateJson())["warning"], warning);
   EXPECT_EQ(nlohmann::json::parse(p->StateJson())["capacity_slots"], 0);
