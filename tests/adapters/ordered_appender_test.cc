@@ -177,6 +177,7 @@ TEST_F(OrderedAppenderTest, HolesSettleAsZeros) {
   EXPECT_EQ(a->HeldBytes(), 0u);
   std::string want = "abc" + std::string(10000 - 3, '\0') + "xyz";
   EXPECT_EQ(ReadFile("/f"), want);
+  a.reset();  // before the filesystem it writes to goes
   Remount();
   EXPECT_EQ(ReadFile("/f"), want);
 }
