@@ -59,11 +59,12 @@ std::vector<DeviceSpace> TwoTiers() {
   return d;
 }
 
-std::vector<uint32_t> Order(AllocationPolicy* p, const std::string& path, int lifetime) {
+std::vector<uint32_t> Order(AllocationPolicy* p, const std::string& path, int lifetime, uint64_t file_size = 0) {
   AllocationRequest r;
   r.path = path;
   r.role = p->RoleForNewFile(path);
   r.lifetime_hint = lifetime;
+  r.file_size = file_size;
   std::vector<uint32_t> order;
   p->ChooseDevices(r, TwoTiers(), &order);
   return order;
@@ -101,15 +102,7 @@ TEST(StaticPolicies, InfoLogsGoSlowOnceLargeExceptUnderAllFast) {
   ASSERT_TRUE(NewAllocationPolicy("b3", bus, &b3).ok());
   ASSERT_TRUE(NewAllocationPolicy("all-fast", bus, &all_fast).ok());
   ASSERT_TRUE(NewAllocationPolicy("auto", bus, &autop).ok());
-  auto order = [](AllocationPolicy* p, const char* path, uint64_t file_size) {
-    AllocationRequest r;
-    r.path = path;
-    r.role = p->RoleForNewFile(path);
-    r.file_size = file_size;
-    std::vector<uint32_t> o;
-    p->ChooseDevices(r, TwoTiers(), &o);
-    return o;
-  };
+  auto order = [](AllocationPolicy* p, const char* path, uint64_t file_size) { return Order(p, path, 0, file_size); };
   uint64_t fast_bytes = 0;
   for (const DeviceSpace& d : TwoTiers()) {
     if (d.tier == Tier::kFast) fast_bytes += d.zone_capacity * d.total_zones;
