@@ -13,6 +13,13 @@
 #   bash tests/bench/placement_table.sh [KEYS] [SSD_ZONES]
 #   KEEP_TRACE=FILE keeps the recorded trace; TRACE=FILE replays it instead
 #   of recording; DB_BENCH_EXTRA adds db_bench flags (default: the throttle).
+#   STORE picks what is recorded (issue 20: stores that send no hints):
+#     rocksdb             db_bench through the plugin, listener attached (default)
+#     rocksdb-nolistener  the same without the listener (hints inferred from I/O)
+#     rocksdb-mount       db_bench with its default Env on a FUSE mount
+#     leveldb             LevelDB through our Env (hintfs-ycsb's load, same
+#                         records, throttle and table size)
+#     leveldb-mount       LevelDB with its default Env on a FUSE mount
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/rocksdb_options.sh
@@ -29,13 +36,45 @@ mkdir "$WORK/conf"
 write_rocksdb_options "$WORK/conf/options.ini" 1969225 3938451 4194304 kNoCompression \
   max_write_buffer_number=4 min_write_buffer_number_to_merge=2 ${EXTRA_CF:-level0_file_num_compaction_trigger=2}
 "$H" restore "file:$WORK/ssd.img" "$WORK/conf" >/dev/null
+STORE=${STORE:-rocksdb}
+SPEC="file:$WORK/ssd.img?trace=$WORK/load.trace"
+DB_BENCH_ARGS=(--benchmarks=fillrandom --num="$KEYS" --key_size=24 --value_size=400
+               ${DB_BENCH_EXTRA:---benchmark_write_rate_limit=8000000})
+# hintfs-ycsb's load at the same 8 MB/s (424-byte records), LevelDB sized as
+# RocksDB is above: memtables of half a table, tables 93.9% of a zone.
+YCSB_LOAD=(--engine leveldb --records "$KEYS" --load --ops 0 --key-size 24 --value-size 400
+           --target 18867 --db-options "write_buffer_size=1969225;max_file_size=3938451")
+with_mount() {  # runs "$@" with $WORK/mnt served by a mount recording the trace
+  mkdir -p "$WORK/mnt"
+  "$H" mount -f "$SPEC" "$WORK/mnt" & local pid=$!
+  for _ in $(seq 100); do mountpoint -q "$WORK/mnt" && break; sleep 0.1; done
+  "$@"
+  fusermount3 -u "$WORK/mnt"
+  wait "$pid"  # the trace is complete once the daemon has unmounted
+}
 if [ -n "${TRACE:-}" ]; then
   cp "$TRACE" "$WORK/load.trace"
 else
-  echo "recording: db_bench fillrandom, $KEYS keys of 24+400 bytes" >&2
-  LD_PRELOAD=$PLUGIN db_bench --fs_uri="hintfs://file:$WORK/ssd.img?trace=$WORK/load.trace" \
-    --options_file=/options.ini --db=/db --benchmarks=fillrandom --num="$KEYS" --key_size=24 \
-    --value_size=400 ${DB_BENCH_EXTRA:---benchmark_write_rate_limit=8000000} >/dev/null 2>&1
+  echo "recording ($STORE): a random load of $KEYS keys of 24+400 bytes" >&2
+  case $STORE in
+    rocksdb)
+      LD_PRELOAD=$PLUGIN db_bench --fs_uri="hintfs://$SPEC" --options_file=/options.ini --db=/db \
+        "${DB_BENCH_ARGS[@]}" >/dev/null 2>&1 ;;
+    rocksdb-nolistener)
+      grep -v listeners= "$WORK/conf/options.ini" > "$WORK/conf/bare.ini"
+      "$H" restore "file:$WORK/ssd.img" "$WORK/conf" >/dev/null
+      LD_PRELOAD=$PLUGIN db_bench --fs_uri="hintfs://$SPEC" --options_file=/bare.ini --db=/db \
+        "${DB_BENCH_ARGS[@]}" >/dev/null 2>&1 ;;
+    rocksdb-mount)
+      grep -v listeners= "$WORK/conf/options.ini" > "$WORK/bare.ini"
+      with_mount db_bench --options_file="$WORK/bare.ini" --db="$WORK/mnt/db" \
+        "${DB_BENCH_ARGS[@]}" >/dev/null 2>&1 ;;
+    leveldb)
+      build/adapters/bench/hintfs-ycsb --uri "$SPEC" --db /db "${YCSB_LOAD[@]}" >/dev/null ;;
+    leveldb-mount)
+      with_mount build/adapters/bench/hintfs-ycsb --dir "$WORK/mnt/db" "${YCSB_LOAD[@]}" >/dev/null ;;
+    *) echo "placement_table.sh: unknown STORE '$STORE'" >&2; exit 2 ;;
+  esac
 fi
 if [ -n "${KEEP_TRACE:-}" ]; then cp "$WORK/load.trace" "$KEEP_TRACE"; fi
 printf "%-10s | %6s %6s %6s %6s | %6s %6s %6s %6s | %7s | %8s %8s\n" policy \
