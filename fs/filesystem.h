@@ -74,6 +74,8 @@ class IoObserver {
   virtual void OnCreate(const std::string& path, ZoneRole role) = 0;
   virtual void OnLifetimeHint(const std::string& path, int lifetime) = 0;
   virtual void OnAppend(const std::string& path, std::string_view data) = 0;
+  // A writer closed the file (size bytes): for files written once, sealed.
+  virtual void OnClose(const std::string& path, uint64_t size) = 0;
   virtual void OnDelete(const std::string& path) = 0;
   virtual void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) = 0;
 };

@@ -60,6 +60,7 @@ class FsFileWriter : public FileWriter {
     }
     fs_->CloseHandle(ino_);
     Status c = fs_->CommitUnflushed();
+    if (fs_->options().observer) fs_->options().observer->OnClose(ino_->created_as, Size());
     return s.ok() ? c : s;
   }
 

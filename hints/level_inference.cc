@@ -100,6 +100,10 @@ void LevelInference::OnLifetimeHint(const std::string& path, int lifetime) {
   if (next_) next_->OnLifetimeHint(path, lifetime);
 }
 
+void LevelInference::OnClose(const std::string& path, uint64_t size) {
+  if (next_) next_->OnClose(path, size);
+}
+
 void LevelInference::OnAppend(const std::string& path, std::string_view data) {
   if (next_) next_->OnAppend(path, data);
   if (!IsTableFile(path)) return;

@@ -31,6 +31,10 @@ void ManifestWatcher::OnLifetimeHint(const std::string& path, int lifetime) {
   if (next_) next_->OnLifetimeHint(path, lifetime);
 }
 
+void ManifestWatcher::OnClose(const std::string& path, uint64_t size) {
+  if (next_) next_->OnClose(path, size);
+}
+
 void ManifestWatcher::OnAppend(const std::string& path, std::string_view data) {
   if (next_) next_->OnAppend(path, data);
   if (!IsManifestFile(path)) return;

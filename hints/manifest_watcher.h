@@ -25,6 +25,7 @@ class ManifestWatcher : public IoObserver {
   void OnCreate(const std::string& path, ZoneRole role) override;
   void OnLifetimeHint(const std::string& path, int lifetime) override;
   void OnAppend(const std::string& path, std::string_view data) override;
+  void OnClose(const std::string& path, uint64_t size) override;
   void OnDelete(const std::string& path) override;
   void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) override;
 

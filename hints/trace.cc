@@ -286,6 +286,9 @@ void TraceRecorder::OnAppend(const std::string& path, std::string_view data) {
   writer_->Append(e);
 }
 
+// Closes are not recorded: replay places bytes as they are appended.
+void TraceRecorder::OnClose(const std::string&, uint64_t) {}
+
 void TraceRecorder::OnDelete(const std::string& path) {
   TraceEvent e;
   e.type = TraceEvent::Type::kDelete;
