@@ -104,13 +104,18 @@ void LevelInference::OnClose(const std::string& path, uint64_t size) {
   if (next_) next_->OnClose(path, size);
 }
 
+// The guess is published before the append goes on down the chain, so that
+// a trace records a table's level before its first byte, as placement saw it.
 void LevelInference::OnAppend(const std::string& path, std::string_view data) {
+  if (IsTableFile(path)) GuessAtFirstByte(path, data.size());
   if (next_) next_->OnAppend(path, data);
-  if (!IsTableFile(path)) return;
+}
+
+void LevelInference::GuessAtFirstByte(const std::string& path, uint64_t bytes) {
   std::vector<Hint> hints;
   {
     std::lock_guard<std::mutex> l(mu_);
-    sizes_[path] += data.size();
+    sizes_[path] += bytes;
     auto it = pending_.find(path);
     if (it == pending_.end()) return;
     uint64_t now = clock_();

@@ -129,6 +129,8 @@ class LevelInference : public IoObserver {
                                      const std::set<std::string>& read_at_creation, uint64_t now) const;
   void EndJobLocked(int64_t id, std::vector<Hint>* hints);
   void EndIdleJobsLocked(uint64_t now, std::vector<Hint>* hints);
+  // Counts bytes of a table; at its first, publishes the guess of its level.
+  void GuessAtFirstByte(const std::string& path, uint64_t bytes);
   // Outside our lock: subscribers include us.
   void Publish(std::vector<Hint>* hints);
 
