@@ -19,6 +19,9 @@ void PutFixed32(std::string* dst, uint32_t v);
 void PutFixed64(std::string* dst, uint64_t v);
 // A 32-bit length followed by the bytes.
 void PutLengthPrefixed(std::string* dst, std::string_view s);
+// LEB128: 7 bits a byte, low bits first (as LevelDB and RocksDB encode
+// varints; hints/varint_reader.h reads them back).
+void PutVarint64(std::string* dst, uint64_t v);
 
 uint32_t DecodeFixed32(const char* p);
 uint64_t DecodeFixed64(const char* p);

@@ -119,10 +119,11 @@ void FsImpl::DeleteInodeLocked(Inode* ino) {
   inodes_.erase(ino->id);  // last: ino may be owned only by the map
 }
 
-void FsImpl::DropLinkLocked(uint64_t inode) {
+void FsImpl::DropLinkLocked(uint64_t inode, const std::string& path) {
   auto it = inodes_.find(inode);
   if (it == inodes_.end()) return;
   Inode* ino = it->second.get();
+  if (ino->created_as.empty()) ino->created_as = path;
   ino->nlink--;
   if (ino->nlink == 0 && ino->open_count == 0) DeleteInodeLocked(ino);
 }
@@ -255,7 +256,7 @@ Status FsImpl::RemoveNameUncommitted(const std::string& path, bool want_dir) {
   unlink.name = name;
   journal_->Add(unlink);
   dirs_[parent].erase(e);
-  DropLinkLocked(id);
+  DropLinkLocked(id, path);
   return Status::OK();
 }
 
@@ -336,10 +337,13 @@ Status FsImpl::RenameUncommitted(const std::string& from, const std::string& to)
   link.inode.id = id;
   ops.push_back(link);
   journal_->Add(ops);  // one batch: the rename is atomic
+  // Observers know a file by its first path in this mount, renames or not.
+  auto moved = inodes_.find(id);
+  if (moved != inodes_.end() && moved->second->created_as.empty()) moved->second->created_as = from;
   dirs_[from_parent].erase(from_name);
   if (replaced != 0) dirs_[to_parent].erase(to_name);
   dirs_[to_parent][to_name] = id;
-  if (replaced != 0) DropLinkLocked(replaced);
+  if (replaced != 0) DropLinkLocked(replaced, to);
   return Status::OK();
 }
 

@@ -236,7 +236,9 @@ class FsImpl : public Filesystem {
   Status ResolveParent(const std::string& path, uint64_t* parent, std::string* name);
   Status CreateLocked(uint64_t parent, const std::string& name, FileType type,
                       const std::string& path, uint64_t* inode);
-  void DropLinkLocked(uint64_t inode);  // after an unlink: delete if unused
+  // After an unlink of path: delete the inode if unused. Observers hear of a
+  // file from before this mount, never opened since, by that path.
+  void DropLinkLocked(uint64_t inode, const std::string& path);
   void DeleteInodeLocked(Inode* ino);
   Status CheckWritable() const;
   // Removes the name path: a directory (must be empty) when want_dir, else a

@@ -192,6 +192,7 @@ class Parser {
         return Status::NotSupported(fmt::format("index type {}", DecodeFixed32(value.data())));
       }
       if (key == "rocksdb.num.entries" && in.Varint64(&v)) entries_ = v;
+      if (key == "rocksdb.index.key.is.user.key" && in.Varint64(&v)) map_->separators_are_user_keys = v != 0;
       return Status::OK();
     });
   }

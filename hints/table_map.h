@@ -41,6 +41,9 @@ struct TableMap {
   std::string first_key, last_key;
   uint64_t entries = 0;          // key/value pairs in the data blocks
   bool compressed = false;       // any data block compressed
+  // RocksDB format 3+ may store user keys as separators; otherwise they are
+  // internal keys (the user key and an 8-byte sequence/type tag).
+  bool separators_are_user_keys = false;
 
   // The data block whose bytes start at offset, or -1.
   int64_t FindBlock(uint64_t offset) const;

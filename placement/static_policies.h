@@ -37,7 +37,9 @@ namespace hintfs {
 // seek. But an info log grows with every flush and compaction the store
 // reports (6 MiB in one load of the scaled HHZS reproduction, 15% of its
 // 40 MiB SSD) and is read only by people, so its bulk goes to the slow
-// tier. (all-fast, the upper bound, keeps all of it fast.)
+// tier. (all-fast, the upper bound, keeps all of it fast.) The block
+// indexes hintfs keeps of tables (hints/block_index_keeper.h) go slow first:
+// each is read once per mount and then held in memory.
 constexpr uint64_t kInfoLogFastShare = 256;
 bool LsmKeepsOffFastTier(const AllocationRequest& request, uint64_t fast_bytes);
 

@@ -10,6 +10,7 @@
 #include "adapters/cli/progress.h"
 #include "fs/device/timing_profile.h"
 #include "fs/uri.h"
+#include "hints/block_index_keeper.h"
 #include "hints/file_tag.h"
 #include "placement/migrator.h"
 #include "placement/policy_registry.h"
@@ -126,6 +127,16 @@ std::string TierOfExtents(const Filesystem& fs, const std::vector<Extent>& exten
   return "-";
 }
 
+// A record a service saved as a filesystem attribute at its last stop, or
+// fallback if there is none.
+json SavedRecord(const std::map<std::string, std::string>& attributes, const std::string& name, json fallback) {
+  auto saved = attributes.find(name);
+  if (saved == attributes.end()) return fallback;
+  json j = json::parse(saved->second, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return {{"error", "the saved " + name + " record is unreadable"}};
+  return j;
+}
+
 json ExtentsJson(const std::vector<Extent>& extents) {
   json arr = json::array();
   for (const Extent& e : extents) {
@@ -176,17 +187,13 @@ int Info(const std::string& uri, bool as_json) {
   j["members"] = members;
   // Saved by the migrator of the last mount that ran one (placement/migrator.h).
   auto attributes = fs->Attributes();
-  auto saved = attributes.find("migration");
-  j["migration"] = json::parse(saved != attributes.end() ? saved->second : MigratorStats().ToJson(), nullptr,
-                               /*allow_exceptions=*/false);
-  if (j["migration"].is_discarded()) j["migration"] = {{"error", "the saved migration record is unreadable"}};
+  j["migration"] = SavedRecord(attributes, "migration", json::parse(MigratorStats().ToJson()));
   // Saved by the SSD block cache when it closed (cache/block_cache.h).
-  saved = attributes.find("cache");
-  j["cache"] = saved != attributes.end()
-                   ? json::parse(saved->second, nullptr, /*allow_exceptions=*/false)
-                   : json{{"admission", "off"}, {"lookups", 0}, {"hits", 0}, {"misses", 0}, {"hit_ratio", 0.0},
-                          {"admitted", 0}, {"evicted", 0}, {"bytes", 0}};
-  if (j["cache"].is_discarded()) j["cache"] = {{"error", "the saved cache record is unreadable"}};
+  j["cache"] = SavedRecord(attributes, "cache",
+                           json{{"admission", "off"}, {"lookups", 0}, {"hits", 0}, {"misses", 0}, {"hit_ratio", 0.0},
+                                {"admitted", 0}, {"evicted", 0}, {"bytes", 0}});
+  // Saved by the block index keeper when the last mount stopped (hints/block_index_keeper.h).
+  j["block_index"] = SavedRecord(attributes, "block_index", json::parse(BlockIndexKeeper(nullptr).StatsJson()));
   if (as_json) {
     std::cout << j.dump(2) << "\n";
     return 0;
@@ -209,6 +216,13 @@ int Info(const std::string& uri, bool as_json) {
                 cache.value("admission", std::string("?")).c_str(), cache.value("hits", 0ull),
                 cache.value("lookups", 0ull), 100.0 * cache.value("hit_ratio", 0.0), cache.value("admitted", 0ull),
                 cache.value("evicted", 0ull));
+  }
+  const json& bi = j["block_index"];
+  if (bi.value("indexed", 0ull) + bi.value("rebuilt", 0ull) > 0) {
+    std::printf("block indexes (last run): %llu tables indexed as written (%llu read back), %llu rebuilt, %s of "
+                "indexes for %s of tables\n",
+                bi.value("indexed", 0ull), bi.value("read_back", 0ull), bi.value("rebuilt", 0ull),
+                HumanSize(bi.value("index_bytes", 0ull)).c_str(), HumanSize(bi.value("table_bytes", 0ull)).c_str());
   }
   const json& mig = j["migration"];
   if (mig.contains("moves")) {
@@ -368,6 +382,7 @@ int Fsck(const std::string& uri, bool deep, bool as_json) {
   s = fs->Check(deep, &report, [&](uint64_t d, uint64_t t) { bar.Update(d, t); });
   bar.Finish();
   if (!s.ok()) return Fail("fsck", s);
+  CheckBlockIndexes(fs.get(), &report);
   if (as_json) {
     std::cout << json{{"ok", report.ok()},
                       {"errors", report.errors},

@@ -7,6 +7,7 @@
 
 #include "fs/uri.h"
 #include "fs/device/zoned_device.h"
+#include "hints/block_index_keeper.h"
 #include "hints/level_inference.h"
 #include "hints/manifest_watcher.h"
 #include "hints/trace.h"
@@ -141,6 +142,9 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   // (LevelDB, anything on a FUSE mount) still tell placement their levels,
   // and a new table's level is guessed from the compactions running.
   opts.observer = std::make_shared<ManifestWatcher>(bus, std::make_shared<LevelInference>(bus, opts.observer));
+  // Sealed tables get a block index (first, so it sees every byte written).
+  auto keeper = std::make_shared<BlockIndexKeeper>(opts.observer);
+  opts.observer = keeper;
   opts.device_params = EnvOr("HINTFS_DEVICE_PARAMS", "");
   for (const auto& [key, value] : uri.params) {
     opts.device_params += (opts.device_params.empty() ? "" : "&") + key + "=" + value;
@@ -159,6 +163,7 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   std::shared_ptr<Filesystem> mounted_fs(mounted.release());
   std::unique_ptr<MountServices> started;
   s = MountServices::Start(mounted_fs, bus, policy, services_wanted, &started);
+  if (s.ok()) s = started->KeepBlockIndexes(keeper);
   if (!s.ok()) return s;
   // Users get the caching wrapper when the cache runs; the services stop
   // (migration finishes, statistics are saved) before the filesystem goes.

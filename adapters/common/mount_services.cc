@@ -167,8 +167,15 @@ std::shared_ptr<Filesystem> MountServices::filesystem() const {
   return base_;
 }
 
+Status MountServices::KeepBlockIndexes(std::shared_ptr<BlockIndexKeeper> keeper) {
+  Status s = keeper->Attach(base_.get());
+  if (s.ok()) block_indexes_ = std::move(keeper);
+  return s;
+}
+
 void MountServices::Stop() {
   if (recorder_) recorder_->Stop();
+  if (block_indexes_) block_indexes_->Detach();
   if (migrator_) migrator_->Stop();
   if (caching_) caching_->cache()->Close();
 }

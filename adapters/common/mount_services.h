@@ -2,7 +2,8 @@
 // spec ask: HHZS migration (placement/migrator.h), the SSD block cache
 // (cache/block_cache.h) with the file-level caching wrapper
 // (cache/caching_filesystem.h), and the recording of table levels in file
-// tags. The mount registry starts them for every mount and stops them
+// tags and of the block indexes of sealed tables (hints/block_index_keeper.h).
+// The mount registry starts them for every mount and stops them
 // before the filesystem goes. Migration runs under any policy that tiers
 // (placement/tiering.h: hhzs, bN, all-fast, all-slow) when its options or
 // the spec turn it on; the cache under any policy.
@@ -23,6 +24,7 @@
 #include "cache/caching_filesystem.h"
 #include "fs/filesystem.h"
 #include "fs/uri.h"
+#include "hints/block_index_keeper.h"
 #include "hints/hint_bus.h"
 #include "placement/migrator.h"
 
@@ -56,6 +58,10 @@ class MountServices {
   std::shared_ptr<Filesystem> filesystem() const;
   CachingFilesystem* caching() const { return caching_.get(); }
   Migrator* migrator() const { return migrator_.get(); }
+  // Keeps the block indexes of the base's tables with keeper (the mount's
+  // I/O observer) until Stop. Errors are BlockIndexKeeper::Attach's.
+  Status KeepBlockIndexes(std::shared_ptr<BlockIndexKeeper> keeper);
+  BlockIndexKeeper* block_indexes() const { return block_indexes_.get(); }
 
   // Stops migration, saves statistics, closes the cache. Idempotent.
   void Stop();
@@ -66,6 +72,7 @@ class MountServices {
   std::shared_ptr<Migrator> migrator_;
   std::shared_ptr<CachingFilesystem> caching_;
   std::shared_ptr<LevelRecorder> recorder_;
+  std::shared_ptr<BlockIndexKeeper> block_indexes_;
 };
 
 }  // namespace hintfs

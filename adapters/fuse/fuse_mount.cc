@@ -30,6 +30,7 @@
 #include "adapters/fuse/dirty_limit.h"
 #include "adapters/fuse/open_files.h"
 #include "cache/block_cache.h"
+#include "hints/block_index_keeper.h"
 
 namespace hintfs {
 
@@ -222,7 +223,8 @@ int ReadDir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_file_
   if (!s.ok()) return Errno(s);
   if (std::strcmp(path, "/") == 0) fill(buf, kStatsDir + 1, nullptr, 0, static_cast<fuse_fill_dir_flags>(0));
   for (const DirEntry& e : entries) {
-    if (std::strcmp(path, "/") == 0 && "/" + e.name == kCacheDirectory) continue;  // the cache's own
+    bool own = "/" + e.name == kCacheDirectory || "/" + e.name == kBlockIndexDirectory;
+    if (std::strcmp(path, "/") == 0 && own) continue;  // the cache's and the block indexes' files
     fill(buf, e.name.c_str(), nullptr, 0, static_cast<fuse_fill_dir_flags>(0));
   }
   return 0;

@@ -3,37 +3,21 @@
 // on damaged tables, which must give an error or a sane map, never a crash.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <random>
-#include <sstream>
 
-#include <leveldb/env.h>
-#include <leveldb/options.h>
-#include <leveldb/table_builder.h>
 #include <rocksdb/sst_file_reader.h>
-#include <rocksdb/sst_file_writer.h>
-#include <rocksdb/table.h>
 #include <rocksdb/table_properties.h>
 
 #include "hints/table_map.h"
 #include "tests/fs/test_util.h"
+#include "tests/hints/test_tables.h"
 
 namespace hintfs {
 namespace {
 
-std::string Key(int i) {
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "key%08d", i);
-  return buf;
-}
-std::string Value(int i) { return std::string(60 + i % 40, static_cast<char>('a' + i % 26)); }
-
-std::string Slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test::Slurp;
+using test::WriteLevelDbTable;
+std::string Key(int i) { return test::TableKey(i); }
 
 Status ParseBytes(const std::string& file, TableMap* map) {
   return ParseTable(file.size(), [&](uint64_t offset, size_t n, std::string* out) {
@@ -64,22 +48,13 @@ class RocksTableMap : public ::testing::TestWithParam<RocksCase> {};
 TEST_P(RocksTableMap, MatchesWhatRocksDbWrote) {
   test::ScratchDir dir;
   std::string path = dir.File("t.sst");
-  rocksdb::Options o;
-  o.compression = GetParam().snappy ? rocksdb::kSnappyCompression : rocksdb::kNoCompression;
-  rocksdb::BlockBasedTableOptions t;
-  t.format_version = static_cast<uint32_t>(GetParam().format_version);
-  t.block_size = 1024;
-  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-  rocksdb::SstFileWriter w(rocksdb::EnvOptions(), o);
-  ASSERT_TRUE(w.Open(path).ok());
   const int n = 3000;
-  for (int i = 0; i < n; i++) ASSERT_TRUE(w.Put(Key(i), Value(i)).ok());
-  ASSERT_TRUE(w.Finish().ok());
+  std::string file = test::WriteRocksDbTable(path, GetParam().format_version, GetParam().snappy, n);
+  rocksdb::Options o;
   rocksdb::SstFileReader r(o);
   ASSERT_TRUE(r.Open(path).ok());
   auto props = r.GetTableProperties();
 
-  std::string file = Slurp(path);
   TableMap m;
   Status s = ParseBytes(file, &m);
   ASSERT_TRUE(s.ok()) << s.ToString();
@@ -108,24 +83,6 @@ INSTANTIATE_TEST_SUITE_P(Formats, RocksTableMap,
                            return "v" + std::to_string(info.param.format_version) +
                                   (info.param.snappy ? "_snappy" : "_plain");
                          });
-
-std::string WriteLevelDbTable(const std::string& path, bool snappy, int n) {
-  leveldb::Options o;
-  o.block_size = 1024;
-  o.compression = snappy ? leveldb::kSnappyCompression : leveldb::kNoCompression;
-  leveldb::WritableFile* f = nullptr;
-  EXPECT_TRUE(leveldb::Env::Default()->NewWritableFile(path, &f).ok());
-  leveldb::TableBuilder b(o, f);
-  for (int i = 0; i < n; i++) {
-    // LevelDB tables hold internal keys: the user key and an 8-byte tag.
-    std::string k = Key(i) + std::string("\x01\x00\x00\x00\x00\x00\x00\x00", 8);
-    b.Add(k, Value(i));
-  }
-  EXPECT_TRUE(b.Finish().ok());
-  EXPECT_TRUE(f->Close().ok());
-  delete f;
-  return Slurp(path);
-}
 
 TEST(LevelDbTableMap, MatchesWhatLevelDbWrote) {
   for (bool snappy : {false, true}) {
@@ -156,17 +113,7 @@ TEST(TableMapDamage, DamagedTablesGiveErrorsNotCrashes) {
   tables.push_back(WriteLevelDbTable(dir.File("a.ldb"), false, 800));
   tables.push_back(WriteLevelDbTable(dir.File("b.ldb"), true, 800));
   for (int v : {2, 5}) {
-    rocksdb::Options o;
-    rocksdb::BlockBasedTableOptions t;
-    t.format_version = static_cast<uint32_t>(v);
-    t.block_size = 512;
-    o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-    rocksdb::SstFileWriter w(rocksdb::EnvOptions(), o);
-    std::string path = dir.File("r" + std::to_string(v) + ".sst");
-    ASSERT_TRUE(w.Open(path).ok());
-    for (int i = 0; i < 800; i++) ASSERT_TRUE(w.Put(Key(i), Value(i)).ok());
-    ASSERT_TRUE(w.Finish().ok());
-    tables.push_back(Slurp(path));
+    tables.push_back(test::WriteRocksDbTable(dir.File("r" + std::to_string(v) + ".sst"), v, false, 800, 512));
   }
   std::mt19937_64 rng(7);
   int errors = 0, parsed = 0;

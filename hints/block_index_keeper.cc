@@ -1,0 +1,383 @@
+#include "hints/block_index_keeper.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <functional>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "hints/file_kind.h"
+
+namespace hintfs {
+
+namespace {
+
+std::string IndexPath(uint64_t inode) { return fmt::format("{}/{:016x}", kBlockIndexDirectory, inode); }
+
+// The inode an index file is named after; false for any other name.
+bool InodeOfIndexName(const std::string& name, uint64_t* inode) {
+  if (name.size() != 16 || name.find_first_not_of("0123456789abcdef") != std::string::npos) return false;
+  *inode = std::stoull(name, nullptr, 16);
+  return true;
+}
+
+struct TableFile {
+  std::string path;
+  uint64_t size = 0;
+};
+
+// Every regular file by inode, outside the keeper's own directory.
+Status ListFiles(Filesystem* fs, const std::string& dir, std::unordered_map<uint64_t, TableFile>* files) {
+  std::vector<DirEntry> entries;
+  Status s = fs->ReadDir(dir, &entries);
+  if (!s.ok()) return s;
+  for (const DirEntry& e : entries) {
+    std::string path = (dir == "/" ? "" : dir) + "/" + e.name;
+    if (path == kBlockIndexDirectory) continue;
+    if (e.type == FileType::kDirectory) {
+      s = ListFiles(fs, path, files);
+      if (!s.ok()) return s;
+      continue;
+    }
+    FileStat st;
+    if (fs->Stat(path, &st).ok()) (*files)[e.inode] = TableFile{path, st.size};
+  }
+  return Status::OK();
+}
+
+Status ReadWhole(Filesystem* fs, const std::string& path, std::string* out) {
+  std::unique_ptr<FileReader> r;
+  Status s = fs->OpenReader(path, &r);
+  if (!s.ok()) return s;
+  out->resize(static_cast<size_t>(r->Size()));
+  size_t got = 0;
+  s = r->Read(0, out->size(), out->data(), &got);
+  if (s.ok() && got != out->size()) s = Status::Corruption(path + ": short read");
+  return s;
+}
+
+}  // namespace
+
+bool IsBlockIndexFile(std::string_view path) {
+  std::string_view dir = kBlockIndexDirectory;
+  return path.size() > dir.size() + 1 && path.substr(0, dir.size()) == dir && path[dir.size()] == '/';
+}
+
+BlockIndexKeeper::BlockIndexKeeper(std::shared_ptr<IoObserver> next) : next_(std::move(next)) {}
+
+BlockIndexKeeper::~BlockIndexKeeper() { Detach(); }
+
+Status BlockIndexKeeper::Attach(Filesystem* fs) {
+  std::vector<DirEntry> indexes;
+  Status s = fs->ReadDir(kBlockIndexDirectory, &indexes);
+  if (s.IsNotFound()) s = fs->Mkdir(kBlockIndexDirectory);
+  if (!s.ok()) return s;
+  std::unordered_map<uint64_t, TableFile> files;
+  s = ListFiles(fs, "/", &files);
+  if (!s.ok()) return s;
+  std::unordered_set<uint64_t> indexed;
+  uint64_t removed = 0;
+  for (const DirEntry& e : indexes) {
+    uint64_t inode = 0;
+    bool named = InodeOfIndexName(e.name, &inode);
+    if (named && files.count(inode) && IsTableFile(files[inode].path)) {
+      indexed.insert(inode);
+    } else if (fs->Unlink(std::string(kBlockIndexDirectory) + "/" + e.name).ok()) {
+      removed++;  // its table is gone (a crash between the two deletions)
+    }
+  }
+  std::lock_guard<std::mutex> l(mu_);
+  fs_ = fs;
+  stats_.removed += removed;
+  for (const auto& [inode, f] : files) {
+    if (!IsTableFile(f.path)) continue;
+    inode_of_[f.path] = inode;
+    if (!indexed.count(inode)) Queue(Job{Job::Kind::kRebuild, f.path, nullptr, 0});
+  }
+  thread_ = std::thread([this] { Run(); });
+  return Status::OK();
+}
+
+void BlockIndexKeeper::Detach() {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (!thread_.joinable()) return;
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+  fs_->SetAttribute("block_index", StatsJson());
+  std::lock_guard<std::mutex> l(mu_);
+  fs_ = nullptr;
+}
+
+void BlockIndexKeeper::WaitIdle() {
+  std::unique_lock<std::mutex> l(mu_);
+  idle_cv_.wait(l, [this] { return (queue_.empty() && !busy_) || !thread_.joinable(); });
+}
+
+void BlockIndexKeeper::Queue(Job job) {
+  if (job.kind != Job::Kind::kRemove) pending_.insert(job.path);
+  queue_.push_back(std::move(job));
+  cv_.notify_one();
+}
+
+void BlockIndexKeeper::Run() {
+  std::unique_lock<std::mutex> l(mu_);
+  for (;;) {
+    cv_.wait(l, [this] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping, everything written
+    Job job = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    l.unlock();
+    if (job.kind == Job::Kind::kRemove) {
+      RemoveIndex(job.inode);
+    } else {
+      IndexTable(&job);
+    }
+    l.lock();
+    busy_ = false;
+    if (queue_.empty()) idle_cv_.notify_all();
+  }
+}
+
+void BlockIndexKeeper::IndexTable(Job* job) {
+  FileStat st;
+  if (!fs_->Stat(job->path, &st).ok() || st.type != FileType::kFile) {
+    std::lock_guard<std::mutex> l(mu_);
+    pending_.erase(job->path);
+    deleted_while_pending_.erase(job->path);
+    return;  // deleted since
+  }
+  const Capture* c = job->capture.get();
+  if (c != nullptr && c->size != st.size) c = nullptr;  // written to since: read it
+  bool read_back = false;
+  std::unique_ptr<FileReader> reader;
+  TableReadFn read = [&](uint64_t offset, size_t n, std::string* out) {
+    if (c != nullptr && offset + n <= c->head.size()) {
+      out->assign(c->head, static_cast<size_t>(offset), n);
+      return Status::OK();
+    }
+    if (c != nullptr && offset >= c->size - c->tail.size() && offset + n <= c->size) {
+      out->assign(c->tail, static_cast<size_t>(offset - (c->size - c->tail.size())), n);
+      return Status::OK();
+    }
+    read_back = true;
+    Status s = reader ? Status::OK() : fs_->OpenReader(job->path, &reader);
+    if (!s.ok()) return s;
+    out->resize(n);
+    size_t got = 0;
+    s = reader->Read(offset, n, out->data(), &got);
+    if (s.ok() && got != n) s = Status::Corruption(job->path + ": short read");
+    return s;
+  };
+  TableMap map;
+  Status s = ParseTable(st.size, read, &map);
+  std::shared_ptr<const BlockIndex> index;
+  if (s.ok()) {
+    index = std::make_shared<BlockIndex>(BlockIndexFromTableMap(map));
+    s = WriteIndex(st.inode, *index);
+  }
+  std::lock_guard<std::mutex> l(mu_);
+  pending_.erase(job->path);
+  if (deleted_while_pending_.erase(job->path)) {
+    if (s.ok()) Queue(Job{Job::Kind::kRemove, job->path, nullptr, st.inode});
+    return;
+  }
+  if (!s.ok()) {
+    (s.IsCorruption() || s.IsNotSupported() ? stats_.unparsable : stats_.write_errors)++;
+    return;
+  }
+  (job->kind == Job::Kind::kRebuild ? stats_.rebuilt : stats_.indexed)++;
+  stats_.read_back += read_back && job->kind == Job::Kind::kIndex;
+  stats_.table_bytes += st.size;
+  inode_of_[job->path] = st.inode;
+  Remember(st.inode, std::move(index));
+}
+
+Status BlockIndexKeeper::WriteIndex(uint64_t inode, const BlockIndex& index) {
+  std::string bytes = EncodeBlockIndex(index);
+  std::unique_ptr<FileWriter> w;
+  Status s = fs_->OpenWriter(IndexPath(inode), WriteMode::kTruncate, &w);
+  if (s.ok()) s = w->Append(bytes);
+  if (s.ok()) s = w->Close();
+  if (s.ok()) {
+    std::lock_guard<std::mutex> l(mu_);
+    stats_.index_bytes += bytes.size();
+  }
+  return s;
+}
+
+void BlockIndexKeeper::RemoveIndex(uint64_t inode) {
+  Status s = fs_->Unlink(IndexPath(inode));
+  std::lock_guard<std::mutex> l(mu_);
+  if (s.ok()) stats_.removed++;
+  auto it = cached_.find(inode);
+  if (it != cached_.end()) {
+    lru_.erase(it->second);
+    cached_.erase(it);
+  }
+}
+
+void BlockIndexKeeper::Remember(uint64_t inode, std::shared_ptr<const BlockIndex> index) {
+  auto it = cached_.find(inode);
+  if (it != cached_.end()) lru_.erase(it->second);
+  lru_.emplace_front(inode, std::move(index));
+  cached_[inode] = lru_.begin();
+  if (lru_.size() > kCachedIndexes) {
+    cached_.erase(lru_.back().first);
+    lru_.pop_back();
+  }
+}
+
+Status BlockIndexKeeper::Get(const std::string& path, std::shared_ptr<const BlockIndex>* index) {
+  Filesystem* fs;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    fs = fs_;
+  }
+  if (fs == nullptr) return Status::NotFound("block index: not attached");
+  FileStat st;
+  Status s = fs->Stat(path, &st);
+  if (!s.ok()) return s;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = cached_.find(st.inode);
+    if (it != cached_.end() && it->second->second->file_size == st.size) {
+      lru_.splice(lru_.begin(), lru_, it->second);
+      *index = it->second->second;
+      return Status::OK();
+    }
+  }
+  std::string bytes;
+  s = ReadWhole(fs, IndexPath(st.inode), &bytes);
+  if (s.IsNotFound()) return Status::NotFound(path + ": no block index");
+  if (!s.ok()) return s;
+  auto decoded = std::make_shared<BlockIndex>();
+  s = DecodeBlockIndex(bytes, decoded.get());
+  std::lock_guard<std::mutex> l(mu_);
+  if (!s.ok() || decoded->file_size != st.size) {
+    // Damaged, or the table changed after it was indexed: index it again.
+    stats_.bad_files += !s.ok();
+    if (fs_ != nullptr && !stopping_ && !pending_.count(path)) Queue(Job{Job::Kind::kRebuild, path, nullptr, 0});
+    return s.ok() ? Status::NotFound(path + ": block index is stale") : s;
+  }
+  Remember(st.inode, decoded);
+  *index = std::move(decoded);
+  return Status::OK();
+}
+
+BlockIndexStats BlockIndexKeeper::stats() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return stats_;
+}
+
+std::string BlockIndexKeeper::StatsJson() const {
+  BlockIndexStats s = stats();
+  return fmt::format(
+      "{{\"indexed\":{},\"read_back\":{},\"rebuilt\":{},\"unparsable\":{},\"removed\":{},\"bad_files\":{},"
+      "\"write_errors\":{},\"index_bytes\":{},\"table_bytes\":{}}}",
+      s.indexed, s.read_back, s.rebuilt, s.unparsable, s.removed, s.bad_files, s.write_errors, s.index_bytes,
+      s.table_bytes);
+}
+
+void BlockIndexKeeper::OnCreate(const std::string& path, ZoneRole role) {
+  if (IsTableFile(path)) {
+    std::lock_guard<std::mutex> l(mu_);
+    writing_[path] = std::make_unique<Capture>();
+  }
+  if (next_) next_->OnCreate(path, role);
+}
+
+void BlockIndexKeeper::OnLifetimeHint(const std::string& path, int lifetime) {
+  if (next_) next_->OnLifetimeHint(path, lifetime);
+}
+
+void BlockIndexKeeper::OnAppend(const std::string& path, std::string_view data) {
+  if (IsTableFile(path)) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = writing_.find(path);
+    if (it != writing_.end()) {
+      Capture& c = *it->second;
+      c.size += data.size();
+      if (c.head.size() < kHeadBytes) c.head.append(data.substr(0, kHeadBytes - c.head.size()));
+      // Keep at least the last kTailBytes, trimming in steps so that each
+      // byte is moved about once.
+      std::string_view last = data.size() > kTailBytes ? data.substr(data.size() - kTailBytes) : data;
+      if (c.tail.size() + last.size() > 2 * kTailBytes) {
+        size_t keep = std::min(c.tail.size(), kTailBytes - last.size());
+        c.tail.erase(0, c.tail.size() - keep);
+      }
+      c.tail.append(last);
+    }
+  }
+  if (next_) next_->OnAppend(path, data);
+}
+
+void BlockIndexKeeper::OnClose(const std::string& path, uint64_t size) {
+  if (IsTableFile(path)) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = writing_.find(path);
+    if (it != writing_.end()) {
+      Job job{Job::Kind::kIndex, path, std::move(it->second), 0};
+      writing_.erase(it);
+      Queue(std::move(job));
+    }
+  }
+  if (next_) next_->OnClose(path, size);
+}
+
+void BlockIndexKeeper::OnDelete(const std::string& path) {
+  if (IsTableFile(path)) {
+    std::lock_guard<std::mutex> l(mu_);
+    writing_.erase(path);
+    auto it = inode_of_.find(path);
+    if (it != inode_of_.end()) {
+      Queue(Job{Job::Kind::kRemove, path, nullptr, it->second});
+      inode_of_.erase(it);
+    }
+    // An index being built now is removed once it is written.
+    if (pending_.count(path)) deleted_while_pending_.insert(path);
+  }
+  if (next_) next_->OnDelete(path);
+}
+
+void BlockIndexKeeper::OnRead(const std::string& path, uint64_t offset, uint64_t bytes) {
+  if (next_) next_->OnRead(path, offset, bytes);
+}
+
+void CheckBlockIndexes(Filesystem* fs, FsckReport* report) {
+  std::vector<DirEntry> indexes;
+  if (!fs->ReadDir(kBlockIndexDirectory, &indexes).ok()) return;  // none kept yet
+  std::unordered_map<uint64_t, TableFile> files;
+  Status s = ListFiles(fs, "/", &files);
+  if (!s.ok()) {
+    report->errors.push_back("block indexes: " + s.ToString());
+    return;
+  }
+  for (const DirEntry& e : indexes) {
+    std::string path = std::string(kBlockIndexDirectory) + "/" + e.name;
+    uint64_t inode = 0;
+    if (!InodeOfIndexName(e.name, &inode)) {
+      report->warnings.push_back(path + ": not a block index name");
+      continue;
+    }
+    std::string bytes;
+    BlockIndex index;
+    s = ReadWhole(fs, path, &bytes);
+    if (s.ok()) s = DecodeBlockIndex(bytes, &index);
+    auto f = files.find(inode);
+    if (!s.ok()) {
+      report->errors.push_back(path + ": " + s.ToString());
+    } else if (f == files.end()) {
+      report->warnings.push_back(path + ": its table is gone (removed at the next mount)");
+    } else if (f->second.size != index.file_size) {
+      report->warnings.push_back(fmt::format("{}: indexes {} bytes of {}, which has {} (rebuilt when used)", path,
+                                             index.file_size, f->second.path, f->second.size));
+    }
+  }
+}
+
+}  // namespace hintfs

@@ -1,0 +1,208 @@
+// The block index keeper on a real (memory-backed) filesystem: a table gets
+// its index when its writer closes it, from the bytes written (no read of
+// the table); the index survives a remount and goes with its table; mount
+// rebuilds what is missing, drops orphans and replaces damaged indexes; fsck
+// reports them.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include <fmt/format.h>
+
+#include "hints/block_index_keeper.h"
+#include "tests/fs/fs_fixture.h"
+#include "tests/hints/test_tables.h"
+
+namespace hintfs {
+namespace {
+
+// Counts reads, to show that indexing a table written through the keeper
+// reads nothing.
+class ReadCounter : public IoObserver {
+ public:
+  void OnCreate(const std::string&, ZoneRole) override {}
+  void OnLifetimeHint(const std::string&, int) override {}
+  void OnAppend(const std::string&, std::string_view) override {}
+  void OnClose(const std::string&, uint64_t) override {}
+  void OnDelete(const std::string&) override {}
+  void OnRead(const std::string& path, uint64_t, uint64_t) override {
+    if (!IsBlockIndexFile(path)) table_reads++;
+  }
+  std::atomic<int> table_reads{0};
+};
+
+// A LevelDB table of n keys with 1 KiB blocks, as bytes.
+std::string LevelDbTable(int n) {
+  test::ScratchDir dir;
+  return test::WriteLevelDbTable(dir.File("t.ldb"), false, n);
+}
+
+class BlockIndexKeeperTest : public test::FsTest {
+ protected:
+  void SetUp() override {
+    FsTest::SetUp();
+    test::FsGeometry g;
+    g.fast = "zone_size=1MiB&zones=24";
+    g.slow = "zone_size=1MiB&zones=24";
+    Format(g);
+    StartKeeper();
+  }
+  void TearDown() override {
+    if (keeper_) keeper_->Detach();
+    FsTest::TearDown();
+  }
+
+  // Remounts with a fresh keeper observing the filesystem (as a mount does).
+  void StartKeeper(bool attach = true) {
+    if (keeper_) keeper_->Detach();
+    reads_ = std::make_shared<ReadCounter>();
+    keeper_ = std::make_shared<BlockIndexKeeper>(reads_);
+    MountOptions o;
+    o.observer = keeper_;
+    Mount(o);
+    if (attach) ASSERT_OK(keeper_->Attach(fs_.get()));
+  }
+
+  // Writes a table in pieces, as a store does, and closes it.
+  void WriteTable(const std::string& path, const std::string& bytes) {
+    std::unique_ptr<FileWriter> w;
+    ASSERT_OK(fs_->OpenWriter(path, WriteMode::kExclusive, &w));
+    for (size_t at = 0; at < bytes.size(); at += 4099) ASSERT_OK(w->Append(std::string_view(bytes).substr(at, 4099)));
+    ASSERT_OK(w->Close());
+  }
+
+  std::vector<std::string> IndexFiles() {
+    std::vector<DirEntry> entries;
+    EXPECT_OK(fs_->ReadDir(kBlockIndexDirectory, &entries));
+    std::vector<std::string> names;
+    for (const DirEntry& e : entries) names.push_back(e.name);
+    return names;
+  }
+
+  static void ExpectMatches(const BlockIndex& index, const std::string& table) {
+    TableMap map;
+    ASSERT_OK(ParseTable(table.size(), [&](uint64_t offset, size_t n, std::string* out) {
+      *out = table.substr(offset, n);
+      return Status::OK();
+    }, &map));
+    BlockIndex want = BlockIndexFromTableMap(map);
+    EXPECT_EQ(EncodeBlockIndex(index), EncodeBlockIndex(want));
+  }
+
+  std::shared_ptr<ReadCounter> reads_;
+  std::shared_ptr<BlockIndexKeeper> keeper_;
+};
+
+TEST_F(BlockIndexKeeperTest, IndexesATableWhenItsWriterClosesItWithoutReadingIt) {
+  std::string table = LevelDbTable(5000);  // about 600 KiB: more than the head the keeper keeps
+  ASSERT_GT(table.size(), BlockIndexKeeper::kHeadBytes * 4);
+  ASSERT_OK(fs_->Mkdir("/db"));
+  WriteTable("/db/000007.ldb", table);
+  WriteTable("/db/000008.log", "not a table");
+  keeper_->WaitIdle();
+  std::shared_ptr<const BlockIndex> index;
+  ASSERT_OK(keeper_->Get("/db/000007.ldb", &index));
+  ExpectMatches(*index, table);
+  EXPECT_EQ(reads_->table_reads, 0);
+  EXPECT_EQ(keeper_->stats().indexed, 1u);
+  EXPECT_EQ(keeper_->stats().read_back, 0u);
+  EXPECT_TRUE(keeper_->Get("/db/000008.log", &index).IsNotFound());
+  FileStat st;
+  ASSERT_OK(fs_->Stat("/db/000007.ldb", &st));
+  EXPECT_EQ(IndexFiles(), std::vector<std::string>{fmt::format("{:016x}", st.inode)});
+}
+
+TEST_F(BlockIndexKeeperTest, SurvivesARemountAndGoesWithItsTable) {
+  std::string table = LevelDbTable(2000);
+  WriteTable("/000005.ldb", table);
+  keeper_->WaitIdle();
+  StartKeeper();
+  std::shared_ptr<const BlockIndex> index;
+  ASSERT_OK(keeper_->Get("/000005.ldb", &index));
+  ExpectMatches(*index, table);
+  EXPECT_EQ(keeper_->stats().rebuilt, 0u) << "read from its file, not rebuilt";
+  EXPECT_EQ(reads_->table_reads, 0);
+  ASSERT_OK(fs_->Rename("/000005.ldb", "/renamed.ldb"));
+  ASSERT_OK(keeper_->Get("/renamed.ldb", &index));  // named by inode, so a rename keeps it
+  ASSERT_OK(fs_->Unlink("/renamed.ldb"));
+  keeper_->WaitIdle();
+  EXPECT_TRUE(IndexFiles().empty());
+}
+
+TEST_F(BlockIndexKeeperTest, DeletingATableDeletesItsIndex) {
+  WriteTable("/000009.ldb", LevelDbTable(1000));
+  keeper_->WaitIdle();
+  ASSERT_EQ(IndexFiles().size(), 1u);
+  ASSERT_OK(fs_->Unlink("/000009.ldb"));
+  keeper_->WaitIdle();
+  EXPECT_TRUE(IndexFiles().empty());
+  EXPECT_EQ(keeper_->stats().removed, 1u);
+}
+
+TEST_F(BlockIndexKeeperTest, MountRebuildsMissingIndexesAndDropsOrphans) {
+  std::string table = LevelDbTable(1500);
+  keeper_->Detach();
+  keeper_.reset();
+  Mount();  // no keeper: the table gets no index
+  WriteTable("/000011.ldb", table);
+  WriteFile(std::string(kBlockIndexDirectory) + "/00000000000000ff", "an orphan");
+  StartKeeper();
+  keeper_->WaitIdle();
+  std::shared_ptr<const BlockIndex> index;
+  ASSERT_OK(keeper_->Get("/000011.ldb", &index));
+  ExpectMatches(*index, table);
+  EXPECT_EQ(keeper_->stats().rebuilt, 1u);
+  EXPECT_EQ(keeper_->stats().removed, 1u);
+  EXPECT_EQ(IndexFiles().size(), 1u);
+}
+
+TEST_F(BlockIndexKeeperTest, ADamagedIndexIsReportedAndRebuilt) {
+  std::string table = LevelDbTable(1500);
+  WriteTable("/000013.ldb", table);
+  keeper_->WaitIdle();
+  std::string name = std::string(kBlockIndexDirectory) + "/" + IndexFiles().at(0);
+  std::string bytes = ReadFile(name);
+  bytes[bytes.size() / 2] ^= 1;
+  WriteFile(name, bytes);
+  FsckReport report;
+  CheckBlockIndexes(fs_.get(), &report);
+  ASSERT_EQ(report.errors.size(), 1u);
+  EXPECT_NE(report.errors[0].find("checksum"), std::string::npos) << report.errors[0];
+
+  StartKeeper();
+  std::shared_ptr<const BlockIndex> index;
+  EXPECT_TRUE(keeper_->Get("/000013.ldb", &index).IsCorruption());
+  keeper_->WaitIdle();
+  ASSERT_OK(keeper_->Get("/000013.ldb", &index));
+  ExpectMatches(*index, table);
+  report = FsckReport();
+  CheckBlockIndexes(fs_.get(), &report);
+  EXPECT_TRUE(report.errors.empty());
+  EXPECT_TRUE(report.warnings.empty());
+}
+
+TEST_F(BlockIndexKeeperTest, FilesThatAreNoTablesGetNoIndex) {
+  WriteTable("/000015.sst", "a file named like a table that is none");
+  keeper_->WaitIdle();
+  std::shared_ptr<const BlockIndex> index;
+  EXPECT_TRUE(keeper_->Get("/000015.sst", &index).IsNotFound());
+  EXPECT_EQ(keeper_->stats().unparsable, 1u);
+  EXPECT_TRUE(IndexFiles().empty());
+}
+
+TEST_F(BlockIndexKeeperTest, FsckWarnsOfAnIndexWhoseTableIsGone) {
+  WriteTable("/000017.ldb", LevelDbTable(800));
+  keeper_->WaitIdle();
+  keeper_->Detach();
+  keeper_.reset();
+  Mount();  // without the keeper, the deletion leaves the index behind
+  ASSERT_OK(fs_->Unlink("/000017.ldb"));
+  FsckReport report;
+  CheckBlockIndexes(fs_.get(), &report);
+  EXPECT_TRUE(report.errors.empty());
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_NE(report.warnings[0].find("gone"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hintfs
