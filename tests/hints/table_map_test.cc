@@ -15,7 +15,6 @@
 namespace hintfs {
 namespace {
 
-using test::Slurp;
 using test::WriteLevelDbTable;
 std::string Key(int i) { return test::TableKey(i); }
 
