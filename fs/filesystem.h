@@ -399,6 +399,14 @@ class Filesystem {
   // copy is dropped); NoSpace if tier to has no room.
   virtual Status MigrateFile(const std::string& path, Tier to, RateLimiter* limiter,
                              MigrateResult* result) = 0;
+  // As MigrateFile, for the file's bytes [offset, offset + length) only,
+  // widened to the device blocks that hold them: the file's other bytes stay
+  // where they are, so a file may live on both tiers (block-granular
+  // tiering). Extents are split at block boundaries; the same copy, verify
+  // and one-record switch make it crash safe. InvalidArgument for an empty
+  // range or one past the end of the file.
+  virtual Status MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to,
+                              RateLimiter* limiter, MigrateResult* result) = 0;
 };
 
 }  // namespace hintfs

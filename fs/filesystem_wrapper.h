@@ -71,6 +71,10 @@ class FilesystemWrapper : public Filesystem {
   Status MigrateFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) override {
     return target_->MigrateFile(path, to, limiter, result);
   }
+  Status MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to, RateLimiter* limiter,
+                      MigrateResult* result) override {
+    return target_->MigrateRange(path, offset, length, to, limiter, result);
+  }
 
  private:
   std::shared_ptr<Filesystem> target_;
