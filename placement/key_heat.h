@@ -1,0 +1,88 @@
+// KeyHeat: how hot each part of a store's key space is, learned from the
+// table blocks its reads touch. HotRAP (§3.2) scores records by exponential
+// smoothing; the filesystem sees blocks, not records, so a read scores the
+// key range of the block it hit (from the table's block index,
+// hints/block_index.h). Because the score belongs to keys and not to a file,
+// it outlives the compactions that rewrite the block into other tables: a
+// new block is as hot as the scored ranges it overlaps. That is what lets
+// block-granular tiering keep hot data on the fast tier across compactions
+// (HotRAP's retention, at block grain).
+//
+// Scores: score = sum over time slices i of a_i * alpha^(t - i), a_i the
+// reads of the range in slice i; the slice t advances every slice_bytes of
+// reads (HotRAP: alpha = 0.999, a slice every 10% of the fast tier's size).
+// A range's stored (tick, score) decays lazily: its score now is
+// alpha^(t - tick) * score.
+//
+// Ranges are (lo, hi] of user keys, kept by hi; at most max_ranges, the
+// coldest 10% evicted at once (as RALT evicts). Overlap queries look at the
+// ranges near the asked one (kOverlapProbe of them): exact for ranges of one
+// level, which do not overlap each other, approximate where wide ranges of
+// upper levels cover many narrow ones.
+//
+// Thread safe.
+#ifndef HINTFS_PLACEMENT_KEY_HEAT_H_
+#define HINTFS_PLACEMENT_KEY_HEAT_H_
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+namespace hintfs {
+
+struct KeyHeatOptions {
+  double alpha = 0.999;
+  uint64_t slice_bytes = 64ull << 20;  // read bytes per time slice
+  size_t max_ranges = 1 << 18;
+};
+
+struct KeyHeatStats {
+  uint64_t reads = 0;      // reads recorded
+  uint64_t ranges = 0;     // ranges held
+  uint64_t evicted = 0;    // ranges evicted as the coldest
+  uint64_t slice = 0;      // the current time slice
+};
+
+class KeyHeat {
+ public:
+  static constexpr int kOverlapProbe = 16;
+
+  explicit KeyHeat(KeyHeatOptions options = KeyHeatOptions());
+
+  // A read of bytes from a block holding keys in (lo, hi]; lo empty: from
+  // the smallest key.
+  void RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes);
+  // The hottest score now of the recorded ranges that overlap (lo, hi]
+  // (0 if none): how hot a block with those keys is.
+  double Score(std::string_view lo, std::string_view hi) const;
+  // The score a range needs to be among the hottest that fit in
+  // budget_bytes, counting each range by the bytes of the block that
+  // scored it last (HotRAP's hot-set size limit, in bytes of blocks). 0
+  // when everything fits.
+  double HotThreshold(uint64_t budget_bytes) const;
+
+  KeyHeatStats stats() const;
+
+ private:
+  struct Range {
+    std::string lo;
+    uint64_t tick = 0;
+    double score = 0;
+    uint64_t block_bytes = 0;
+  };
+  double NowLocked(const Range& r) const;
+  void EvictColdestLocked();
+
+  KeyHeatOptions options_;
+  mutable std::mutex mu_;
+  std::map<std::string, Range, std::less<>> by_hi_;
+  uint64_t slice_ = 0;
+  uint64_t slice_read_ = 0;  // bytes read in the current slice
+  KeyHeatStats stats_;
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_PLACEMENT_KEY_HEAT_H_

@@ -1,0 +1,89 @@
+// Key-range heat: reads score the key ranges of the blocks they hit, scores
+// decay by time slice, the coldest ranges go first, and a block written by
+// a later compaction is as hot as the ranges its keys overlap.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "placement/key_heat.h"
+
+namespace hintfs {
+namespace {
+
+std::string K(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "k%05d", i);
+  return buf;
+}
+
+TEST(KeyHeat, RangesReadMoreOftenScoreHigher) {
+  KeyHeat heat;
+  for (int i = 0; i < 10; i++) heat.RecordRead(K(100), K(110), 4096);
+  heat.RecordRead(K(200), K(210), 4096);
+  EXPECT_NEAR(heat.Score(K(100), K(110)), 10, 0.1);
+  EXPECT_NEAR(heat.Score(K(200), K(210)), 1, 0.01);
+  EXPECT_NEAR(heat.Score(K(105), K(120)), 10, 0.1) << "overlapping keys share the heat";
+  EXPECT_EQ(heat.Score(K(110), K(200)), 0) << "(110, 200] overlaps neither range";
+  EXPECT_EQ(heat.Score(K(300), K(400)), 0);
+  EXPECT_NEAR(heat.Score("", K(101)), 10, 0.1) << "an empty lower bound is the smallest key";
+  EXPECT_EQ(heat.stats().reads, 11u);
+  EXPECT_EQ(heat.stats().ranges, 2u);
+}
+
+TEST(KeyHeat, ScoresDecayEachTimeSlice) {
+  KeyHeatOptions o;
+  o.alpha = 0.5;
+  o.slice_bytes = 4096;
+  KeyHeat heat(o);
+  heat.RecordRead(K(1), K(2), 4096);  // slice 1
+  for (int i = 0; i < 3; i++) heat.RecordRead(K(10 + i), K(11 + i), 4096);  // slices 2-4
+  EXPECT_EQ(heat.stats().slice, 4u);
+  EXPECT_DOUBLE_EQ(heat.Score(K(1), K(2)), 0.125);
+  heat.RecordRead(K(1), K(2), 1);  // within slice 4: the decayed score plus one
+  EXPECT_DOUBLE_EQ(heat.Score(K(1), K(2)), 1.125);
+}
+
+TEST(KeyHeat, TheThresholdKeepsTheHottestThatFit) {
+  KeyHeat heat;
+  for (int i = 0; i < 5; i++) heat.RecordRead(K(0), K(10), 100);
+  for (int i = 0; i < 3; i++) heat.RecordRead(K(10), K(20), 100);
+  heat.RecordRead(K(20), K(30), 100);
+  EXPECT_NEAR(heat.HotThreshold(250), 1, 0.01) << "the two hottest fit, the third does not";
+  EXPECT_NEAR(heat.HotThreshold(150), 3, 0.01);
+  EXPECT_EQ(heat.HotThreshold(1000), 0) << "everything fits";
+}
+
+TEST(KeyHeat, TheColdestRangesAreEvictedFirst) {
+  KeyHeatOptions o;
+  o.max_ranges = 20;
+  KeyHeat heat(o);
+  for (int i = 0; i < 5; i++) heat.RecordRead(K(0), K(1), 4096);
+  for (int i = 1; i <= 25; i++) heat.RecordRead(K(10 * i), K(10 * i + 5), 4096);
+  EXPECT_LE(heat.stats().ranges, 20u);
+  EXPECT_GE(heat.stats().evicted, 6u);
+  EXPECT_NEAR(heat.Score(K(0), K(1)), 5, 0.1) << "the hot range stays";
+}
+
+// A compaction rewrites the last level with other block boundaries: blocks
+// of ten keys that started at multiples of ten now start at 5 past them.
+// The new blocks that hold the hot keys are the hot ones.
+TEST(KeyHeat, HeatSurvivesACompactionThatMovesBlockBoundaries) {
+  KeyHeat heat;
+  for (int b = 0; b < 100; b++) heat.RecordRead(K(10 * b), K(10 * b + 10), 4096);  // one read each
+  for (int i = 0; i < 50; i++) heat.RecordRead(K(500), K(510), 4096);  // keys 501..510 are hot
+  int hot_blocks = 0;
+  for (int b = 0; b < 99; b++) {
+    double s = heat.Score(K(10 * b + 5), K(10 * b + 15));
+    if (s > 10) {
+      hot_blocks++;
+      EXPECT_TRUE(b == 49 || b == 50) << "block " << b << " scores " << s;
+    } else {
+      EXPECT_LT(s, 2) << b;
+    }
+  }
+  EXPECT_EQ(hot_blocks, 2) << "the two new blocks that share keys with the hot one";
+}
+
+}  // namespace
+}  // namespace hintfs
