@@ -93,7 +93,7 @@ Status BlockIndexKeeper::Attach(Filesystem* fs) {
   for (const auto& [inode, f] : files) {
     if (!IsTableFile(f.path)) continue;
     inode_of_[f.path] = inode;
-    if (!indexed.count(inode)) Queue(Job{Job::Kind::kRebuild, f.path, nullptr, 0});
+    Queue(Job{indexed.count(inode) ? Job::Kind::kLoad : Job::Kind::kRebuild, f.path, nullptr, 0});
   }
   thread_ = std::thread([this] { Run(); });
   return Status::OK();
@@ -134,6 +134,13 @@ void BlockIndexKeeper::Run() {
     l.unlock();
     if (job.kind == Job::Kind::kRemove) {
       RemoveIndex(job.inode);
+    } else if (job.kind == Job::Kind::kLoad) {
+      {
+        std::lock_guard<std::mutex> pl(mu_);
+        pending_.erase(job.path);  // so that a stale index found now is rebuilt
+      }
+      std::shared_ptr<const BlockIndex> index;
+      Get(job.path, &index);
     } else {
       IndexTable(&job);
     }
@@ -345,6 +352,17 @@ void BlockIndexKeeper::OnDelete(const std::string& path) {
 }
 
 void BlockIndexKeeper::OnRead(const std::string& path, uint64_t offset, uint64_t bytes) {
+  if (on_block_read_ && IsTableFile(path)) {
+    std::shared_ptr<const BlockIndex> index;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      auto id = inode_of_.find(path);
+      auto cached = id == inode_of_.end() ? cached_.end() : cached_.find(id->second);
+      if (cached != cached_.end()) index = cached->second->second;
+    }
+    int64_t block = index ? index->BlockAt(offset) : -1;
+    if (block >= 0) on_block_read_(*index, static_cast<size_t>(block), bytes);
+  }
   if (next_) next_->OnRead(path, offset, bytes);
 }
 

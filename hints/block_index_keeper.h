@@ -15,9 +15,10 @@
 // An index whose file size is not the table's is stale and ignored. Observers
 // may not call into the filesystem, so a background thread parses and
 // writes; deleting a table deletes its index there too. Attach (at mount)
-// first removes index files whose table is gone, then indexes, in the
-// background, sealed tables that have none (a crash between a table's close
-// and its index being written, or a filesystem older than the keeper).
+// first removes index files whose table is gone; then, in the background, it
+// loads the other tables' indexes into memory and indexes sealed tables that
+// have none (a crash between a table's close and its index being written, or
+// a filesystem older than the keeper).
 //
 // Thread safe. Statistics go to the filesystem attribute "block_index" at
 // Detach (`hintfs info --json`).
@@ -27,6 +28,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -84,6 +86,12 @@ class BlockIndexKeeper : public IoObserver {
   // index file is damaged; the filesystem's errors.
   Status Get(const std::string& path, std::shared_ptr<const BlockIndex>* index);
 
+  // Called for each read of a table whose index is in memory, with the
+  // block the read starts in, on the I/O path outside the keeper's lock:
+  // must be quick and must not call into the filesystem. Set before Attach.
+  using BlockReadFn = std::function<void(const BlockIndex& index, size_t block, uint64_t bytes)>;
+  void SetBlockReadListener(BlockReadFn fn) { on_block_read_ = std::move(fn); }
+
   BlockIndexStats stats() const;
   std::string StatsJson() const;
 
@@ -103,7 +111,7 @@ class BlockIndexKeeper : public IoObserver {
     uint64_t size = 0;  // bytes appended so far
   };
   struct Job {
-    enum class Kind { kIndex, kRemove, kRebuild } kind = Kind::kIndex;
+    enum class Kind { kIndex, kRemove, kRebuild, kLoad } kind = Kind::kIndex;
     std::string path;
     std::unique_ptr<Capture> capture;  // kIndex
     uint64_t inode = 0;                // kRemove
@@ -124,6 +132,7 @@ class BlockIndexKeeper : public IoObserver {
   std::condition_variable cv_, idle_cv_;
   std::unordered_map<std::string, std::unique_ptr<Capture>> writing_;  // by path
   std::unordered_map<std::string, uint64_t> inode_of_;  // indexed tables by the path they were created at
+  BlockReadFn on_block_read_;
   std::unordered_set<std::string> pending_;                 // tables queued to be indexed
   std::unordered_set<std::string> deleted_while_pending_;   // ... and deleted meanwhile
   std::deque<Job> queue_;
