@@ -187,21 +187,24 @@ void BlockIndexKeeper::IndexTable(Job* job) {
     index = std::make_shared<BlockIndex>(BlockIndexFromTableMap(map));
     s = WriteIndex(st.inode, *index);
   }
-  std::lock_guard<std::mutex> l(mu_);
-  pending_.erase(job->path);
-  if (deleted_while_pending_.erase(job->path)) {
-    if (s.ok()) Queue(Job{Job::Kind::kRemove, job->path, nullptr, st.inode});
-    return;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    pending_.erase(job->path);
+    if (deleted_while_pending_.erase(job->path)) {
+      if (s.ok()) Queue(Job{Job::Kind::kRemove, job->path, nullptr, st.inode});
+      return;
+    }
+    if (!s.ok()) {
+      (s.IsCorruption() || s.IsNotSupported() ? stats_.unparsable : stats_.write_errors)++;
+      return;
+    }
+    (job->kind == Job::Kind::kRebuild ? stats_.rebuilt : stats_.indexed)++;
+    stats_.read_back += read_back && job->kind == Job::Kind::kIndex;
+    stats_.table_bytes += st.size;
+    inode_of_[job->path] = st.inode;
+    Remember(st.inode, index);
   }
-  if (!s.ok()) {
-    (s.IsCorruption() || s.IsNotSupported() ? stats_.unparsable : stats_.write_errors)++;
-    return;
-  }
-  (job->kind == Job::Kind::kRebuild ? stats_.rebuilt : stats_.indexed)++;
-  stats_.read_back += read_back && job->kind == Job::Kind::kIndex;
-  stats_.table_bytes += st.size;
-  inode_of_[job->path] = st.inode;
-  Remember(st.inode, std::move(index));
+  if (on_indexed_ && job->kind == Job::Kind::kIndex) on_indexed_(job->path, std::move(index));
 }
 
 Status BlockIndexKeeper::WriteIndex(uint64_t inode, const BlockIndex& index) {
@@ -361,7 +364,7 @@ void BlockIndexKeeper::OnRead(const std::string& path, uint64_t offset, uint64_t
       if (cached != cached_.end()) index = cached->second->second;
     }
     int64_t block = index ? index->BlockAt(offset) : -1;
-    if (block >= 0) on_block_read_(*index, static_cast<size_t>(block), bytes);
+    if (block >= 0) on_block_read_(path, *index, static_cast<size_t>(block), bytes);
   }
   if (next_) next_->OnRead(path, offset, bytes);
 }

@@ -89,8 +89,14 @@ class BlockIndexKeeper : public IoObserver {
   // Called for each read of a table whose index is in memory, with the
   // block the read starts in, on the I/O path outside the keeper's lock:
   // must be quick and must not call into the filesystem. Set before Attach.
-  using BlockReadFn = std::function<void(const BlockIndex& index, size_t block, uint64_t bytes)>;
+  using BlockReadFn =
+      std::function<void(const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes)>;
   void SetBlockReadListener(BlockReadFn fn) { on_block_read_ = std::move(fn); }
+  // Called from the keeper's thread each time a table written in this mount
+  // gets its index (sealed), with the path it was created at. Set before
+  // Attach.
+  using IndexedFn = std::function<void(const std::string& path, std::shared_ptr<const BlockIndex> index)>;
+  void SetIndexedListener(IndexedFn fn) { on_indexed_ = std::move(fn); }
 
   BlockIndexStats stats() const;
   std::string StatsJson() const;
@@ -133,6 +139,7 @@ class BlockIndexKeeper : public IoObserver {
   std::unordered_map<std::string, std::unique_ptr<Capture>> writing_;  // by path
   std::unordered_map<std::string, uint64_t> inode_of_;  // indexed tables by the path they were created at
   BlockReadFn on_block_read_;
+  IndexedFn on_indexed_;
   std::unordered_set<std::string> pending_;                 // tables queued to be indexed
   std::unordered_set<std::string> deleted_while_pending_;   // ... and deleted meanwhile
   std::deque<Job> queue_;

@@ -12,6 +12,7 @@
 #include "fs/uri.h"
 #include "hints/block_index_keeper.h"
 #include "hints/file_tag.h"
+#include "placement/block_tiering.h"
 #include "placement/migrator.h"
 #include "placement/policy_registry.h"
 
@@ -194,6 +195,8 @@ int Info(const std::string& uri, bool as_json) {
                                 {"admitted", 0}, {"evicted", 0}, {"bytes", 0}});
   // Saved by the block index keeper when the last mount stopped (hints/block_index_keeper.h).
   j["block_index"] = SavedRecord(attributes, "block_index", json::parse(BlockIndexKeeper(nullptr).StatsJson()));
+  // Saved by block tiering when the last mount that ran it stopped (placement/block_tiering.h).
+  j["block_tiering"] = SavedRecord(attributes, "block_tiering", json::parse(BlockTieringStats().ToJson()));
   if (as_json) {
     std::cout << j.dump(2) << "\n";
     return 0;
@@ -223,6 +226,13 @@ int Info(const std::string& uri, bool as_json) {
                 "indexes for %s of tables\n",
                 bi.value("indexed", 0ull), bi.value("read_back", 0ull), bi.value("rebuilt", 0ull),
                 HumanSize(bi.value("index_bytes", 0ull)).c_str(), HumanSize(bi.value("table_bytes", 0ull)).c_str());
+  }
+  const json& bt = j["block_tiering"];
+  if (bt.value("promoted_blocks", 0ull) + bt.value("retained_blocks", 0ull) > 0) {
+    std::printf("block tiering (last run): %llu blocks promoted on reads, %llu retained at seal, %llu demoted; "
+                "%s held on the fast tier\n",
+                bt.value("promoted_blocks", 0ull), bt.value("retained_blocks", 0ull), bt.value("demoted_blocks", 0ull),
+                HumanSize(bt.value("resident_bytes", 0ull)).c_str());
   }
   const json& mig = j["migration"];
   if (mig.contains("moves")) {

@@ -95,6 +95,7 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
   }
   Status s = size("migration_rate", &o->migration_rate);
   if (s.ok()) s = size("cache_budget", &o->cache_budget);
+  if (s.ok()) s = size("blocks", &o->blocks);
   return s;
 }
 
@@ -156,6 +157,8 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
     services->caching_ = std::make_shared<CachingFilesystem>(base, std::shared_ptr<BlockCache>(cache.release()));
   }
   services->recorder_ = std::make_shared<LevelRecorder>(base.get(), bus);
+  services->block_options_.budget_bytes = o.blocks.value_or(0);
+  services->block_options_.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
   *out = std::move(services);
   return Status::OK();
 }
@@ -168,13 +171,28 @@ std::shared_ptr<Filesystem> MountServices::filesystem() const {
 }
 
 Status MountServices::KeepBlockIndexes(std::shared_ptr<BlockIndexKeeper> keeper) {
+  if (block_options_.budget_bytes > 0) {
+    block_tiering_ = std::make_shared<BlockTiering>(base_.get(), block_options_);
+    std::shared_ptr<BlockTiering> t = block_tiering_;
+    keeper->SetBlockReadListener([t](const std::string& path, const BlockIndex& index, size_t block,
+                                     uint64_t bytes) { t->OnBlockRead(path, index, block, bytes); });
+    keeper->SetIndexedListener([t](const std::string& path, std::shared_ptr<const BlockIndex> index) {
+      t->OnTableIndexed(path, std::move(index));
+    });
+  }
   Status s = keeper->Attach(base_.get());
-  if (s.ok()) block_indexes_ = std::move(keeper);
-  return s;
+  if (!s.ok()) return s;
+  block_indexes_ = std::move(keeper);
+  if (block_tiering_) block_tiering_->Start();
+  return Status::OK();
 }
 
 void MountServices::Stop() {
   if (recorder_) recorder_->Stop();
+  if (block_tiering_) {
+    block_tiering_->Stop();
+    base_->SetAttribute("block_tiering", block_tiering_->stats().ToJson());
+  }
   if (block_indexes_) block_indexes_->Detach();
   if (migrator_) migrator_->Stop();
   if (caching_) caching_->cache()->Close();

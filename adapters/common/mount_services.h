@@ -14,6 +14,9 @@
 //   cache=off|all|cbf|expsmooth
 //   cache_budget=SIZE       fast bytes for the cache beyond the policy's WAL
 //                           budget (hhzs: 256 MiB shared with the WAL)
+//   blocks=SIZE             fast bytes for block tiering (placement/
+//                           block_tiering.h): hot blocks of tables moved up
+//                           at the migration rate; off (0) by default
 #ifndef HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_
 #define HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_
 
@@ -26,6 +29,7 @@
 #include "fs/uri.h"
 #include "hints/block_index_keeper.h"
 #include "hints/hint_bus.h"
+#include "placement/block_tiering.h"
 #include "placement/migrator.h"
 
 namespace hintfs {
@@ -35,6 +39,7 @@ struct ServiceOverrides {
   std::optional<uint64_t> migration_rate;
   std::optional<std::string> cache;
   std::optional<uint64_t> cache_budget;
+  std::optional<uint64_t> blocks;  // fast bytes for block tiering (0: off)
 };
 
 // Takes the service keys out of uri's query (the rest are device options).
@@ -62,6 +67,7 @@ class MountServices {
   // I/O observer) until Stop. Errors are BlockIndexKeeper::Attach's.
   Status KeepBlockIndexes(std::shared_ptr<BlockIndexKeeper> keeper);
   BlockIndexKeeper* block_indexes() const { return block_indexes_.get(); }
+  BlockTiering* block_tiering() const { return block_tiering_.get(); }
 
   // Stops migration, saves statistics, closes the cache. Idempotent.
   void Stop();
@@ -73,6 +79,8 @@ class MountServices {
   std::shared_ptr<CachingFilesystem> caching_;
   std::shared_ptr<LevelRecorder> recorder_;
   std::shared_ptr<BlockIndexKeeper> block_indexes_;
+  std::shared_ptr<BlockTiering> block_tiering_;  // the keeper's listeners hold it too
+  BlockTieringOptions block_options_;  // budget 0: off
 };
 
 }  // namespace hintfs

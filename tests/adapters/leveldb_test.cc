@@ -192,6 +192,49 @@ TEST_F(LevelDbOnHintfs, EveryTableGetsABlockIndexAsItIsWritten) {
   EXPECT_TRUE(report.errors.empty() && report.warnings.empty());
 }
 
+// Block tiering under LevelDB: with all-slow its tables live on the slow
+// tier; reads of a few keys again and again move their blocks up, and every
+// key still reads back.
+TEST_F(LevelDbOnHintfs, HotBlocksOfSlowTablesMoveUp) {
+  db_.reset();
+  env_.reset();
+  DestroyMemDevice(spec_.substr(4));  // the fixture's, unused here
+  DestroyMemDevice(spec_.substr(4) + ".slow");
+  spec_ = "mem:" + test::UniqueName("blocks");
+  ASSERT_TRUE(NewHintLevelDbEnv(spec_ + "?policy=all-slow&blocks=1MiB", &env_).ok());
+  options_.env = env_.get();
+  options_.compression = leveldb::kNoCompression;
+  options_.write_buffer_size = 128 << 10;
+  options_.max_file_size = 128 << 10;
+  Open();
+  for (long i = 0; i < 20000; i++) ASSERT_TRUE(db_->Put(leveldb::WriteOptions(), Key(i), Value(i)).ok());
+  db_->CompactRange(nullptr, nullptr);
+  leveldb::ReadOptions uncached;
+  uncached.fill_cache = false;  // every Get reads its block from the filesystem
+  std::string v;
+  for (int round = 0; round < 20; round++) {
+    for (long k = 1000; k < 20000; k += 1000) {
+      ASSERT_TRUE(db_->Get(uncached, Key(k), &v).ok());
+      ASSERT_EQ(v, Value(k));
+    }
+  }
+  db_.reset();
+  env_.reset();
+  std::shared_ptr<Filesystem> fs;
+  ASSERT_TRUE(AcquireMount(spec_, &fs).ok());
+  auto stats = nlohmann::json::parse(fs->Attributes()["block_tiering"]);
+  EXPECT_GE(stats["promoted_blocks"].get<int>(), 10) << stats.dump();
+  EXPECT_LE(stats["resident_bytes"].get<uint64_t>(), (1u << 20) + 8192) << stats.dump();
+  fs.reset();
+  ASSERT_TRUE(NewHintLevelDbEnv(spec_, &env_).ok());
+  options_.env = env_.get();
+  Open();
+  for (long k = 0; k < 20000; k += 7) {
+    ASSERT_TRUE(db_->Get(leveldb::ReadOptions(), Key(k), &v).ok());
+    ASSERT_EQ(v, Value(k));
+  }
+}
+
 // LevelDB runs under every placement policy (levels from its MANIFEST and
 // the I/O pattern) and reads back what it wrote.
 class LevelDbUnderPolicy : public ::testing::TestWithParam<std::string> {};

@@ -12,6 +12,18 @@
 namespace hintfs {
 namespace test {
 
+// Puts every file on the slow tier.
+class SlowOnlyPolicy : public FastFirstPolicy {
+ public:
+  std::string name() const override { return "slow-only-test"; }
+  void ChooseDevices(const AllocationRequest&, const std::vector<DeviceSpace>& devices,
+                     std::vector<uint32_t>* order) override {
+    for (const DeviceSpace& d : devices) {
+      if (d.tier == Tier::kSlow) order->push_back(d.index);
+    }
+  }
+};
+
 struct FsGeometry {
   std::string fast = "zone_size=256KiB&zones=24";
   std::string slow = "zone_size=256KiB&zones=16";

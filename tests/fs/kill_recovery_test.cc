@@ -12,18 +12,6 @@
 namespace hintfs {
 namespace {
 
-// Puts every file on the slow tier.
-class SlowOnlyPolicy : public FastFirstPolicy {
- public:
-  std::string name() const override { return "slow-only-test"; }
-  void ChooseDevices(const AllocationRequest&, const std::vector<DeviceSpace>& devices,
-                     std::vector<uint32_t>* order) override {
-    for (const DeviceSpace& d : devices) {
-      if (d.tier == Tier::kSlow) order->push_back(d.index);
-    }
-  }
-};
-
 // The fixture: mounted on small zones; KillAndRemount drops the filesystem
 // with every write kept, as a killed process leaves it.
 class KillRecoveryTest : public test::CrashFixture, public ::testing::WithParamInterface<bool> {
@@ -105,7 +93,7 @@ TEST_P(KillRecoveryTest, FlushedLogAcrossZonesSurvivesAKill) {
 }
 
 TEST_P(KillRecoveryTest, FlushedLogOnTheSlowTierSurvivesAKill) {
-  RemountWithBuffer(16 << 10, std::make_shared<SlowOnlyPolicy>());
+  RemountWithBuffer(16 << 10, std::make_shared<test::SlowOnlyPolicy>());
   std::mt19937_64 rng(6);
   std::string data = Random(&rng, 200000);
   FlushedLog("/slow.log", data, 1000);

@@ -58,7 +58,7 @@ class BlockIndexKeeperTest : public test::FsTest {
     if (keeper_) keeper_->Detach();
     reads_ = std::make_shared<ReadCounter>();
     keeper_ = std::make_shared<BlockIndexKeeper>(reads_);
-    keeper_->SetBlockReadListener([this](const BlockIndex& index, size_t block, uint64_t bytes) {
+    keeper_->SetBlockReadListener([this](const std::string&, const BlockIndex& index, size_t block, uint64_t bytes) {
       std::lock_guard<std::mutex> l(block_reads_mu_);
       block_reads_.emplace_back(index.blocks[block].last_key, bytes);
     });

@@ -1,0 +1,209 @@
+#include "placement/block_tiering.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+namespace hintfs {
+
+namespace {
+
+constexpr size_t kMaxQueued = 10000;
+constexpr size_t kMaxKnownFast = 200000;
+
+}  // namespace
+
+std::string BlockTieringStats::ToJson() const {
+  return fmt::format(
+      "{{\"promoted_blocks\":{},\"promoted_bytes\":{},\"retained_blocks\":{},\"retained_bytes\":{},"
+      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"failed_moves\":{},\"resident_bytes\":{}}}",
+      promoted_blocks, promoted_bytes, retained_blocks, retained_bytes, demoted_blocks, demoted_bytes, failed_moves,
+      resident_bytes);
+}
+
+BlockTiering::BlockTiering(Filesystem* fs, BlockTieringOptions options)
+    : fs_(fs), options_(options), heat_(options.heat), limiter_(std::max<uint64_t>(options.rate_bytes_per_second, 1)) {}
+
+BlockTiering::~BlockTiering() { Stop(); }
+
+void BlockTiering::Start() {
+  std::lock_guard<std::mutex> l(mu_);
+  if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
+}
+
+void BlockTiering::Stop() {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (!thread_.joinable()) return;
+    stopping_ = true;
+    queue_.clear();
+    queued_.clear();
+  }
+  cv_.notify_all();
+  thread_.join();
+  idle_cv_.notify_all();
+}
+
+void BlockTiering::WaitIdle() {
+  std::unique_lock<std::mutex> l(mu_);
+  idle_cv_.wait(l, [this] { return (queue_.empty() && !busy_) || stopping_; });
+}
+
+bool BlockTiering::Hot(std::string_view lo, std::string_view hi) const {
+  return heat_.Score(lo, hi) >= std::max(options_.min_score, threshold_.load());
+}
+
+void BlockTiering::Queue(Candidate c) {
+  std::lock_guard<std::mutex> l(mu_);
+  auto key = std::make_pair(c.path, c.offset);
+  if (stopping_ || queue_.size() >= kMaxQueued || queued_.count(key) || promoted_.count(key) ||
+      known_fast_.count(key)) {
+    return;
+  }
+  queued_.insert(std::move(key));
+  queue_.push_back(std::move(c));
+  cv_.notify_one();
+}
+
+void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index, size_t block, uint64_t) {
+  const IndexedBlock& b = index.blocks[block];
+  const std::string& lo = index.LowerBound(block);
+  heat_.RecordRead(lo, b.last_key, b.size);
+  if (options_.budget_bytes == 0 || !Hot(lo, b.last_key)) return;
+  Queue(Candidate{path, b.offset, b.size, lo, b.last_key, /*retention=*/false});
+}
+
+void BlockTiering::OnTableIndexed(const std::string& path, std::shared_ptr<const BlockIndex> index) {
+  if (options_.budget_bytes == 0) return;
+  for (size_t i = 0; i < index->blocks.size(); i++) {
+    const IndexedBlock& b = index->blocks[i];
+    if (Hot(index->LowerBound(i), b.last_key)) {
+      Queue(Candidate{path, b.offset, b.size, index->LowerBound(i), b.last_key, /*retention=*/true});
+    }
+  }
+}
+
+void BlockTiering::Run() {
+  auto next_threshold = std::chrono::steady_clock::now();
+  std::unique_lock<std::mutex> l(mu_);
+  for (;;) {
+    cv_.wait_for(l, std::chrono::seconds(1), [this] { return stopping_ || !queue_.empty(); });
+    if (stopping_) return;
+    if (std::chrono::steady_clock::now() >= next_threshold) {
+      l.unlock();  // once a second: the hot-set threshold for the budget
+      threshold_ = heat_.HotThreshold(options_.budget_bytes);
+      ForgetDeadTables();
+      l.lock();
+      next_threshold = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    }
+    if (queue_.empty()) continue;
+    Candidate c = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    l.unlock();
+    Move(c);
+    l.lock();
+    queued_.erase({c.path, c.offset});
+    busy_ = false;
+    if (queue_.empty()) idle_cv_.notify_all();
+  }
+}
+
+bool BlockTiering::OnSlowTier(const std::string& path, uint64_t offset, uint64_t size) {
+  FileStat st;
+  if (!fs_->Stat(path, &st).ok()) return false;
+  uint64_t at = 0;
+  for (const Extent& e : st.extents) {
+    if (at < offset + size && at + e.length > offset && fs_->superblock().members[e.device].tier == Tier::kSlow) {
+      return true;
+    }
+    at += e.length;
+  }
+  return false;
+}
+
+void BlockTiering::Move(const Candidate& c) {
+  if (!Hot(c.lo, c.hi)) return;  // cooled down while queued
+  auto key = std::make_pair(c.path, c.offset);
+  if (!OnSlowTier(c.path, c.offset, c.size)) {
+    std::lock_guard<std::mutex> l(mu_);
+    if (known_fast_.size() >= kMaxKnownFast) known_fast_.clear();
+    known_fast_.insert(key);
+    return;
+  }
+  if (!MakeRoom(c.size, heat_.Score(c.lo, c.hi))) return;
+  limiter_.Acquire(c.size);
+  MigrateResult r;
+  Status s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, nullptr, &r);
+  std::lock_guard<std::mutex> l(mu_);
+  if (!s.ok() || !r.moved) {
+    stats_.failed_moves++;
+    return;
+  }
+  promoted_[key] = Promoted{c.size, r.bytes, c.lo, c.hi};
+  stats_.resident_bytes += r.bytes;
+  (c.retention ? stats_.retained_blocks : stats_.promoted_blocks)++;
+  (c.retention ? stats_.retained_bytes : stats_.promoted_bytes) += c.size;
+}
+
+// Demotes promoted blocks colder than score, coldest first, until bytes
+// more fit in the budget. False if they do not.
+bool BlockTiering::MakeRoom(uint64_t bytes, double score) {
+  for (;;) {
+    std::pair<std::string, uint64_t> coldest;
+    Promoted victim;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      if (stats_.resident_bytes + bytes <= options_.budget_bytes) return true;
+      double coldest_score = score;
+      bool found = false;
+      for (const auto& [key, p] : promoted_) {
+        double s = heat_.Score(p.lo, p.hi);
+        if (s < coldest_score) {
+          coldest_score = s;
+          coldest = key;
+          victim = p;
+          found = true;
+        }
+      }
+      if (!found) return false;  // all promoted blocks are hotter
+      promoted_.erase(coldest);
+      stats_.resident_bytes -= std::min(stats_.resident_bytes, victim.fast_bytes);
+    }
+    limiter_.Acquire(victim.size);
+    MigrateResult r;
+    Status s = fs_->MigrateRange(coldest.first, coldest.second, victim.size, Tier::kSlow, nullptr, &r);
+    std::lock_guard<std::mutex> l(mu_);
+    if (s.ok() && r.moved) {
+      stats_.demoted_blocks++;
+      stats_.demoted_bytes += r.bytes;
+    }
+    // Otherwise its table is gone (the block with it) or changed: either way
+    // the block holds no more of the budget.
+  }
+}
+
+void BlockTiering::ForgetDeadTables() {
+  std::set<std::string> paths;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (const auto& [key, p] : promoted_) paths.insert(key.first);
+  }
+  for (const std::string& path : paths) {
+    FileStat st;
+    if (fs_->Stat(path, &st).ok()) continue;
+    std::lock_guard<std::mutex> l(mu_);
+    for (auto it = promoted_.lower_bound({path, 0}); it != promoted_.end() && it->first.first == path;) {
+      stats_.resident_bytes -= std::min(stats_.resident_bytes, it->second.fast_bytes);
+      it = promoted_.erase(it);
+    }
+  }
+}
+
+BlockTieringStats BlockTiering::stats() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return stats_;
+}
+
+}  // namespace hintfs

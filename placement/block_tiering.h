@@ -1,0 +1,121 @@
+// BlockTiering: keeps the hottest blocks of a store's tables on the fast
+// tier, whichever tier their table was placed on: HyperDB's semi-SST
+// (a table's blocks on both tiers) with HotRAP's retention and promotion,
+// at block grain and under an unmodified store.
+//
+// - Heat: every read of a table is reported with its block (the block index
+//   keeper, hints/block_index_keeper.h); KeyHeat (key_heat.h) scores the
+//   block's key range, so heat outlives the table.
+// - Promotion by read: a block on the slow tier whose key range is hot is
+//   moved up (Filesystem::MigrateRange).
+// - Retention: when a new table is sealed (a flush or compaction output),
+//   its blocks whose key ranges are hot and that were written to the slow
+//   tier are moved up at once, so a compaction that pushed hot keys down
+//   does not lose them.
+// - Budget: blocks moved up hold at most budget_bytes of the fast tier; a
+//   range is hot when its score is among the hottest that fit in the budget
+//   (and at least min_score); when a move would pass the budget, the coldest
+//   promoted blocks go back down first if they are colder than it. Moves
+//   are of whole device blocks (MigrateRange), so a table block moves with
+//   the parts of its neighbours that share its device blocks, and counts
+//   for what was copied.
+//
+// A background thread makes the moves, through a rate limiter; the I/O path
+// only queues. Thread safe.
+#ifndef HINTFS_PLACEMENT_BLOCK_TIERING_H_
+#define HINTFS_PLACEMENT_BLOCK_TIERING_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "fs/filesystem.h"
+#include "fs/rate_limiter.h"
+#include "hints/block_index.h"
+#include "placement/key_heat.h"
+
+namespace hintfs {
+
+struct BlockTieringOptions {
+  uint64_t budget_bytes = 0;                  // fast bytes for promoted blocks
+  uint64_t rate_bytes_per_second = 4 << 20;   // of moves, both ways
+  double min_score = 2;                       // a range read once is never hot
+  KeyHeatOptions heat;
+};
+
+struct BlockTieringStats {
+  uint64_t promoted_blocks = 0, promoted_bytes = 0;  // moved up on a read
+  uint64_t retained_blocks = 0, retained_bytes = 0;  // moved up when their table was sealed
+  uint64_t demoted_blocks = 0, demoted_bytes = 0;    // moved back down for hotter ones
+  uint64_t failed_moves = 0;                         // the table changed or went meanwhile
+  uint64_t resident_bytes = 0;                       // promoted blocks held now
+
+  std::string ToJson() const;
+};
+
+class BlockTiering {
+ public:
+  BlockTiering(Filesystem* fs, BlockTieringOptions options);
+  ~BlockTiering();  // Stop()
+
+  void Start();
+  void Stop();
+  // Blocks until every queued move is made (tests).
+  void WaitIdle();
+
+  // A read of block of the table at path (the keeper's listener; I/O path).
+  void OnBlockRead(const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes);
+  // A table was sealed and indexed (the keeper's thread).
+  void OnTableIndexed(const std::string& path, std::shared_ptr<const BlockIndex> index);
+
+  BlockTieringStats stats() const;
+  const KeyHeat& heat() const { return heat_; }
+
+ private:
+  struct Candidate {
+    std::string path;
+    uint64_t offset = 0, size = 0;
+    std::string lo, hi;  // the block's key range
+    bool retention = false;
+  };
+  struct Promoted {
+    uint64_t size = 0;        // the table block's bytes
+    uint64_t fast_bytes = 0;  // what its move copied: the device blocks holding it
+    std::string lo, hi;
+  };
+  bool Hot(std::string_view lo, std::string_view hi) const;
+  void Run();
+  void Move(const Candidate& c);
+  bool OnSlowTier(const std::string& path, uint64_t offset, uint64_t size);
+  bool MakeRoom(uint64_t bytes, double score);
+  // Forgets promoted blocks whose table is gone (their bytes went with it).
+  void ForgetDeadTables();
+  void Queue(Candidate c);
+
+  Filesystem* fs_;
+  BlockTieringOptions options_;
+  KeyHeat heat_;
+  RateLimiter limiter_;
+  std::atomic<double> threshold_{0};
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_, idle_cv_;
+  std::deque<Candidate> queue_;
+  std::set<std::pair<std::string, uint64_t>> queued_;  // (path, offset)
+  std::map<std::pair<std::string, uint64_t>, Promoted> promoted_;
+  std::set<std::pair<std::string, uint64_t>> known_fast_;  // hot blocks found on the fast tier
+  bool busy_ = false, stopping_ = false;
+  std::thread thread_;
+  BlockTieringStats stats_;
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_PLACEMENT_BLOCK_TIERING_H_

@@ -1,0 +1,172 @@
+// Block tiering on a real (memory-backed) filesystem whose policy puts every
+// table on the slow tier: hot blocks go up on reads, a new table's blocks
+// holding hot keys go up when it is sealed, and the budget sends the
+// coldest promoted blocks back down. The bytes always read back whole.
+#include <gtest/gtest.h>
+
+#include "hints/block_index_keeper.h"
+#include "placement/block_tiering.h"
+#include "tests/fs/fs_fixture.h"
+#include "tests/hints/test_tables.h"
+
+namespace hintfs {
+namespace {
+
+class BlockTieringTest : public test::FsTest {
+ protected:
+  void Start(uint64_t budget) {
+    test::FsGeometry g;
+    g.fast = "zone_size=1MiB&zones=24";
+    g.slow = "zone_size=1MiB&zones=24";
+    Format(g);
+    keeper_ = std::make_shared<BlockIndexKeeper>(nullptr);
+    MountOptions o;
+    o.policy = std::make_shared<test::SlowOnlyPolicy>();
+    o.observer = keeper_;
+    Mount(o);
+    BlockTieringOptions bo;
+    bo.budget_bytes = budget;
+    bo.rate_bytes_per_second = 1ull << 30;
+    tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
+    keeper_->SetBlockReadListener([this](const std::string& path, const BlockIndex& index, size_t block,
+                                         uint64_t bytes) { tiering_->OnBlockRead(path, index, block, bytes); });
+    keeper_->SetIndexedListener([this](const std::string& path, std::shared_ptr<const BlockIndex> index) {
+      tiering_->OnTableIndexed(path, std::move(index));
+    });
+    ASSERT_OK(fs_->Mkdir("/db"));
+    ASSERT_OK(keeper_->Attach(fs_.get()));
+    tiering_->Start();
+  }
+  void TearDown() override {
+    if (tiering_) tiering_->Stop();
+    if (keeper_) keeper_->Detach();
+    FsTest::TearDown();
+  }
+
+  std::shared_ptr<const BlockIndex> PutTable(const std::string& path, const std::string& bytes) {
+    std::unique_ptr<FileWriter> w;
+    EXPECT_OK(fs_->OpenWriter(path, WriteMode::kExclusive, &w));
+    EXPECT_OK(w->Append(bytes));
+    EXPECT_OK(w->Close());
+    keeper_->WaitIdle();
+    std::shared_ptr<const BlockIndex> index;
+    EXPECT_OK(keeper_->Get(path, &index));
+    return index;
+  }
+
+  void ReadBlock(const std::string& path, const IndexedBlock& b, int times) {
+    std::unique_ptr<FileReader> r;
+    ASSERT_OK(fs_->OpenReader(path, &r));
+    std::string buf(b.size, '\0');
+    for (int i = 0; i < times; i++) {
+      size_t got = 0;
+      ASSERT_OK(r->Read(b.offset, b.size, buf.data(), &got));
+    }
+  }
+
+  // Whether all of the block's bytes are on the fast tier.
+  bool OnFast(const std::string& path, const IndexedBlock& b) {
+    FileStat st;
+    EXPECT_OK(fs_->Stat(path, &st));
+    uint64_t at = 0;
+    for (const Extent& e : st.extents) {
+      if (at < b.offset + b.size && at + e.length > b.offset &&
+          fs_->superblock().members[e.device].tier != Tier::kFast) {
+        return false;
+      }
+      at += e.length;
+    }
+    return true;
+  }
+
+  // The block of index holding key.
+  static size_t BlockOf(const BlockIndex& index, const std::string& key) {
+    for (size_t i = 0; i < index.blocks.size(); i++) {
+      if (key <= index.blocks[i].last_key) return i;
+    }
+    return index.blocks.size() - 1;
+  }
+
+  std::shared_ptr<BlockIndexKeeper> keeper_;
+  std::unique_ptr<BlockTiering> tiering_;
+};
+
+TEST_F(BlockTieringTest, HotBlocksOfASlowTableGoUp) {
+  Start(1 << 20);
+  test::ScratchDir dir;
+  std::string table = test::WriteLevelDbTable(dir.File("t.ldb"), false, 2000);
+  auto index = PutTable("/db/000005.ldb", table);
+  ASSERT_GT(index->blocks.size(), 50u);
+  for (size_t i = 0; i < 40; i++) ReadBlock("/db/000005.ldb", index->blocks[i], 1);
+  ReadBlock("/db/000005.ldb", index->blocks[7], 4);
+  ReadBlock("/db/000005.ldb", index->blocks[30], 4);
+  tiering_->WaitIdle();
+  EXPECT_TRUE(OnFast("/db/000005.ldb", index->blocks[7]));
+  EXPECT_TRUE(OnFast("/db/000005.ldb", index->blocks[30]));
+  // Moves are of whole 4 KiB device blocks: a neighbour of 7 may come along.
+  EXPECT_FALSE(OnFast("/db/000005.ldb", index->blocks[18])) << "read once: not hot";
+  EXPECT_EQ(tiering_->stats().promoted_blocks, 2u);
+  EXPECT_GE(tiering_->stats().resident_bytes, index->blocks[7].size + index->blocks[30].size);
+  EXPECT_LE(tiering_->stats().resident_bytes, 4u * 4096);
+  EXPECT_EQ(ReadFile("/db/000005.ldb"), table);
+  ExpectClean();
+}
+
+// A compaction writes the hot keys into a new table, with other block
+// boundaries, on the slow tier: the new blocks holding them go up at once.
+TEST_F(BlockTieringTest, ANewTableKeepsTheHotKeysOnTheFastTier) {
+  Start(1 << 20);
+  test::ScratchDir dir;
+  auto old_index = PutTable("/db/000007.ldb", test::WriteLevelDbTable(dir.File("a.ldb"), false, 2000));
+  std::string hot_key = test::TableKey(1234);
+  const IndexedBlock& hot = old_index->blocks[BlockOf(*old_index, hot_key)];
+  ReadBlock("/db/000007.ldb", hot, 5);
+  tiering_->WaitIdle();
+  ASSERT_TRUE(OnFast("/db/000007.ldb", hot));
+
+  std::string fresh = test::WriteRocksDbTable(dir.File("b.sst"), 5, false, 2000, 1500);
+  auto index = PutTable("/db/000009.sst", fresh);
+  ASSERT_OK(fs_->Unlink("/db/000007.ldb"));
+  tiering_->WaitIdle();
+  const IndexedBlock& now = index->blocks[BlockOf(*index, hot_key)];
+  EXPECT_TRUE(OnFast("/db/000009.sst", now)) << "retained";
+  EXPECT_GE(tiering_->stats().retained_blocks, 1u);
+  EXPECT_LE(tiering_->stats().retained_blocks, 3u) << "only the blocks that share keys with the hot one";
+  EXPECT_EQ(ReadFile("/db/000009.sst"), fresh);
+  ExpectClean();
+}
+
+TEST_F(BlockTieringTest, TheBudgetSendsTheColdestBlocksBackDown) {
+  test::ScratchDir dir;
+  std::string table = test::WriteLevelDbTable(dir.File("t.ldb"), false, 2000);
+  Start(4 * 4096);  // two table blocks with the device blocks they straddle
+  auto index = PutTable("/db/000011.ldb", table);
+  ReadBlock("/db/000011.ldb", index->blocks[3], 2);
+  ReadBlock("/db/000011.ldb", index->blocks[20], 2);
+  tiering_->WaitIdle();
+  ASSERT_EQ(tiering_->stats().promoted_blocks, 2u);
+  ReadBlock("/db/000011.ldb", index->blocks[40], 6);  // hotter than both
+  ReadBlock("/db/000011.ldb", index->blocks[60], 6);
+  tiering_->WaitIdle();
+  EXPECT_TRUE(OnFast("/db/000011.ldb", index->blocks[40]));
+  EXPECT_TRUE(OnFast("/db/000011.ldb", index->blocks[60]));
+  EXPECT_GE(tiering_->stats().demoted_blocks, 1u);
+  EXPECT_LE(tiering_->stats().resident_bytes, 4u * 4096 + 8192) << "at most one move past the budget";
+  EXPECT_FALSE(OnFast("/db/000011.ldb", index->blocks[3]) && OnFast("/db/000011.ldb", index->blocks[20]));
+  EXPECT_EQ(ReadFile("/db/000011.ldb"), table);
+  ExpectClean();
+}
+
+TEST_F(BlockTieringTest, NoBudgetMovesNothing) {
+  Start(0);
+  test::ScratchDir dir;
+  auto index = PutTable("/db/000013.ldb", test::WriteLevelDbTable(dir.File("t.ldb"), false, 500));
+  ReadBlock("/db/000013.ldb", index->blocks[2], 10);
+  tiering_->WaitIdle();
+  EXPECT_FALSE(OnFast("/db/000013.ldb", index->blocks[2]));
+  EXPECT_EQ(tiering_->stats().promoted_blocks, 0u);
+  EXPECT_GT(tiering_->heat().stats().reads, 9u) << "heat is still learned";
+}
+
+}  // namespace
+}  // namespace hintfs
