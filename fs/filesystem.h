@@ -403,10 +403,14 @@ class Filesystem {
   // widened to the device blocks that hold them: the file's other bytes stay
   // where they are, so a file may live on both tiers (block-granular
   // tiering). Extents are split at block boundaries; the same copy, verify
-  // and one-record switch make it crash safe. InvalidArgument for an empty
-  // range or one past the end of the file.
+  // and one-record switch make it crash safe. The copy goes to zones of
+  // zone_class: ZoneRole::kFree for the file's own class (as MigrateFile),
+  // or a file class that packs the ranges moved from many files into shared
+  // zones (small ranges would otherwise each open a zone of a class whose
+  // files own their zones). InvalidArgument for an empty range, one past the
+  // end of the file, or a zone_class that is no file class.
   virtual Status MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to,
-                              RateLimiter* limiter, MigrateResult* result) = 0;
+                              ZoneRole zone_class, RateLimiter* limiter, MigrateResult* result) = 0;
 };
 
 }  // namespace hintfs

@@ -71,9 +71,9 @@ class FilesystemWrapper : public Filesystem {
   Status MigrateFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) override {
     return target_->MigrateFile(path, to, limiter, result);
   }
-  Status MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to, RateLimiter* limiter,
-                      MigrateResult* result) override {
-    return target_->MigrateRange(path, offset, length, to, limiter, result);
+  Status MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to, ZoneRole zone_class,
+                      RateLimiter* limiter, MigrateResult* result) override {
+    return target_->MigrateRange(path, offset, length, to, zone_class, limiter, result);
   }
 
  private:

@@ -130,8 +130,8 @@ class FsImpl : public Filesystem {
   Status Check(bool deep, FsckReport* report, const ProgressFn& progress) override;
   Status MigrateFile(const std::string& path, Tier to, RateLimiter* limiter,
                      MigrateResult* result) override;
-  Status MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to, RateLimiter* limiter,
-                      MigrateResult* result) override;
+  Status MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to, ZoneRole zone_class,
+                      RateLimiter* limiter, MigrateResult* result) override;
 
   // ---- used by handles (fs_file_io.cc)
   // Sends pending bytes to the device: whole blocks, or with include_partial
@@ -362,9 +362,9 @@ class FsImpl : public Filesystem {
   void SplitAtRange(const std::vector<Extent>& extents, uint64_t begin, uint64_t end, std::vector<Extent>* pieces,
                     std::vector<bool>* inside) const;
   // The switch of a migration: pieces with the moved ones replaced by their
-  // copies, live bytes and zone roles updated. mu_ held.
+  // copies, live bytes updated, the copies' zones given zone_class. mu_ held.
   std::vector<Extent> SwitchMovedLocked(const std::vector<Extent>& pieces, const std::vector<MovedExtent>& moved,
-                                        ZoneRole role);
+                                        ZoneRole zone_class);
   bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
                         uint32_t* device, uint32_t* zone);
   uint64_t BlockRound(uint32_t device, uint64_t n) const {

@@ -66,7 +66,7 @@ void FsImpl::SplitAtRange(const std::vector<Extent>& extents, uint64_t begin, ui
 }
 
 std::vector<Extent> FsImpl::SwitchMovedLocked(const std::vector<Extent>& pieces,
-                                              const std::vector<MovedExtent>& moved, ZoneRole role) {
+                                              const std::vector<MovedExtent>& moved, ZoneRole zone_class) {
   std::vector<Extent> after;
   size_t next = 0;
   for (size_t i = 0; i < pieces.size(); i++) {
@@ -74,7 +74,7 @@ std::vector<Extent> FsImpl::SwitchMovedLocked(const std::vector<Extent>& pieces,
       AddLiveLocked(pieces[i], -1);
       for (const Extent& p : moved[next].pieces) {
         AddLiveLocked(p, +1);
-        members_[p.device]->zones[p.zone].role = role;
+        members_[p.device]->zones[p.zone].role = zone_class;
         after.push_back(p);
       }
       next++;
@@ -86,12 +86,15 @@ std::vector<Extent> FsImpl::SwitchMovedLocked(const std::vector<Extent>& pieces,
 }
 
 Status FsImpl::MigrateFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) {
-  return MigrateRange(path, 0, UINT64_MAX, to, limiter, result);
+  return MigrateRange(path, 0, UINT64_MAX, to, ZoneRole::kFree, limiter, result);
 }
 
 Status FsImpl::MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to,
-                            RateLimiter* limiter, MigrateResult* result) {
+                            ZoneRole zone_class, RateLimiter* limiter, MigrateResult* result) {
   *result = MigrateResult();
+  if (zone_class != ZoneRole::kFree && !IsFileClass(zone_class)) {
+    return Status::InvalidArgument(fmt::format("{} is not a file class", ZoneRoleName(zone_class)));
+  }
   std::shared_ptr<Inode> ino;
   Status s = HoldInode(path, /*files_only=*/true, &ino);
   if (!s.ok()) return s;
@@ -117,7 +120,7 @@ Status FsImpl::MigrateRange(const std::string& path, uint64_t offset, uint64_t l
   }
   SplitAtRange(before, offset, offset + std::min(length, UINT64_MAX - offset), &pieces, &inside);
   CopyTarget target;
-  target.role = role;
+  target.role = zone_class == ZoneRole::kFree ? role : zone_class;
   std::vector<MovedExtent> moved;
   uint64_t bytes = 0;
   // The source zones count the copy as a reader, so none is reset under it
@@ -136,7 +139,7 @@ Status FsImpl::MigrateRange(const std::string& path, uint64_t offset, uint64_t l
     if (ino->deleted || ino->has_writer || ino->extents != before || ino->size != size_before) {
       s = Status::Busy(path + " changed during migration");
     } else {
-      ino->extents = SwitchMovedLocked(pieces, moved, role);
+      ino->extents = SwitchMovedLocked(pieces, moved, target.role);
       ino->first_dirty = 0;
       QueueInodeLocked(ino.get());
       all_on_to = std::all_of(ino->extents.begin(), ino->extents.end(),

@@ -13,6 +13,7 @@ std::string FileClassName(ZoneRole role) {
   if (role == kWalClass) return "wal";
   if (role == kCacheClass) return "cache";
   if (role == kTableClass) return "table";
+  if (role == kMovedBlocksClass) return "blocks";
   return ZoneRoleName(role);
 }
 

@@ -25,6 +25,9 @@ constexpr ZoneRole kCacheClass = FileClass(5);  // the SSD block cache's files (
 // other files, so that the zones those pin are known (images of format 1
 // have their tables in kData).
 constexpr ZoneRole kTableClass = FileClass(6);
+// Byte ranges of tables that block tiering moved (placement/block_tiering.h):
+// many tables' blocks packed into shared zones, on either tier.
+constexpr ZoneRole kMovedBlocksClass = FileClass(7);
 
 // "wal", "cache", "table", or the filesystem's name for the role.
 std::string FileClassName(ZoneRole role);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "hints/file_tag.h"
+
 namespace hintfs {
 
 namespace {
@@ -17,9 +19,9 @@ constexpr size_t kMaxKnownFast = 200000;
 std::string BlockTieringStats::ToJson() const {
   return fmt::format(
       "{{\"promoted_blocks\":{},\"promoted_bytes\":{},\"retained_blocks\":{},\"retained_bytes\":{},"
-      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"failed_moves\":{},\"resident_bytes\":{}}}",
+      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"failed_moves\":{},\"dropped\":{},\"resident_bytes\":{}}}",
       promoted_blocks, promoted_bytes, retained_blocks, retained_bytes, demoted_blocks, demoted_bytes, failed_moves,
-      resident_bytes);
+      dropped, resident_bytes);
 }
 
 BlockTiering::BlockTiering(Filesystem* fs, BlockTieringOptions options)
@@ -97,6 +99,13 @@ void BlockTiering::Run() {
       l.lock();
       next_threshold = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     }
+    if (std::chrono::steady_clock::now() < paused_until_) {
+      stats_.dropped += queue_.size();  // they come back with their next reads
+      queue_.clear();
+      queued_.clear();
+      idle_cv_.notify_all();
+      continue;
+    }
     if (queue_.empty()) continue;
     Candidate c = std::move(queue_.front());
     queue_.pop_front();
@@ -135,10 +144,13 @@ void BlockTiering::Move(const Candidate& c) {
   if (!MakeRoom(c.size, heat_.Score(c.lo, c.hi))) return;
   limiter_.Acquire(c.size);
   MigrateResult r;
-  Status s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, nullptr, &r);
+  Status s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
   std::lock_guard<std::mutex> l(mu_);
   if (!s.ok() || !r.moved) {
     stats_.failed_moves++;
+    // The fast tier is full (placement's reservations keep its empty zones):
+    // try again in a second rather than once per queued block.
+    if (s.IsNoSpace()) paused_until_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     return;
   }
   promoted_[key] = Promoted{c.size, r.bytes, c.lo, c.hi};
@@ -173,7 +185,8 @@ bool BlockTiering::MakeRoom(uint64_t bytes, double score) {
     }
     limiter_.Acquire(victim.size);
     MigrateResult r;
-    Status s = fs_->MigrateRange(coldest.first, coldest.second, victim.size, Tier::kSlow, nullptr, &r);
+    Status s = fs_->MigrateRange(coldest.first, coldest.second, victim.size, Tier::kSlow, kMovedBlocksClass, nullptr,
+                                 &r);
     std::lock_guard<std::mutex> l(mu_);
     if (s.ok() && r.moved) {
       stats_.demoted_blocks++;

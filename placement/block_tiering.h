@@ -20,12 +20,15 @@
 //   the parts of its neighbours that share its device blocks, and counts
 //   for what was copied.
 //
-// A background thread makes the moves, through a rate limiter; the I/O path
-// only queues. Thread safe.
+// Moved blocks go to shared zones of their own class (kMovedBlocksClass),
+// not one zone per move. A background thread makes the moves, through a
+// rate limiter; the I/O path only queues; when the fast tier has no room it
+// pauses for a second. Thread safe.
 #ifndef HINTFS_PLACEMENT_BLOCK_TIERING_H_
 #define HINTFS_PLACEMENT_BLOCK_TIERING_H_
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -54,7 +57,8 @@ struct BlockTieringStats {
   uint64_t promoted_blocks = 0, promoted_bytes = 0;  // moved up on a read
   uint64_t retained_blocks = 0, retained_bytes = 0;  // moved up when their table was sealed
   uint64_t demoted_blocks = 0, demoted_bytes = 0;    // moved back down for hotter ones
-  uint64_t failed_moves = 0;                         // the table changed or went meanwhile
+  uint64_t failed_moves = 0;  // the table changed or went meanwhile, or no room on the fast tier
+  uint64_t dropped = 0;       // candidates dropped while moves paused for want of room
   uint64_t resident_bytes = 0;                       // promoted blocks held now
 
   std::string ToJson() const;
@@ -112,6 +116,7 @@ class BlockTiering {
   std::map<std::pair<std::string, uint64_t>, Promoted> promoted_;
   std::set<std::pair<std::string, uint64_t>> known_fast_;  // hot blocks found on the fast tier
   bool busy_ = false, stopping_ = false;
+  std::chrono::steady_clock::time_point paused_until_;  // no room up there until then
   std::thread thread_;
   BlockTieringStats stats_;
 };

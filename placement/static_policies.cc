@@ -27,13 +27,14 @@ bool LsmTablesOwnZones(ZoneRole role, uint64_t table_bytes, uint64_t zone_capaci
 }
 
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes) {
-  if (device.tier != Tier::kFast || role == kWalClass || role == kCacheClass ||
+  if (device.tier != Tier::kFast || role == kWalClass || role == kCacheClass || role == kMovedBlocksClass ||
       device.zone_capacity == 0) {
-    return 0;  // the budget is theirs (the cache keeps itself within it)
+    return 0;  // the budget is theirs (the cache and block tiering keep within theirs)
   }
   uint64_t budget_zones = (budget_bytes + device.zone_capacity - 1) / device.zone_capacity;
   uint64_t in_use = uint64_t{device.role_zones[static_cast<int>(kWalClass)]} +
-                    device.role_zones[static_cast<int>(kCacheClass)];
+                    device.role_zones[static_cast<int>(kCacheClass)] +
+                    device.role_zones[static_cast<int>(kMovedBlocksClass)];
   return budget_zones > in_use ? static_cast<uint32_t>(budget_zones - in_use) : 0;
 }
 

@@ -115,8 +115,8 @@ ZoneRole LsmRoleFor(const std::string& path);
 
 // Empty zones a request of role must leave on device so that a budget of
 // budget_bytes stays available on the fast tier for the WAL and the block
-// cache (HHZS's WAL and cache zones); the WAL and the cache themselves may
-// use it.
+// cache (HHZS's WAL and cache zones) and blocks moved up by block tiering;
+// those three share it (each keeps within its own limit).
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes);
 
 }  // namespace hintfs

@@ -22,7 +22,7 @@ for it again), in a new process, as the paper clears and reloads.
 
   Exp#1  load + YCSB A-F, schemes B1-B4, AUTO, HHZS (P+M+C), ALL-FAST
   Exp#2  load + W1-W4 (10/50/50/100% reads, zipf 0.9/0.9/1.2/1.2),
-         schemes B3, B3+M, P, P+M, P+M+C
+         schemes B3, B3+M, P, P+M, P+M+C, HINTFS (P+M+C and block tiering)
   Exp#3  50% reads, zipf 0.8-1.2, schemes B3, AUTO, HHZS
   Exp#5  SSD of 20, 40, 60 and 80 data zones: load + 50% reads (zipf 0.9),
          schemes B1-B4, AUTO, P, HHZS (not in the default --exp 1,2,3)
@@ -110,7 +110,13 @@ def schemes(speedup, migration_kib=None):
         "ALL-FAST": f"all-fast:{tables}",
     })
     s["HHZS"] = s["P+M+C"]
+    s["HINTFS"] = s["P+M+C"]  # plus block tiering: MOUNT_QUERY
     return s
+
+
+# Mount options a scheme adds to the store's URI: HINTFS is HHZS with block
+# tiering (issue 21) over a fifth of the SSD's 20 zones of 2 MiB.
+MOUNT_QUERY = {"HINTFS": "blocks=8MiB"}
 
 
 def plan(exps):
@@ -128,7 +134,7 @@ def plan(exps):
                 mix = ["--read", "0.5", "--update", "0.5"] if w == "A" else ["--workload", w]
                 add(s, w, mix + ["--zipf", "0.9"])
     if 2 in exps:
-        for s in ["B3", "B3+M", "P", "P+M", "P+M+C"]:
+        for s in ["B3", "B3+M", "P", "P+M", "P+M+C", "HINTFS"]:
             for w, (reads, zipf) in BREAKDOWN.items():
                 add(s, w, ["--read", str(reads), "--update", str(round(1 - reads, 2)), "--zipf", str(zipf)])
     if 3 in exps:
@@ -180,7 +186,9 @@ class Repro:
                 f"file:{where}/hdd.img?zone_size=2MiB&zones=2048&profile=st14000&profile_scale={self.args.speedup}")
 
     def ycsb_cmd(self, where, label, extra):
-        cmd = [self.ycsb, "--uri", f"file:{where}/ssd.img"] + STORES[self.args.store] + [
+        query = MOUNT_QUERY.get(label.split("/")[0].partition("@")[0])
+        uri = f"file:{where}/ssd.img" + (f"?{query}" if query else "")
+        cmd = [self.ycsb, "--uri", uri] + STORES[self.args.store] + [
                "--block-cache", str(BLOCK_CACHE), "--bloom-bits", str(BLOOM_BITS),
                "--records", str(self.records), "--csv", self.csv,
                "--threads", str(self.args.threads),

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "fs/device/fault_injection.h"
@@ -306,7 +307,7 @@ TEST_F(MigrateTest, ARangeMovesOnlyTheBlocksThatHoldIt) {
   std::string data = Random(&rng, 700 * 1024 + 123);
   WriteFile("/t.sst", data);
   MigrateResult r;
-  ASSERT_OK(fs_->MigrateRange("/t.sst", 300000, 100000, Tier::kSlow, nullptr, &r));
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 300000, 100000, Tier::kSlow, ZoneRole::kFree, nullptr, &r));
   EXPECT_TRUE(r.moved);
   EXPECT_GE(r.bytes, 100000u);
   EXPECT_LE(r.bytes, 100000u + 2 * 4096) << "widened to whole blocks, no more";
@@ -323,17 +324,17 @@ TEST_F(MigrateTest, ARangeMovesOnlyTheBlocksThatHoldIt) {
   EXPECT_EQ(ReadFile("/t.sst"), data);
 
   // Already there: nothing to do. A range across both tiers moves its slow part.
-  ASSERT_OK(fs_->MigrateRange("/t.sst", 320000, 50000, Tier::kSlow, nullptr, &r));
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 320000, 50000, Tier::kSlow, ZoneRole::kFree, nullptr, &r));
   EXPECT_FALSE(r.moved);
-  ASSERT_OK(fs_->MigrateRange("/t.sst", 250000, 100000, Tier::kFast, nullptr, &r));
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 250000, 100000, Tier::kFast, ZoneRole::kFree, nullptr, &r));
   EXPECT_TRUE(r.moved);
   EXPECT_LT(r.bytes, 100000u) << "only the part on the slow tier is copied";
-  ASSERT_OK(fs_->MigrateRange("/t.sst", 0, data.size(), Tier::kFast, nullptr, &r));
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 0, data.size(), Tier::kFast, ZoneRole::kFree, nullptr, &r));
   EXPECT_EQ(TierOf("/t.sst"), Tier::kFast);
   EXPECT_EQ(ReadFile("/t.sst"), data);
   EXPECT_EQ(DeadZones(), 0);
   // The file's last, partial block.
-  ASSERT_OK(fs_->MigrateRange("/t.sst", data.size() - 1, 1, Tier::kSlow, nullptr, &r));
+  ASSERT_OK(fs_->MigrateRange("/t.sst", data.size() - 1, 1, Tier::kSlow, ZoneRole::kFree, nullptr, &r));
   EXPECT_EQ(RangesOn(fs_.get(), "/t.sst", Tier::kSlow),
             (std::vector<std::pair<uint64_t, uint64_t>>{{data.size() / 4096 * 4096, data.size()}}));
   Remount();
@@ -341,20 +342,57 @@ TEST_F(MigrateTest, ARangeMovesOnlyTheBlocksThatHoldIt) {
   ExpectClean();
 }
 
+// Ranges moved into a file class of their own share its zones, whatever
+// class their files are of (block tiering's moved blocks).
+TEST_F(MigrateTest, RangesMovedIntoAClassShareItsZones) {
+  Format();
+  std::mt19937_64 rng(10);
+  std::vector<std::string> data;
+  const ZoneRole moved = FileClass(7);
+  for (int i = 0; i < 4; i++) {
+    data.push_back(Random(&rng, 100000));
+    WriteFile("/f" + std::to_string(i), data.back());
+  }
+  MigrateResult r;
+  std::set<std::pair<uint32_t, uint32_t>> zones;
+  for (int i = 0; i < 4; i++) {
+    std::string path = "/f" + std::to_string(i);
+    ASSERT_OK(fs_->MigrateRange(path, 40000, 5000, Tier::kSlow, moved, nullptr, &r));
+    EXPECT_TRUE(r.moved);
+    FileStat st;
+    ASSERT_OK(fs_->Stat(path, &st));
+    for (const Extent& e : st.extents) {
+      if (fs_->superblock().members[e.device].tier == Tier::kSlow) zones.emplace(e.device, e.zone);
+    }
+  }
+  EXPECT_EQ(zones.size(), 1u) << "four small ranges, one zone";
+  std::vector<ZoneReport> reports;
+  ASSERT_OK(fs_->Zones(&reports));
+  for (const ZoneReport& z : reports) {
+    if (zones.count({z.device, z.zone})) {
+      EXPECT_EQ(z.role, moved);
+    }
+  }
+  EXPECT_TRUE(fs_->MigrateRange("/f0", 0, 10, Tier::kSlow, ZoneRole::kMetadata, nullptr, &r).IsInvalidArgument());
+  Remount();
+  for (int i = 0; i < 4; i++) EXPECT_EQ(ReadFile("/f" + std::to_string(i)), data[i]);
+  ExpectClean();
+}
+
 TEST_F(MigrateTest, ARangeMustLieInsideTheFile) {
   Format();
   WriteFile("/f", std::string(10000, 'x'));
   MigrateResult r;
-  EXPECT_TRUE(fs_->MigrateRange("/f", 0, 0, Tier::kSlow, nullptr, &r).IsInvalidArgument());
-  EXPECT_TRUE(fs_->MigrateRange("/f", 10000, 1, Tier::kSlow, nullptr, &r).IsInvalidArgument());
-  EXPECT_TRUE(fs_->MigrateRange("/f", 9000, 1001, Tier::kSlow, nullptr, &r).IsInvalidArgument());
-  EXPECT_TRUE(fs_->MigrateRange("/f", 1, UINT64_MAX, Tier::kSlow, nullptr, &r).IsInvalidArgument());
-  EXPECT_TRUE(fs_->MigrateRange("/missing", 0, 1, Tier::kSlow, nullptr, &r).IsNotFound());
+  EXPECT_TRUE(fs_->MigrateRange("/f", 0, 0, Tier::kSlow, ZoneRole::kFree, nullptr, &r).IsInvalidArgument());
+  EXPECT_TRUE(fs_->MigrateRange("/f", 10000, 1, Tier::kSlow, ZoneRole::kFree, nullptr, &r).IsInvalidArgument());
+  EXPECT_TRUE(fs_->MigrateRange("/f", 9000, 1001, Tier::kSlow, ZoneRole::kFree, nullptr, &r).IsInvalidArgument());
+  EXPECT_TRUE(fs_->MigrateRange("/f", 1, UINT64_MAX, Tier::kSlow, ZoneRole::kFree, nullptr, &r).IsInvalidArgument());
+  EXPECT_TRUE(fs_->MigrateRange("/missing", 0, 1, Tier::kSlow, ZoneRole::kFree, nullptr, &r).IsNotFound());
   std::unique_ptr<FileWriter> w;
   ASSERT_OK(fs_->OpenWriter("/f", WriteMode::kAppend, &w));
-  EXPECT_TRUE(fs_->MigrateRange("/f", 0, 100, Tier::kSlow, nullptr, &r).IsBusy());
+  EXPECT_TRUE(fs_->MigrateRange("/f", 0, 100, Tier::kSlow, ZoneRole::kFree, nullptr, &r).IsBusy());
   ASSERT_OK(w->Close());
-  ASSERT_OK(fs_->MigrateRange("/f", 0, 100, Tier::kSlow, nullptr, &r));
+  ASSERT_OK(fs_->MigrateRange("/f", 0, 100, Tier::kSlow, ZoneRole::kFree, nullptr, &r));
   EXPECT_TRUE(r.moved);
   EXPECT_EQ(ReadFile("/f"), std::string(10000, 'x'));
 }
@@ -376,9 +414,9 @@ TEST_F(MigrateTest, PowerCutAtAnyWriteOfRangeMovesLeavesEveryByte) {
     MigrateResult r;
     for (const auto& [name, data] : files) {
       uint64_t third = data.size() / 3;
-      for (Status s : {fs_->MigrateRange(name, third, third, Tier::kSlow, nullptr, &r),
-                       fs_->MigrateRange(name, 10, 5000, Tier::kSlow, nullptr, &r),
-                       fs_->MigrateRange(name, third + 100, 9000, Tier::kFast, nullptr, &r)}) {
+      for (Status s : {fs_->MigrateRange(name, third, third, Tier::kSlow, ZoneRole::kFree, nullptr, &r),
+                       fs_->MigrateRange(name, 10, 5000, Tier::kSlow, ZoneRole::kFree, nullptr, &r),
+                       fs_->MigrateRange(name, third + 100, 9000, Tier::kFast, ZoneRole::kFree, nullptr, &r)}) {
         if (!s.ok()) return s;
       }
     }
