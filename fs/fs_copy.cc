@@ -97,7 +97,15 @@ void FsImpl::ReleaseCopyZones(CopyTarget* target) {
   // A copy that was not switched in has no live bytes: its zones are then
   // reclaimed like any dead zone.
   std::lock_guard<std::mutex> l(mu_);
-  for (const auto& [d, z] : target->held) members_[d]->zones[z].writer = false;
+  for (const auto& [d, z] : target->held) {
+    ZoneSlot& slot = members_[d]->zones[z];
+    slot.writer = false;
+    // A copy that filled its zone to the last block is sealed now: the
+    // device would otherwise count it as active while the filesystem,
+    // seeing no room in it, does not (it would be sealed only when the next
+    // copy asked it for room).
+    if (slot.used > 0 && RoomLocked(members_[d].get(), slot) == 0) SealZoneLocked(d, z);
+  }
   target->held.clear();
   target->device = -1;
 }

@@ -379,6 +379,31 @@ TEST_F(MigrateTest, RangesMovedIntoAClassShareItsZones) {
   ExpectClean();
 }
 
+// Zones that moved ranges fill to the last block are sealed, so the device
+// never counts more active zones than the filesystem plans with.
+TEST_F(MigrateTest, ZonesFilledByMovedRangesDoNotStayActive) {
+  FsGeometry g;
+  g.slow = "zone_size=64KiB&zones=64&max_active=4&max_open=4";
+  Format(g);
+  std::mt19937_64 rng(11);
+  std::vector<std::string> data;
+  for (int i = 0; i < 6; i++) {
+    data.push_back(Random(&rng, 120000));
+    WriteFile("/f" + std::to_string(i), data.back());
+  }
+  MigrateResult r;
+  for (uint64_t at = 0; at + 4096 < 120000; at += 8192) {  // about eight zones of single blocks
+    for (int i = 0; i < 6; i++) {
+      ASSERT_OK(fs_->MigrateRange("/f" + std::to_string(i), at, 1, Tier::kSlow, FileClass(7), nullptr, &r));
+    }
+  }
+  for (int i = 0; i < 6; i++) ASSERT_OK(fs_->MigrateFile("/f" + std::to_string(i), Tier::kSlow, nullptr, &r));
+  for (int i = 0; i < 6; i++) EXPECT_EQ(ReadFile("/f" + std::to_string(i)), data[i]);
+  Remount();
+  for (int i = 0; i < 6; i++) EXPECT_EQ(ReadFile("/f" + std::to_string(i)), data[i]);
+  ExpectClean();
+}
+
 TEST_F(MigrateTest, ARangeMustLieInsideTheFile) {
   Format();
   WriteFile("/f", std::string(10000, 'x'));
