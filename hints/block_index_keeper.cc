@@ -130,6 +130,10 @@ void BlockIndexKeeper::Run() {
     if (queue_.empty()) return;  // stopping, everything written
     Job job = std::move(queue_.front());
     queue_.pop_front();
+    if (stopping_ && (job.kind == Job::Kind::kLoad || job.kind == Job::Kind::kRebuild)) {
+      pending_.erase(job.path);  // the next mount does these again: no reason to hold up this one
+      continue;
+    }
     busy_ = true;
     l.unlock();
     if (job.kind == Job::Kind::kRemove) {

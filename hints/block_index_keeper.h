@@ -76,7 +76,9 @@ class BlockIndexKeeper : public IoObserver {
   // thread, which also indexes tables that have no index. Errors are the
   // filesystem's for the keeper's directory.
   Status Attach(Filesystem* fs);
-  // Writes what is queued, saves the statistics, stops the thread. Idempotent.
+  // Writes the indexes of the tables sealed so far and removes those of
+  // deleted ones (loads and rebuilds still queued are left to the next
+  // mount), saves the statistics, stops the thread. Idempotent.
   void Detach();
   // Blocks until everything queued so far is written (tests, fsck).
   void WaitIdle();
