@@ -77,7 +77,7 @@ void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index,
 }
 
 void BlockTiering::OnTableIndexed(const std::string& path, std::shared_ptr<const BlockIndex> index) {
-  if (options_.budget_bytes == 0) return;
+  if (options_.budget_bytes == 0 || !options_.retention) return;
   for (size_t i = 0; i < index->blocks.size(); i++) {
     const IndexedBlock& b = index->blocks[i];
     if (Hot(index->LowerBound(i), b.last_key)) {

@@ -8,10 +8,10 @@
 //   block's key range, so heat outlives the table.
 // - Promotion by read: a block on the slow tier whose key range is hot is
 //   moved up (Filesystem::MigrateRange).
-// - Retention: when a new table is sealed (a flush or compaction output),
-//   its blocks whose key ranges are hot and that were written to the slow
-//   tier are moved up at once, so a compaction that pushed hot keys down
-//   does not lose them.
+// - Retention (an option, off by default): when a new table is sealed (a
+//   flush or compaction output), its blocks whose key ranges are hot and
+//   that were written to the slow tier are moved up at once, so a
+//   compaction that pushed hot keys down does not lose them.
 // - Budget: blocks moved up hold at most budget_bytes of the fast tier; a
 //   range is hot when its score is among the hottest that fit in the budget
 //   (and at least min_score); when a move would pass the budget, the coldest
@@ -50,6 +50,10 @@ struct BlockTieringOptions {
   uint64_t budget_bytes = 0;                  // fast bytes for promoted blocks
   uint64_t rate_bytes_per_second = 4 << 20;   // of moves, both ways
   double min_score = 2;                       // a range read once is never hot
+  // Retention at seal. Off by default: it reads the blocks back from the
+  // slow tier just after a compaction wrote them there, which cost W1-W3
+  // of Exp#2 15-20% (docs/benchmarks.md).
+  bool retention = false;
   KeyHeatOptions heat;
 };
 

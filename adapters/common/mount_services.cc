@@ -93,6 +93,12 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
     o->cache = v;
     uri->params.erase("cache");
   }
+  if (uri->Has("block_retention")) {
+    std::string v = uri->GetString("block_retention", "");
+    if (v != "on" && v != "off") return Status::InvalidArgument("block_retention is on or off, not '" + v + "'");
+    o->block_retention = v == "on";
+    uri->params.erase("block_retention");
+  }
   Status s = size("migration_rate", &o->migration_rate);
   if (s.ok()) s = size("cache_budget", &o->cache_budget);
   if (s.ok()) s = size("blocks", &o->blocks);
@@ -158,6 +164,7 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   }
   services->recorder_ = std::make_shared<LevelRecorder>(base.get(), bus);
   services->block_options_.budget_bytes = o.blocks.value_or(0);
+  services->block_options_.retention = o.block_retention.value_or(false);
   services->block_options_.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
   *out = std::move(services);
   return Status::OK();

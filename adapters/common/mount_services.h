@@ -17,6 +17,8 @@
 //   blocks=SIZE             fast bytes for block tiering (placement/
 //                           block_tiering.h): hot blocks of tables moved up
 //                           at the migration rate; off (0) by default
+//   block_retention=on|off  block tiering also moves up a new table's hot
+//                           blocks when it is sealed (off by default)
 #ifndef HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_
 #define HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_
 
@@ -40,6 +42,7 @@ struct ServiceOverrides {
   std::optional<std::string> cache;
   std::optional<uint64_t> cache_budget;
   std::optional<uint64_t> blocks;  // fast bytes for block tiering (0: off)
+  std::optional<bool> block_retention;
 };
 
 // Takes the service keys out of uri's query (the rest are device options).

@@ -14,7 +14,7 @@ namespace {
 
 class BlockTieringTest : public test::FsTest {
  protected:
-  void Start(uint64_t budget) {
+  void Start(uint64_t budget, bool retention = false) {
     test::FsGeometry g;
     g.fast = "zone_size=1MiB&zones=24";
     g.slow = "zone_size=1MiB&zones=24";
@@ -26,6 +26,7 @@ class BlockTieringTest : public test::FsTest {
     Mount(o);
     BlockTieringOptions bo;
     bo.budget_bytes = budget;
+    bo.retention = retention;
     bo.rate_bytes_per_second = 1ull << 30;
     tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
     keeper_->SetBlockReadListener([this](const std::string& path, const BlockIndex& index, size_t block,
@@ -114,8 +115,8 @@ TEST_F(BlockTieringTest, HotBlocksOfASlowTableGoUp) {
 
 // A compaction writes the hot keys into a new table, with other block
 // boundaries, on the slow tier: the new blocks holding them go up at once.
-TEST_F(BlockTieringTest, ANewTableKeepsTheHotKeysOnTheFastTier) {
-  Start(1 << 20);
+TEST_F(BlockTieringTest, WithRetentionANewTableKeepsTheHotKeysOnTheFastTier) {
+  Start(1 << 20, /*retention=*/true);
   test::ScratchDir dir;
   auto old_index = PutTable("/db/000007.ldb", test::WriteLevelDbTable(dir.File("a.ldb"), false, 2000));
   std::string hot_key = test::TableKey(1234);
@@ -155,6 +156,22 @@ TEST_F(BlockTieringTest, TheBudgetSendsTheColdestBlocksBackDown) {
   EXPECT_FALSE(OnFast("/db/000011.ldb", index->blocks[3]) && OnFast("/db/000011.ldb", index->blocks[20]));
   EXPECT_EQ(ReadFile("/db/000011.ldb"), table);
   ExpectClean();
+}
+
+TEST_F(BlockTieringTest, WithoutRetentionANewTableWaitsForReads) {
+  Start(1 << 20);
+  test::ScratchDir dir;
+  auto old_index = PutTable("/db/000015.ldb", test::WriteLevelDbTable(dir.File("a.ldb"), false, 2000));
+  ReadBlock("/db/000015.ldb", old_index->blocks[BlockOf(*old_index, test::TableKey(777))], 5);
+  tiering_->WaitIdle();
+  auto index = PutTable("/db/000017.sst", test::WriteRocksDbTable(dir.File("b.sst"), 5, false, 2000, 1500));
+  tiering_->WaitIdle();
+  EXPECT_EQ(tiering_->stats().retained_blocks, 0u);
+  const IndexedBlock& now = index->blocks[BlockOf(*index, test::TableKey(777))];
+  EXPECT_FALSE(OnFast("/db/000017.sst", now));
+  ReadBlock("/db/000017.sst", now, 1);  // already hot by its keys: one read moves it
+  tiering_->WaitIdle();
+  EXPECT_TRUE(OnFast("/db/000017.sst", now));
 }
 
 TEST_F(BlockTieringTest, NoBudgetMovesNothing) {
