@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "fs/walk.h"
 #include "hints/file_kind.h"
 
 namespace hintfs {
@@ -27,23 +28,14 @@ struct TableFile {
   uint64_t size = 0;
 };
 
-// Every regular file by inode, outside the keeper's own directory.
-Status ListFiles(Filesystem* fs, const std::string& dir, std::unordered_map<uint64_t, TableFile>* files) {
-  std::vector<DirEntry> entries;
-  Status s = fs->ReadDir(dir, &entries);
-  if (!s.ok()) return s;
-  for (const DirEntry& e : entries) {
-    std::string path = (dir == "/" ? "" : dir) + "/" + e.name;
-    if (path == kBlockIndexDirectory) continue;
-    if (e.type == FileType::kDirectory) {
-      s = ListFiles(fs, path, files);
-      if (!s.ok()) return s;
-      continue;
-    }
+// Every table file by inode.
+Status ListTables(Filesystem* fs, std::unordered_map<uint64_t, TableFile>* tables) {
+  return Walk(fs, "/", /*recursive=*/true, [&](const std::string& path, const DirEntry& e) {
     FileStat st;
-    if (fs->Stat(path, &st).ok()) (*files)[e.inode] = TableFile{path, st.size};
-  }
-  return Status::OK();
+    if (e.type == FileType::kFile && IsTableFile(path) && fs->Stat(path, &st).ok()) {
+      (*tables)[e.inode] = TableFile{path, st.size};
+    }
+  });
 }
 
 Status ReadWhole(Filesystem* fs, const std::string& path, std::string* out) {
@@ -73,25 +65,24 @@ Status BlockIndexKeeper::Attach(Filesystem* fs) {
   Status s = fs->ReadDir(kBlockIndexDirectory, &indexes);
   if (s.IsNotFound()) s = fs->Mkdir(kBlockIndexDirectory);
   if (!s.ok()) return s;
-  std::unordered_map<uint64_t, TableFile> files;
-  s = ListFiles(fs, "/", &files);
+  std::unordered_map<uint64_t, TableFile> tables;
+  s = ListTables(fs, &tables);
   if (!s.ok()) return s;
   std::unordered_set<uint64_t> indexed;
   uint64_t removed = 0;
   for (const DirEntry& e : indexes) {
     uint64_t inode = 0;
     bool named = InodeOfIndexName(e.name, &inode);
-    if (named && files.count(inode) && IsTableFile(files[inode].path)) {
+    if (named && tables.count(inode)) {
       indexed.insert(inode);
-    } else if (fs->Unlink(std::string(kBlockIndexDirectory) + "/" + e.name).ok()) {
+    } else if (fs->Unlink(JoinPath(kBlockIndexDirectory, e.name)).ok()) {
       removed++;  // its table is gone (a crash between the two deletions)
     }
   }
   std::lock_guard<std::mutex> l(mu_);
   fs_ = fs;
   stats_.removed += removed;
-  for (const auto& [inode, f] : files) {
-    if (!IsTableFile(f.path)) continue;
+  for (const auto& [inode, f] : tables) {
     inode_of_[f.path] = inode;
     Queue(Job{indexed.count(inode) ? Job::Kind::kLoad : Job::Kind::kRebuild, f.path, nullptr, 0});
   }
@@ -376,14 +367,14 @@ void BlockIndexKeeper::OnRead(const std::string& path, uint64_t offset, uint64_t
 void CheckBlockIndexes(Filesystem* fs, FsckReport* report) {
   std::vector<DirEntry> indexes;
   if (!fs->ReadDir(kBlockIndexDirectory, &indexes).ok()) return;  // none kept yet
-  std::unordered_map<uint64_t, TableFile> files;
-  Status s = ListFiles(fs, "/", &files);
+  std::unordered_map<uint64_t, TableFile> tables;
+  Status s = ListTables(fs, &tables);
   if (!s.ok()) {
     report->errors.push_back("block indexes: " + s.ToString());
     return;
   }
   for (const DirEntry& e : indexes) {
-    std::string path = std::string(kBlockIndexDirectory) + "/" + e.name;
+    std::string path = JoinPath(kBlockIndexDirectory, e.name);
     uint64_t inode = 0;
     if (!InodeOfIndexName(e.name, &inode)) {
       report->warnings.push_back(path + ": not a block index name");
@@ -393,10 +384,10 @@ void CheckBlockIndexes(Filesystem* fs, FsckReport* report) {
     BlockIndex index;
     s = ReadWhole(fs, path, &bytes);
     if (s.ok()) s = DecodeBlockIndex(bytes, &index);
-    auto f = files.find(inode);
+    auto f = tables.find(inode);
     if (!s.ok()) {
       report->errors.push_back(path + ": " + s.ToString());
-    } else if (f == files.end()) {
+    } else if (f == tables.end()) {
       report->warnings.push_back(path + ": its table is gone (removed at the next mount)");
     } else if (f->second.size != index.file_size) {
       report->warnings.push_back(fmt::format("{}: indexes {} bytes of {}, which has {} (rebuilt when used)", path,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fs/filesystem.h"
+#include "fs/walk.h"
 
 namespace hintfs {
 namespace cli {
@@ -53,12 +54,6 @@ struct ReplayArgs {
 };
 int TraceDump(const std::string& path, bool json);
 int Replay(const std::string& path, const ReplayArgs& args);
-
-// "/" + name, or dir + "/" + name.
-std::string JoinPath(const std::string& dir, const std::string& name);
-// Calls fn for every entry below dir, depth first in name order.
-Status Walk(Filesystem* fs, const std::string& dir, bool recursive,
-            const std::function<void(const std::string& path, const DirEntry& entry)>& fn);
 
 // Prints "hintfs: <what>: <status>" and returns 1.
 int Fail(const std::string& what, const Status& s);

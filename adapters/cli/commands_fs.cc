@@ -21,26 +21,6 @@ namespace cli {
 
 using nlohmann::json;
 
-std::string JoinPath(const std::string& dir, const std::string& name) {
-  return dir == "/" ? "/" + name : dir + "/" + name;
-}
-
-Status Walk(Filesystem* fs, const std::string& dir, bool recursive,
-            const std::function<void(const std::string&, const DirEntry&)>& fn) {
-  std::vector<DirEntry> entries;
-  Status s = fs->ReadDir(dir, &entries);
-  if (!s.ok()) return s;
-  for (const DirEntry& e : entries) {
-    std::string path = JoinPath(dir, e.name);
-    fn(path, e);
-    if (recursive && e.type == FileType::kDirectory) {
-      s = Walk(fs, path, true, fn);
-      if (!s.ok()) return s;
-    }
-  }
-  return Status::OK();
-}
-
 int Fail(const std::string& what, const Status& s) {
   std::fprintf(stderr, "hintfs: %s: %s\n", what.c_str(), s.ToString().c_str());
   return 1;

@@ -1,0 +1,27 @@
+#include "fs/walk.h"
+
+#include <vector>
+
+namespace hintfs {
+
+std::string JoinPath(const std::string& dir, const std::string& name) {
+  return dir == "/" ? "/" + name : dir + "/" + name;
+}
+
+Status Walk(Filesystem* fs, const std::string& dir, bool recursive,
+            const std::function<void(const std::string&, const DirEntry&)>& fn) {
+  std::vector<DirEntry> entries;
+  Status s = fs->ReadDir(dir, &entries);
+  if (!s.ok()) return s;
+  for (const DirEntry& e : entries) {
+    std::string path = JoinPath(dir, e.name);
+    fn(path, e);
+    if (recursive && e.type == FileType::kDirectory) {
+      s = Walk(fs, path, true, fn);
+      if (!s.ok()) return s;
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace hintfs
