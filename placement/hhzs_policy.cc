@@ -140,8 +140,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     data_zones += d.role_zones[static_cast<int>(ZoneRole::kData)];
     zone_bytes = d.zone_capacity;
     uint64_t wal_zones = d.role_zones[static_cast<int>(kWalClass)];
-    uint64_t budget_zones = wal_zones + d.role_zones[static_cast<int>(kCacheClass)] +
-                            d.role_zones[static_cast<int>(kMovedBlocksClass)];
+    uint64_t budget_zones = WalBudgetZonesInUse(d);
     wal_bytes += d.zone_capacity * wal_zones;
     budget_used += d.zone_capacity * budget_zones;
     uint64_t budget_live = std::min(d.live_bytes, d.zone_capacity * budget_zones);

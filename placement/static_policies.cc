@@ -32,10 +32,13 @@ uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t bud
     return 0;  // the budget is theirs (the cache and block tiering keep within theirs)
   }
   uint64_t budget_zones = (budget_bytes + device.zone_capacity - 1) / device.zone_capacity;
-  uint64_t in_use = uint64_t{device.role_zones[static_cast<int>(kWalClass)]} +
-                    device.role_zones[static_cast<int>(kCacheClass)] +
-                    device.role_zones[static_cast<int>(kMovedBlocksClass)];
+  uint64_t in_use = WalBudgetZonesInUse(device);
   return budget_zones > in_use ? static_cast<uint32_t>(budget_zones - in_use) : 0;
+}
+
+uint64_t WalBudgetZonesInUse(const DeviceSpace& device) {
+  return uint64_t{device.role_zones[static_cast<int>(kWalClass)]} + device.role_zones[static_cast<int>(kCacheClass)] +
+         device.role_zones[static_cast<int>(kMovedBlocksClass)];
 }
 
 LevelThresholdPolicy::LevelThresholdPolicy(std::string name, int fast_levels, std::shared_ptr<HintBus> bus,

@@ -118,6 +118,9 @@ ZoneRole LsmRoleFor(const std::string& path);
 // cache (HHZS's WAL and cache zones) and blocks moved up by block tiering;
 // those three share it (each keeps within its own limit).
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes);
+// The zones of device that hold what shares that budget: the WAL's, the
+// cache's and moved blocks'.
+uint64_t WalBudgetZonesInUse(const DeviceSpace& device);
 
 }  // namespace hintfs
 

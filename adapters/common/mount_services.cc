@@ -79,12 +79,17 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
     uri->params.erase(key);
     return Status::OK();
   };
-  if (uri->Has("migration")) {
-    std::string v = uri->GetString("migration", "");
-    if (v != "on" && v != "off") return Status::InvalidArgument("migration is on or off, not '" + v + "'");
-    o->migration = v == "on";
-    uri->params.erase("migration");
-  }
+  auto on_off = [&](const char* key, std::optional<bool>* out) {
+    if (!uri->Has(key)) return Status::OK();
+    std::string v = uri->GetString(key, "");
+    if (v != "on" && v != "off") return Status::InvalidArgument(std::string(key) + " is on or off, not '" + v + "'");
+    *out = v == "on";
+    uri->params.erase(key);
+    return Status::OK();
+  };
+  Status s = on_off("migration", &o->migration);
+  if (s.ok()) s = on_off("block_retention", &o->block_retention);
+  if (!s.ok()) return s;
   if (uri->Has("cache")) {
     std::string v = uri->GetString("cache", "");
     if (v != "off" && v != "all" && v != "cbf" && v != "expsmooth") {
@@ -93,13 +98,7 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
     o->cache = v;
     uri->params.erase("cache");
   }
-  if (uri->Has("block_retention")) {
-    std::string v = uri->GetString("block_retention", "");
-    if (v != "on" && v != "off") return Status::InvalidArgument("block_retention is on or off, not '" + v + "'");
-    o->block_retention = v == "on";
-    uri->params.erase("block_retention");
-  }
-  Status s = size("migration_rate", &o->migration_rate);
+  s = size("migration_rate", &o->migration_rate);
   if (s.ok()) s = size("cache_budget", &o->cache_budget);
   if (s.ok()) s = size("blocks", &o->blocks);
   return s;
