@@ -120,16 +120,8 @@ void BlockTiering::Run() {
 }
 
 bool BlockTiering::OnSlowTier(const std::string& path, uint64_t offset, uint64_t size) {
-  FileStat st;
-  if (!fs_->Stat(path, &st).ok()) return false;
-  uint64_t at = 0;
-  for (const Extent& e : st.extents) {
-    if (at < offset + size && at + e.length > offset && fs_->superblock().members[e.device].tier == Tier::kSlow) {
-      return true;
-    }
-    at += e.length;
-  }
-  return false;
+  std::unique_ptr<FileReader> reader;
+  return fs_->OpenReader(path, &reader).ok() && reader->Locate(offset, static_cast<size_t>(size)).slow;
 }
 
 void BlockTiering::Move(const Candidate& c) {
