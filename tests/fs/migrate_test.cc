@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <random>
 #include <set>
 #include <thread>
@@ -44,6 +45,52 @@ class MigrateTest : public FsTest {
       }
     }
     return dead;
+  }
+
+  // Writes files on small zones, runs work once to count its device writes,
+  // then once per write with the power cut after it. After each cut every
+  // file reads whole, fsck is clean, no zone leaked, and check(path) holds.
+  // Returns the writes of the uncut run; *crashed, the runs work failed.
+  uint64_t CutPowerAtEveryWrite(const std::vector<std::pair<std::string, std::string>>& files,
+                                const std::function<Status()>& work,
+                                const std::function<void(const std::string&)>& check, int* crashed) {
+    FsGeometry g;
+    g.fast = "zone_size=64KiB&zones=20";
+    g.slow = "zone_size=64KiB&zones=24";
+    auto setup = [&](const std::string& domain, uint64_t cut) {
+      Format(g);
+      for (const auto& [name, data] : files) WriteFile(name, data);
+      MountOptions o;
+      o.device_params = "power_domain=" + domain;
+      if (cut) o.device_params += "&power_cut_after=" + std::to_string(cut);
+      Mount(o);
+    };
+    std::string domain = test::UniqueName("cut");
+    setup(domain, 0);
+    EXPECT_OK(work());
+    uint64_t total = PowerDomain(domain, FaultPlan())->writes();
+    fs_.reset();
+    ResetPowerDomain(domain);
+    *crashed = 0;
+    for (uint64_t k = 1; k <= total; k++) {
+      domain = test::UniqueName("cut");
+      setup(domain, k);
+      *crashed += !work().ok();
+      fs_.reset();
+      ResetPowerDomain(domain);
+      Mount();
+      for (const auto& [name, data] : files) {
+        EXPECT_EQ(ReadFile(name), data) << "cut after write " << k << ": " << name;
+        check(name);
+      }
+      ExpectClean();
+      EXPECT_EQ(DeadZones(), 0) << "cut after write " << k << ": a zone leaked";
+      if (HasFailure()) {
+        ADD_FAILURE() << "cut after write " << k;
+        break;
+      }
+    }
+    return total;
   }
 
   uint64_t LiveBytes(Tier tier) {
@@ -223,16 +270,9 @@ TEST_F(MigrateTest, AFileRewrittenDuringTheCopyIsNotReadPastItsZones) {
 
 // Every write of a run of migrations is a crash point.
 TEST_F(MigrateTest, PowerCutAtAnyWriteLeavesOneWholeCopy) {
-  FsGeometry g;
-  g.fast = "zone_size=64KiB&zones=20";
-  g.slow = "zone_size=64KiB&zones=24";
   std::mt19937_64 rng(6);
   std::vector<std::pair<std::string, std::string>> files;
   for (int i = 0; i < 4; i++) files.emplace_back("/m" + std::to_string(i), Random(&rng, 20000 + 37000 * i));
-  auto setup = [&] {
-    Format(g);
-    for (const auto& [name, data] : files) WriteFile(name, data);
-  };
   auto migrations = [&]() -> Status {
     MigrateResult r;
     for (const auto& f : files) {
@@ -245,40 +285,11 @@ TEST_F(MigrateTest, PowerCutAtAnyWriteLeavesOneWholeCopy) {
     }
     return Status::OK();
   };
-  auto options = [&](const std::string& domain, uint64_t cut) {
-    MountOptions o;
-    o.device_params = "power_domain=" + domain;
-    if (cut) o.device_params += "&power_cut_after=" + std::to_string(cut);
-    return o;
-  };
-  std::string domain = test::UniqueName("mig");
-  setup();
-  Mount(options(domain, 0));
-  ASSERT_OK(migrations());
-  uint64_t total = PowerDomain(domain, FaultPlan())->writes();
-  fs_.reset();
-  ResetPowerDomain(domain);
-  ASSERT_GE(total, 12u);
   int crashed = 0;
-  for (uint64_t k = 1; k <= total; k++) {
-    domain = test::UniqueName("mig");
-    setup();
-    Mount(options(domain, k));
-    crashed += !migrations().ok();
-    fs_.reset();
-    ResetPowerDomain(domain);
-    Mount();
-    for (const auto& [name, data] : files) {
-      EXPECT_EQ(ReadFile(name), data) << "cut after write " << k << ": " << name;
-      TierOf(name);  // never a mix of tiers
-    }
-    ExpectClean();
-    EXPECT_EQ(DeadZones(), 0) << "cut after write " << k << ": a zone leaked";
-    if (HasFailure()) {
-      ADD_FAILURE() << "cut after write " << k;
-      break;
-    }
-  }
+  uint64_t total = CutPowerAtEveryWrite(files, migrations, [&](const std::string& name) {
+    TierOf(name);  // never a mix of tiers
+  }, &crashed);
+  ASSERT_GE(total, 12u);
   EXPECT_GE(crashed, static_cast<int>(total) - 2);
 }
 
@@ -425,16 +436,9 @@ TEST_F(MigrateTest, ARangeMustLieInsideTheFile) {
 // Every write of a run of range moves is a crash point: after the power
 // comes back, each file reads whole, fsck is clean and no zone leaked.
 TEST_F(MigrateTest, PowerCutAtAnyWriteOfRangeMovesLeavesEveryByte) {
-  FsGeometry g;
-  g.fast = "zone_size=64KiB&zones=20";
-  g.slow = "zone_size=64KiB&zones=24";
   std::mt19937_64 rng(9);
   std::vector<std::pair<std::string, std::string>> files;
   for (int i = 0; i < 3; i++) files.emplace_back("/r" + std::to_string(i), Random(&rng, 50000 + 41000 * i));
-  auto setup = [&] {
-    Format(g);
-    for (const auto& [name, data] : files) WriteFile(name, data);
-  };
   auto moves = [&]() -> Status {
     MigrateResult r;
     for (const auto& [name, data] : files) {
@@ -447,36 +451,8 @@ TEST_F(MigrateTest, PowerCutAtAnyWriteOfRangeMovesLeavesEveryByte) {
     }
     return Status::OK();
   };
-  auto options = [&](const std::string& domain, uint64_t cut) {
-    MountOptions o;
-    o.device_params = "power_domain=" + domain;
-    if (cut) o.device_params += "&power_cut_after=" + std::to_string(cut);
-    return o;
-  };
-  std::string domain = test::UniqueName("rng");
-  setup();
-  Mount(options(domain, 0));
-  ASSERT_OK(moves());
-  uint64_t total = PowerDomain(domain, FaultPlan())->writes();
-  fs_.reset();
-  ResetPowerDomain(domain);
-  ASSERT_GE(total, 9u);
-  for (uint64_t k = 1; k <= total; k++) {
-    domain = test::UniqueName("rng");
-    setup();
-    Mount(options(domain, k));
-    moves();  // fails at the cut
-    fs_.reset();
-    ResetPowerDomain(domain);
-    Mount();
-    for (const auto& [name, data] : files) EXPECT_EQ(ReadFile(name), data) << "cut after write " << k << ": " << name;
-    ExpectClean();
-    EXPECT_EQ(DeadZones(), 0) << "cut after write " << k << ": a zone leaked";
-    if (HasFailure()) {
-      ADD_FAILURE() << "cut after write " << k;
-      break;
-    }
-  }
+  int crashed = 0;
+  EXPECT_GE(CutPowerAtEveryWrite(files, moves, [](const std::string&) {}, &crashed), 9u);
 }
 
 }  // namespace
