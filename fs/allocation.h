@@ -33,6 +33,14 @@ struct DeviceSpace {
   uint32_t role_zones[kZoneRoleCount] = {};  // zones with live bytes or a writer, per ZoneRole
 };
 
+// A file the filesystem holds when it mounts, as OnMountedFiles shows it.
+struct MountedFile {
+  std::string path;  // its name (AllocationRequest::path names it so too)
+  ZoneRole role = ZoneRole::kData;
+  std::string tag;   // its tag (Filesystem::SetTag), opaque to the filesystem
+  uint64_t fast_bytes = 0, slow_bytes = 0;  // where its data is
+};
+
 struct AllocationRequest {
   uint64_t inode = 0;
   std::string path;        // the file's path when it was created
@@ -86,6 +94,10 @@ class AllocationPolicy {
   // The devices as the mount found them, before any request: a policy can
   // size itself to them, and say at once if its options leave a tier no use.
   virtual void OnMount(const std::vector<DeviceSpace>& devices) { static_cast<void>(devices); }
+  // The files the mount found, right after OnMount: a policy that counts
+  // what it placed (tables per level and tier) counts what earlier mounts
+  // placed too, or it would plan a fast tier it thinks emptier than it is.
+  virtual void OnMountedFiles(const std::vector<MountedFile>& files) { static_cast<void>(files); }
   // Where the filesystem actually put the request (it may have spilled past
   // the policy's first choice).
   virtual void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {

@@ -77,7 +77,9 @@ class IoObserver {
   // A writer closed the file (size bytes): for files written once, sealed.
   virtual void OnClose(const std::string& path, uint64_t size) = 0;
   virtual void OnDelete(const std::string& path) = 0;
-  virtual void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) = 0;
+  // A read of bytes at offset, of which slow_bytes came from slow-tier
+  // devices.
+  virtual void OnRead(const std::string& path, uint64_t offset, uint64_t bytes, uint64_t slow_bytes) = 0;
 };
 
 // Makes the placement policy a filesystem records by name (placement/ has one).

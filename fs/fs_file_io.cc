@@ -417,7 +417,9 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
   if (result.ok() && n > 0 && ino->last_read_end.exchange(offset + n, std::memory_order_relaxed) != offset) {
     ino->reads.fetch_add(1, std::memory_order_relaxed);
   }
-  if (result.ok() && options_.observer && n > 0) options_.observer->OnRead(ino->created_as, offset, n);
+  if (result.ok() && options_.observer && n > 0) {
+    options_.observer->OnRead(ino->created_as, offset, n, tier_bytes[static_cast<int>(Tier::kSlow)]);
+  }
   if (result.ok()) *got = n;
   return result;
 }

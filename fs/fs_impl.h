@@ -276,6 +276,9 @@ class FsImpl : public Filesystem {
   bool TrimToDevices(InodeRecord* rec) const;
   // The path of a file (one of its names), for reports; mu_ held or mount.
   std::string PathOfLocked(uint64_t inode) const;
+  // The linked files, with where their data is, for the policy (mount; by
+  // the path they were created at, or for files of earlier mounts a name).
+  std::vector<MountedFile> MountedFilesForPolicy();
 
   // ---- space (fs_space.cc)
   DeviceSpace DeviceSpaceLocked(uint32_t device) const;

@@ -156,6 +156,7 @@ Status FsImpl::Open() {
     for (uint32_t d = 0; d < members_.size(); d++) spaces.push_back(DeviceSpaceLocked(d));
   }
   policy_->OnMount(spaces);
+  policy_->OnMountedFiles(MountedFilesForPolicy());
   if (options_.read_only) return Status::OK();
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -430,6 +431,22 @@ Status FsImpl::AdoptExtents(Inode* ino) {
     AddLiveLocked(e, +1);
   }
   return Status::OK();
+}
+
+std::vector<MountedFile> FsImpl::MountedFilesForPolicy() {
+  std::vector<MountedFile> files;
+  std::lock_guard<std::mutex> l(mu_);
+  for (const auto& [id, ino] : inodes_) {
+    if (ino->type != FileType::kFile || ino->nlink == 0) continue;
+    std::lock_guard<std::mutex> il(ino->mu);
+    // Files of earlier mounts go by their name now, as they will when opened.
+    MountedFile f{ino->created_as.empty() ? PathOfLocked(id) : ino->created_as, ino->role, ino->tag, 0, 0};
+    for (const Extent& e : ino->extents) {
+      (members_[e.device]->info.tier == Tier::kFast ? f.fast_bytes : f.slow_bytes) += e.length;
+    }
+    files.push_back(std::move(f));
+  }
+  return files;
 }
 
 std::string FsImpl::PathOfLocked(uint64_t inode) const {

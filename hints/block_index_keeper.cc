@@ -349,7 +349,7 @@ void BlockIndexKeeper::OnDelete(const std::string& path) {
   if (next_) next_->OnDelete(path);
 }
 
-void BlockIndexKeeper::OnRead(const std::string& path, uint64_t offset, uint64_t bytes) {
+void BlockIndexKeeper::OnRead(const std::string& path, uint64_t offset, uint64_t bytes, uint64_t slow_bytes) {
   if (on_block_read_ && IsTableFile(path)) {
     std::shared_ptr<const BlockIndex> index;
     {
@@ -359,9 +359,9 @@ void BlockIndexKeeper::OnRead(const std::string& path, uint64_t offset, uint64_t
       if (cached != cached_.end()) index = cached->second->second;
     }
     int64_t block = index ? index->BlockAt(offset) : -1;
-    if (block >= 0) on_block_read_(path, *index, static_cast<size_t>(block), bytes);
+    if (block >= 0) on_block_read_(path, *index, static_cast<size_t>(block), bytes, slow_bytes);
   }
-  if (next_) next_->OnRead(path, offset, bytes);
+  if (next_) next_->OnRead(path, offset, bytes, slow_bytes);
 }
 
 void CheckBlockIndexes(Filesystem* fs, FsckReport* report) {

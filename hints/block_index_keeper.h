@@ -89,10 +89,11 @@ class BlockIndexKeeper : public IoObserver {
   Status Get(const std::string& path, std::shared_ptr<const BlockIndex>* index);
 
   // Called for each read of a table whose index is in memory, with the
-  // block the read starts in, on the I/O path outside the keeper's lock:
-  // must be quick and must not call into the filesystem. Set before Attach.
-  using BlockReadFn =
-      std::function<void(const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes)>;
+  // block the read starts in and how many of its bytes the slow tier
+  // served, on the I/O path outside the keeper's lock: must be quick and
+  // must not call into the filesystem. Set before Attach.
+  using BlockReadFn = std::function<void(const std::string& path, const BlockIndex& index, size_t block,
+                                         uint64_t bytes, uint64_t slow_bytes)>;
   void SetBlockReadListener(BlockReadFn fn) { on_block_read_ = std::move(fn); }
   // Called from the keeper's thread each time a table written in this mount
   // gets its index (sealed), with the path it was created at. Set before
@@ -109,7 +110,7 @@ class BlockIndexKeeper : public IoObserver {
   void OnAppend(const std::string& path, std::string_view data) override;
   void OnClose(const std::string& path, uint64_t size) override;
   void OnDelete(const std::string& path) override;
-  void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) override;
+  void OnRead(const std::string& path, uint64_t offset, uint64_t bytes, uint64_t slow_bytes) override;
 
  private:
   // The bytes of a table being written that its index is parsed from.

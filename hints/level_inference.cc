@@ -144,8 +144,8 @@ void LevelInference::OnDelete(const std::string& path) {
   if (next_) next_->OnDelete(path);
 }
 
-void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t bytes) {
-  if (next_) next_->OnRead(path, offset, bytes);
+void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t bytes, uint64_t slow_bytes) {
+  if (next_) next_->OnRead(path, offset, bytes, slow_bytes);
   if (!IsTableFile(path)) return;
   uint64_t now = clock_();
   std::lock_guard<std::mutex> l(mu_);

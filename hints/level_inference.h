@@ -70,7 +70,7 @@ class LevelInference : public IoObserver {
   void OnAppend(const std::string& path, std::string_view data) override;
   void OnClose(const std::string& path, uint64_t size) override;
   void OnDelete(const std::string& path) override;
-  void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) override;
+  void OnRead(const std::string& path, uint64_t offset, uint64_t bytes, uint64_t slow_bytes) override;
 
   // A table scanned within this long counts as an input of a running compaction.
   static constexpr uint64_t kScanWindowNs = 1000000000;

@@ -62,8 +62,8 @@ void ManifestWatcher::OnDelete(const std::string& path) {
   if (next_) next_->OnDelete(path);
 }
 
-void ManifestWatcher::OnRead(const std::string& path, uint64_t offset, uint64_t bytes) {
-  if (next_) next_->OnRead(path, offset, bytes);
+void ManifestWatcher::OnRead(const std::string& path, uint64_t offset, uint64_t bytes, uint64_t slow_bytes) {
+  if (next_) next_->OnRead(path, offset, bytes, slow_bytes);
 }
 
 }  // namespace hintfs

@@ -27,7 +27,7 @@ class ManifestWatcher : public IoObserver {
   void OnAppend(const std::string& path, std::string_view data) override;
   void OnClose(const std::string& path, uint64_t size) override;
   void OnDelete(const std::string& path) override;
-  void OnRead(const std::string& path, uint64_t offset, uint64_t bytes) override;
+  void OnRead(const std::string& path, uint64_t offset, uint64_t bytes, uint64_t slow_bytes) override;
 
 
 

@@ -296,7 +296,7 @@ void TraceRecorder::OnDelete(const std::string& path) {
   writer_->Append(e);
 }
 
-void TraceRecorder::OnRead(const std::string& path, uint64_t offset, uint64_t bytes) {
+void TraceRecorder::OnRead(const std::string& path, uint64_t offset, uint64_t bytes, uint64_t /*slow_bytes*/) {
   TraceEvent e;
   e.type = TraceEvent::Type::kRead;
   e.path = path;

@@ -19,9 +19,10 @@ constexpr size_t kMaxKnownFast = 200000;
 std::string BlockTieringStats::ToJson() const {
   return fmt::format(
       "{{\"promoted_blocks\":{},\"promoted_bytes\":{},\"retained_blocks\":{},\"retained_bytes\":{},"
-      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"failed_moves\":{},\"dropped\":{},\"resident_bytes\":{}}}",
+      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"failed_moves\":{},\"dropped\":{},\"resident_bytes\":{},"
+      "\"fast_reads_ignored\":{},\"moved_block_reads\":{}}}",
       promoted_blocks, promoted_bytes, retained_blocks, retained_bytes, demoted_blocks, demoted_bytes, failed_moves,
-      dropped, resident_bytes);
+      dropped, resident_bytes, fast_reads_ignored, moved_block_reads);
 }
 
 BlockTiering::BlockTiering(Filesystem* fs, BlockTieringOptions options)
@@ -68,11 +69,20 @@ void BlockTiering::Queue(Candidate c) {
   cv_.notify_one();
 }
 
-void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index, size_t block, uint64_t) {
+void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index, size_t block, uint64_t,
+                               uint64_t slow_bytes) {
   const IndexedBlock& b = index.blocks[block];
+  if (slow_bytes == 0) {
+    std::lock_guard<std::mutex> l(mu_);
+    if (!promoted_.count({path, b.offset})) {
+      stats_.fast_reads_ignored++;
+      return;
+    }
+    stats_.moved_block_reads++;
+  }
   const std::string& lo = index.LowerBound(block);
   heat_.RecordRead(lo, b.last_key, b.size);
-  if (options_.budget_bytes == 0 || !Hot(lo, b.last_key)) return;
+  if (options_.budget_bytes == 0 || slow_bytes == 0 || !Hot(lo, b.last_key)) return;
   Queue(Candidate{path, b.offset, b.size, lo, b.last_key, /*retention=*/false});
 }
 
@@ -142,6 +152,13 @@ void BlockTiering::Move(const Candidate& c) {
     stats_.failed_moves++;
     // The fast tier is full (placement's reservations keep its empty zones):
     // try again in a second rather than once per queued block.
+    if (s.IsNoSpace() && getenv("BT_DEBUG")) {
+      std::vector<DeviceUsage> u;
+      fs_->Usage(&u);
+      std::string roles;
+      for (int i = 0; i < kZoneRoleCount; i++) roles += fmt::format(" {}", u[0].role_zones[i]);
+      fmt::print(stderr, "BT nospace: empty {} free {} live {} garbage {} roles{}\n", u[0].empty_zones, u[0].free_bytes, u[0].live_bytes, u[0].garbage_bytes, roles);
+    }
     if (s.IsNoSpace()) paused_until_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     return;
   }

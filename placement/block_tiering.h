@@ -5,7 +5,12 @@
 //
 // - Heat: every read of a table is reported with its block (the block index
 //   keeper, hints/block_index_keeper.h); KeyHeat (key_heat.h) scores the
-//   block's key range, so heat outlives the table.
+//   block's key range, so heat outlives the table. Only reads the fast tier
+//   could take over count: those the slow tier served and those of blocks
+//   moved up. Reads of tables placed on the fast tier would otherwise make
+//   the narrow ranges of a deep level's blocks look hot whenever a wide
+//   block of an upper level over the same keys is read, and would fill the
+//   hot set (HotThreshold) with blocks that need no move.
 // - Promotion by read: a block on the slow tier whose key range is hot is
 //   moved up (Filesystem::MigrateRange).
 // - Retention (an option, off by default): when a new table is sealed (a
@@ -64,6 +69,8 @@ struct BlockTieringStats {
   uint64_t failed_moves = 0;  // the table changed or went meanwhile, or no room on the fast tier
   uint64_t dropped = 0;       // candidates dropped while moves paused for want of room
   uint64_t resident_bytes = 0;                       // promoted blocks held now
+  uint64_t fast_reads_ignored = 0;  // reads of fast-tier tables' blocks: no heat
+  uint64_t moved_block_reads = 0;   // reads the blocks moved up served
 
   std::string ToJson() const;
 };
@@ -78,8 +85,10 @@ class BlockTiering {
   // Blocks until every queued move is made (tests).
   void WaitIdle();
 
-  // A read of block of the table at path (the keeper's listener; I/O path).
-  void OnBlockRead(const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes);
+  // A read of block of the table at path, slow_bytes of it from the slow
+  // tier (the keeper's listener; I/O path).
+  void OnBlockRead(const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes,
+                   uint64_t slow_bytes);
   // A table was sealed and indexed (the keeper's thread).
   void OnTableIndexed(const std::string& path, std::shared_ptr<const BlockIndex> index);
 

@@ -133,7 +133,10 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   // class data in use are theirs). Garbage does not count: the filesystem
   // reclaims it before it lets anything spill. (Tables of format-1 images
   // are of class data: they count as other files until rewritten.)
+  // Blocks moved up by block tiering hold the bytes set aside for them
+  // (SetAsideFastBytes), or the zones they fill if more.
   uint64_t fast_bytes = 0, wal_bytes = 0, budget_used = 0, held_bytes = 0, data_zones = 0, zone_bytes = 0;
+  uint64_t blocks_used = 0;
   for (const DeviceSpace& d : devices) {
     if (d.tier != Tier::kFast) continue;
     fast_bytes += d.zone_capacity * d.total_zones;
@@ -143,8 +146,9 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     uint64_t budget_zones = WalBudgetZonesInUse(d);
     wal_bytes += d.zone_capacity * wal_zones;
     budget_used += d.zone_capacity * budget_zones;
-    uint64_t budget_live = std::min(d.live_bytes, d.zone_capacity * budget_zones);
-    held_bytes += d.live_bytes - budget_live;
+    blocks_used += d.zone_capacity * MovedBlockZones(d);
+    uint64_t not_tables = std::min(d.live_bytes, d.zone_capacity * (budget_zones + MovedBlockZones(d)));
+    held_bytes += d.live_bytes - not_tables;
   }
   table_size_.NoteFastZone(zone_bytes);
   const uint64_t table_bytes = table_size_.bytes();
@@ -162,7 +166,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   uint64_t table_held = static_cast<uint64_t>(fast_tables) * table_bytes;
   uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
   others = std::max(others, data_zones * zone_bytes);
-  uint64_t set_aside = std::max(budget, budget_used) + others;
+  uint64_t set_aside = std::max(budget, budget_used) + std::max<uint64_t>(set_aside_bytes_, blocks_used) + others;
   int64_t capacity = fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / table_bytes) : 0;
   int level = request.role == kWalClass ? LevelTracker::kWal
                                              : tracker_.LevelOf(request.path, request.lifetime_hint);
@@ -248,6 +252,11 @@ void HhzsPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace
   std::lock_guard<std::mutex> l(mu_);
   // Counted where the first zone really landed (the fs may have spilled).
   if (ledger_.Landed(request.path, device.tier)) NotePeaksLocked();
+}
+
+void HhzsPolicy::OnMountedFiles(const std::vector<MountedFile>& files) {
+  std::lock_guard<std::mutex> l(mu_);
+  CountMountedTables(files, &ledger_);
 }
 
 void HhzsPolicy::OnMigrated(const std::string& path, Tier tier) {

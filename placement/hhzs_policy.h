@@ -23,6 +23,7 @@
 #ifndef HINTFS_PLACEMENT_HHZS_POLICY_H_
 #define HINTFS_PLACEMENT_HHZS_POLICY_H_
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -85,9 +86,12 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
   // A migrated table counts in A_i on the tier it moved to.
   void OnMigrated(const std::string& path, Tier tier) override;
+  // Counts the tables earlier mounts placed.
+  void OnMountedFiles(const std::vector<MountedFile>& files) override;
   // The tiering state migration plans against (migration_planner.h).
   TieringView Tiering() const override;
   TieringServices Services() const override { return config_.services; }
+  void SetAsideFastBytes(uint64_t bytes) override { set_aside_bytes_ = bytes; }
   // The WAL budget is held as empty fast zones that tables may not take;
   // once the WAL has used more zones than the budget, its peak is held.
   // Unconfigured, the budget starts at two fast zones (ResolveWalBudget).
@@ -152,6 +156,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   int64_t peak_[kMaxLevels] = {};  // held claims (hold_ns)
   uint64_t peak_ns_[kMaxLevels] = {};
   int64_t last_capacity_slots_ = 0;
+  std::atomic<uint64_t> set_aside_bytes_{0};  // SetAsideFastBytes
   uint64_t last_budget_bytes_ = 0;
   std::string warning_;
   uint64_t fast_decisions_ = 0, slow_decisions_ = 0;

@@ -26,10 +26,17 @@ bool LsmTablesOwnZones(ZoneRole role, uint64_t table_bytes, uint64_t zone_capaci
          table_bytes + table_bytes / 32 <= zone_capacity;
 }
 
+void CountMountedTables(const std::vector<MountedFile>& files, TableLedger* ledger) {
+  for (const MountedFile& f : files) {
+    if (LsmRoleFor(f.path) != kTableClass) continue;
+    FileTag tag = FileTagOf(f.tag);
+    ledger->Found(f.path, tag.level, f.fast_bytes >= f.slow_bytes && f.fast_bytes > 0 ? Tier::kFast : Tier::kSlow);
+  }
+}
+
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes) {
-  if (device.tier != Tier::kFast || role == kWalClass || role == kCacheClass || role == kMovedBlocksClass ||
-      device.zone_capacity == 0) {
-    return 0;  // the budget is theirs (the cache and block tiering keep within theirs)
+  if (device.tier != Tier::kFast || role == kWalClass || role == kCacheClass || device.zone_capacity == 0) {
+    return 0;  // the budget is theirs (the cache keeps within its own)
   }
   uint64_t budget_zones = (budget_bytes + device.zone_capacity - 1) / device.zone_capacity;
   uint64_t in_use = WalBudgetZonesInUse(device);
@@ -37,8 +44,11 @@ uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t bud
 }
 
 uint64_t WalBudgetZonesInUse(const DeviceSpace& device) {
-  return uint64_t{device.role_zones[static_cast<int>(kWalClass)]} + device.role_zones[static_cast<int>(kCacheClass)] +
-         device.role_zones[static_cast<int>(kMovedBlocksClass)];
+  return uint64_t{device.role_zones[static_cast<int>(kWalClass)]} + device.role_zones[static_cast<int>(kCacheClass)];
+}
+
+uint64_t MovedBlockZones(const DeviceSpace& device) {
+  return device.role_zones[static_cast<int>(kMovedBlocksClass)];
 }
 
 LevelThresholdPolicy::LevelThresholdPolicy(std::string name, int fast_levels, std::shared_ptr<HintBus> bus,
@@ -69,10 +79,13 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
                                         : tracker_.LevelOf(request.path, request.lifetime_hint);
   // The fast tier's room in table slots: what other files (logs,
   // manifests) hold is set aside.
-  uint64_t room = 0, live = 0;
+  // Blocks moved up by block tiering hold what is set aside for them
+  // (SetAsideFastBytes), or the zones they fill if more.
+  uint64_t room = 0, live = 0, blocks = 0;
   for (const DeviceSpace& d : devices) {
     if (d.tier != Tier::kFast) continue;
     room += d.zone_capacity * d.total_zones;
+    blocks += d.zone_capacity * MovedBlockZones(d);
     live += d.live_bytes;
     table_size_.NoteFastZone(d.zone_capacity);
   }
@@ -83,7 +96,8 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
     std::lock_guard<std::mutex> l(mu_);
     if (request.file_size == 0) ledger_.Expect(request.path, level);
     uint64_t tables = static_cast<uint64_t>(ledger_.fast_total()) * table_bytes;
-    uint64_t others = live > tables ? live - tables : 0;
+    uint64_t others = live > tables + blocks ? live - tables - blocks : 0;
+    others += std::max<uint64_t>(set_aside_bytes_, blocks);
     capacity_slots_ = room > others ? static_cast<int64_t>((room - others) / table_bytes) : 0;
   }
   for (Tier tier : {Tier::kFast, Tier::kSlow}) {
@@ -97,6 +111,11 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
 void LevelThresholdPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {
   std::lock_guard<std::mutex> l(mu_);
   ledger_.Landed(request.path, device.tier);
+}
+
+void LevelThresholdPolicy::OnMountedFiles(const std::vector<MountedFile>& files) {
+  std::lock_guard<std::mutex> l(mu_);
+  CountMountedTables(files, &ledger_);
 }
 
 void LevelThresholdPolicy::OnMigrated(const std::string& path, Tier tier) {

@@ -15,8 +15,10 @@
 #ifndef HINTFS_PLACEMENT_STATIC_POLICIES_H_
 #define HINTFS_PLACEMENT_STATIC_POLICIES_H_
 
+#include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <mutex>
 
@@ -87,11 +89,14 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
   }
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
   void OnMigrated(const std::string& path, Tier tier) override;
+  // Counts the tables earlier mounts placed.
+  void OnMountedFiles(const std::vector<MountedFile>& files) override;
   std::string StateJson() const override;
   // L_t is the deepest fast level (H - 1; none for all-fast); it may take
   // every free slot.
   TieringView Tiering() const override;
   TieringServices Services() const override { return config_.services; }
+  void SetAsideFastBytes(uint64_t bytes) override { set_aside_bytes_ = bytes; }
 
   const LevelTracker& tracker() const { return tracker_; }
 
@@ -106,21 +111,30 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
 
   mutable std::mutex mu_;
   TableLedger ledger_;
-  int64_t capacity_slots_ = 0;  // fast table slots, as the last allocation saw the devices
+  int64_t capacity_slots_ = 0;
+  std::atomic<uint64_t> set_aside_bytes_{0};  // SetAsideFastBytes  // fast table slots, as the last allocation saw the devices
 };
 
 // The class of an LSM store's file: wal for its write-ahead logs, table for
 // its tables, data for the rest.
 ZoneRole LsmRoleFor(const std::string& path);
 
+// Counts in ledger the tables a mount found whose level their tag records,
+// on the tier that holds most of their bytes.
+void CountMountedTables(const std::vector<MountedFile>& files, TableLedger* ledger);
+
 // Empty zones a request of role must leave on device so that a budget of
 // budget_bytes stays available on the fast tier for the WAL and the block
-// cache (HHZS's WAL and cache zones) and blocks moved up by block tiering;
-// those three share it (each keeps within its own limit).
+// cache (HHZS's WAL and cache zones), which share it (the cache keeps within
+// what the WAL leaves). Everything else, blocks moved up by block tiering
+// included, must leave those zones alone: a WAL that finds no fast zone
+// spills to the slow tier and pays a seek per sync.
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes);
-// The zones of device that hold what shares that budget: the WAL's, the
-// cache's and moved blocks'.
+// The zones of device that hold what shares that budget: the WAL's and the
+// cache's.
 uint64_t WalBudgetZonesInUse(const DeviceSpace& device);
+// The zones of device that hold blocks moved up by block tiering.
+uint64_t MovedBlockZones(const DeviceSpace& device);
 
 }  // namespace hintfs
 

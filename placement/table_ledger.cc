@@ -19,6 +19,13 @@ bool TableLedger::Landed(const std::string& path, Tier tier) {
   return true;
 }
 
+void TableLedger::Found(const std::string& path, int level, Tier tier) {
+  if (level < 0 || level >= kMaxLevels || tables_.count(path) != 0) return;
+  Table t{level, tier == Tier::kFast};
+  tables_[path] = t;
+  Count(t, +1);
+}
+
 void TableLedger::Moved(const std::string& path, Tier tier) {
   auto it = tables_.find(path);
   if (it == tables_.end()) return;

@@ -24,6 +24,8 @@ class TableLedger {
   // Where the first zone of an expected table landed: counts it. False if
   // path was not expected (not a table, or counted already).
   bool Landed(const std::string& path, Tier tier);
+  // A table an earlier mount placed, found at mount: counted at once.
+  void Found(const std::string& path, int level, Tier tier);
   // Migration moved a counted table to tier.
   void Moved(const std::string& path, Tier tier);
   // The store deleted path (a table or not).

@@ -50,6 +50,10 @@ class TieringSource {
   // The placement state migration plans against; thread safe.
   virtual TieringView Tiering() const = 0;
   virtual TieringServices Services() const = 0;
+  // Fast bytes another service holds for itself (block tiering's budget,
+  // placement/block_tiering.h): tables are planned in what is left, so that
+  // neither placement nor migration fills the room the service counts on.
+  virtual void SetAsideFastBytes(uint64_t bytes) = 0;
 };
 
 // The policy's tiering capability, or null if it places no tables by level

@@ -178,10 +178,15 @@ std::shared_ptr<Filesystem> MountServices::filesystem() const {
 
 Status MountServices::KeepBlockIndexes(std::shared_ptr<BlockIndexKeeper> keeper) {
   if (block_options_.budget_bytes > 0) {
+    // Moved blocks come out of the tables' share of the fast tier, never
+    // out of the zones held for the WAL and the cache.
+    if (TieringSource* tiering = TieringOf(policy_.get())) tiering->SetAsideFastBytes(block_options_.budget_bytes);
     block_tiering_ = std::make_shared<BlockTiering>(base_.get(), block_options_);
     std::shared_ptr<BlockTiering> t = block_tiering_;
-    keeper->SetBlockReadListener([t](const std::string& path, const BlockIndex& index, size_t block,
-                                     uint64_t bytes) { t->OnBlockRead(path, index, block, bytes); });
+    keeper->SetBlockReadListener(
+        [t](const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes, uint64_t slow_bytes) {
+          t->OnBlockRead(path, index, block, bytes, slow_bytes);
+        });
     keeper->SetIndexedListener([t](const std::string& path, std::shared_ptr<const BlockIndex> index) {
       t->OnTableIndexed(path, std::move(index));
     });

@@ -1,7 +1,8 @@
 // A member's data capacity (MemberInfo::data_zones, mkfs --fast-data-zones):
 // files fill at most that many zones of it, the filesystem's own zones and
 // the empty zones it keeps back come on top, and the policies plan with
-// exactly the data zones.
+// exactly the data zones. Also what a policy is shown of the files at mount.
+#include <map>
 #include <set>
 
 #include "fs/device/emulated_device.h"
@@ -21,7 +22,9 @@ class WatchingPolicy : public FastFirstPolicy {
     FastFirstPolicy::ChooseDevices(request, devices, order);
   }
   void OnMount(const std::vector<DeviceSpace>& devices) override { mounted = devices; }
+  void OnMountedFiles(const std::vector<MountedFile>& f) override { files = f; }
   std::vector<DeviceSpace> seen;
+  std::vector<MountedFile> files;  // as OnMountedFiles showed them
   std::vector<DeviceSpace> mounted;  // as OnMount showed them
 };
 
@@ -110,6 +113,37 @@ TEST_F(DataZonesTest, MkfsRefusesMoreDataZonesThanTheDeviceHas) {
   ASSERT_OK(Mkfs(0));
   Mount();
   EXPECT_EQ(fs_->superblock().members[0].data_zones, 0u);
+}
+
+// A policy that counts what it placed learns at mount what earlier mounts
+// placed: every linked file, its tag, and where its bytes are.
+TEST_F(DataZonesTest, TheMountShowsThePolicyEveryFileAndItsTiers) {
+  ASSERT_OK(Mkfs(6));
+  Mount();
+  auto write = [&](const std::string& path, size_t bytes) {
+    std::unique_ptr<FileWriter> w;
+    ASSERT_OK(fs_->OpenWriter(path, WriteMode::kExclusive, &w));
+    ASSERT_OK(w->Append(std::string(bytes, 'x')));
+    ASSERT_OK(w->Close());
+  };
+  write("/fast", 100000);
+  write("/moved", 50000);
+  write("/gone", 1000);
+  ASSERT_OK(fs_->SetTag("/fast", "level 2"));
+  MigrateResult r;
+  ASSERT_OK(fs_->MigrateRange("/moved", 0, 8192, Tier::kSlow, ZoneRole::kFree, nullptr, &r));
+  ASSERT_OK(fs_->Rename("/moved", "/renamed"));
+  ASSERT_OK(fs_->Unlink("/gone"));
+  Mount();
+  std::map<std::string, MountedFile> files;
+  for (const MountedFile& f : policy_->files) files[f.path] = f;
+  ASSERT_EQ(files.size(), 2u) << "an unlinked file is not shown";
+  EXPECT_EQ(files["/fast"].tag, "level 2");
+  EXPECT_EQ(files["/fast"].fast_bytes, 100000u);
+  EXPECT_EQ(files["/fast"].slow_bytes, 0u);
+  ASSERT_EQ(files.count("/renamed"), 1u) << files.begin()->first;
+  EXPECT_EQ(files["/renamed"].slow_bytes, 8192u);
+  EXPECT_EQ(files["/renamed"].fast_bytes, 50000u - 8192u);
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ class ReadCounter : public IoObserver {
   void OnAppend(const std::string&, std::string_view) override {}
   void OnClose(const std::string&, uint64_t) override {}
   void OnDelete(const std::string&) override {}
-  void OnRead(const std::string& path, uint64_t, uint64_t) override {
+  void OnRead(const std::string& path, uint64_t, uint64_t, uint64_t) override {
     if (!IsBlockIndexFile(path)) table_reads++;
   }
   std::atomic<int> table_reads{0};
@@ -58,7 +58,7 @@ class BlockIndexKeeperTest : public test::FsTest {
     if (keeper_) keeper_->Detach();
     reads_ = std::make_shared<ReadCounter>();
     keeper_ = std::make_shared<BlockIndexKeeper>(reads_);
-    keeper_->SetBlockReadListener([this](const std::string&, const BlockIndex& index, size_t block, uint64_t bytes) {
+    keeper_->SetBlockReadListener([this](const std::string&, const BlockIndex& index, size_t block, uint64_t bytes, uint64_t) {
       std::lock_guard<std::mutex> l(block_reads_mu_);
       block_reads_.emplace_back(index.blocks[block].last_key, bytes);
     });

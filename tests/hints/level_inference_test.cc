@@ -33,7 +33,7 @@ class LevelInferenceTest : public ::testing::Test {
 
   // Reads path from start to end in 4 KiB pieces, as a compaction does.
   void Scan(const std::string& path, int reads = 4) {
-    for (int i = 0; i < reads; i++) inference_->OnRead(path, i * 4096ull, 4096);
+    for (int i = 0; i < reads; i++) inference_->OnRead(path, i * 4096ull, 4096, 0);
   }
 
   // Creates a table the way a store does and returns the level published
@@ -107,7 +107,7 @@ TEST_F(LevelInferenceTest, DeeperCompactionsAndFlushesDuringThem) {
 TEST_F(LevelInferenceTest, RandomReadsAndDeletedTablesAreNoScan) {
   // A table opened and read at random (index, filter, point lookups).
   for (uint64_t off : {9000000ull, 4096ull, 8192000ull, 1228800ull, 0ull, 6553600ull}) {
-    inference_->OnRead("/db/000010.sst", off, 4096);
+    inference_->OnRead("/db/000010.sst", off, 4096, 0);
   }
   EXPECT_EQ(NewTable("/db/000060.sst", 3), 0);
   Scan("/db/000010.sst");
@@ -125,17 +125,17 @@ TEST_F(LevelInferenceTest, ASmallTableReadWholeInTwoRequestsIsAScan) {
   inference_->OnAppend("/db/000030.ldb", std::string(200000, 't'));
   Known("/db/000030.ldb", 0);
   now_ += 1000;
-  inference_->OnRead("/db/000030.ldb", 0, 131072);
+  inference_->OnRead("/db/000030.ldb", 0, 131072, 0);
   EXPECT_EQ(NewTable("/db/000031.ldb", 3), 0);  // half read: not yet a scan, a flush
-  inference_->OnRead("/db/000030.ldb", 131072, 68928);
+  inference_->OnRead("/db/000030.ldb", 131072, 68928, 0);
   EXPECT_EQ(NewTable("/db/000032.ldb", 3), 1);  // L0 input: the output is L1
   // A lookup that reads one block at the front of a table is no scan.
   now_ += 2 * LevelInference::kScanWindowNs;
   inference_->OnCreate("/db/000033.ldb", ZoneRole::kData);
   inference_->OnAppend("/db/000033.ldb", std::string(200000, 't'));
   Known("/db/000033.ldb", 0);
-  inference_->OnRead("/db/000033.ldb", 0, 4096);
-  inference_->OnRead("/db/000033.ldb", 190000, 10000);
+  inference_->OnRead("/db/000033.ldb", 0, 4096, 0);
+  inference_->OnRead("/db/000033.ldb", 190000, 10000, 0);
   EXPECT_EQ(NewTable("/db/000034.ldb", 3), 0);
 }
 
@@ -145,15 +145,15 @@ TEST_F(LevelInferenceTest, ASmallTableReadWholeInTwoRequestsIsAScan) {
 TEST_F(LevelInferenceTest, WithoutHintsReadsFromTheFirstByteStartACompaction) {
   Known("/db/000070.ldb", 0);
   Known("/db/000071.ldb", 0);
-  inference_->OnRead("/db/000070.ldb", 20000, 500);  // the index, at the end
-  inference_->OnRead("/db/000070.ldb", 0, 880);
-  inference_->OnRead("/db/000071.ldb", 0, 870);
+  inference_->OnRead("/db/000070.ldb", 20000, 500, 0);  // the index, at the end
+  inference_->OnRead("/db/000070.ldb", 0, 880, 0);
+  inference_->OnRead("/db/000071.ldb", 0, 870, 0);
   EXPECT_EQ(NewTable("/db/000072.ldb", 0), 1);
   ASSERT_EQ(Of(Hint::Kind::kCompactionBegin).size(), 1u);
   EXPECT_EQ(Of(Hint::Kind::kCompactionBegin)[0].count, 2u);
   // After a log switch the next table is the flush, whatever was read.
   inference_->OnCreate("/db/000073.log", ZoneRole::kData);
-  inference_->OnRead("/db/000070.ldb", 0, 880);
+  inference_->OnRead("/db/000070.ldb", 0, 880, 0);
   EXPECT_EQ(NewTable("/db/000074.ldb", 0), 0);
 }
 

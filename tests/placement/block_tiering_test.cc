@@ -29,8 +29,9 @@ class BlockTieringTest : public test::FsTest {
     bo.retention = retention;
     bo.rate_bytes_per_second = 1ull << 30;
     tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
-    keeper_->SetBlockReadListener([this](const std::string& path, const BlockIndex& index, size_t block,
-                                         uint64_t bytes) { tiering_->OnBlockRead(path, index, block, bytes); });
+    keeper_->SetBlockReadListener(
+        [this](const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes,
+               uint64_t slow_bytes) { tiering_->OnBlockRead(path, index, block, bytes, slow_bytes); });
     keeper_->SetIndexedListener([this](const std::string& path, std::shared_ptr<const BlockIndex> index) {
       tiering_->OnTableIndexed(path, std::move(index));
     });
@@ -172,6 +173,29 @@ TEST_F(BlockTieringTest, WithoutRetentionANewTableWaitsForReads) {
   ReadBlock("/db/000017.sst", now, 1);  // already hot by its keys: one read moves it
   tiering_->WaitIdle();
   EXPECT_TRUE(OnFast("/db/000017.sst", now));
+}
+
+// Reads of blocks already on the fast tier (of tables placed or moved
+// there) are no heat: only reads the slow tier served, and reads of blocks
+// block tiering moved up, compete for the budget.
+TEST_F(BlockTieringTest, ReadsOfFastTablesAreNoHeat) {
+  Start(1 << 20);
+  test::ScratchDir dir;
+  auto index = PutTable("/db/000019.ldb", test::WriteLevelDbTable(dir.File("t.ldb"), false, 2000));
+  ReadBlock("/db/000019.ldb", index->blocks[5], 3);
+  tiering_->WaitIdle();
+  ASSERT_TRUE(OnFast("/db/000019.ldb", index->blocks[5]));
+  uint64_t reads = tiering_->heat().stats().reads;
+  ReadBlock("/db/000019.ldb", index->blocks[5], 2);  // moved up: still counted
+  EXPECT_EQ(tiering_->heat().stats().reads, reads + 2);
+
+  MigrateResult r;
+  ASSERT_OK(fs_->MigrateFile("/db/000019.ldb", Tier::kFast, nullptr, &r));
+  ReadBlock("/db/000019.ldb", index->blocks[40], 5);
+  tiering_->WaitIdle();
+  EXPECT_EQ(tiering_->heat().stats().reads, reads + 2);
+  EXPECT_EQ(tiering_->stats().fast_reads_ignored, 5u);
+  EXPECT_EQ(tiering_->heat().Score(index->LowerBound(40), index->blocks[40].last_key), 0);
 }
 
 TEST_F(BlockTieringTest, NoBudgetMovesNothing) {

@@ -213,6 +213,47 @@ TEST_F(HhzsTest, TheWalBudgetGrowsToTheWalsPeak) {
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 8);
 }
 
+
+// Every workload of the reproduction mounts a copy of a loaded store: the
+// tables that load placed on the fast tier hold its slots.
+TEST_F(HhzsTest, TablesOfEarlierMountsAreCounted) {
+  auto table = [](const std::string& path, int level, uint64_t fast, uint64_t slow) {
+    FileTag tag;
+    tag.level = level;
+    return MountedFile{path, kTableClass, EncodeFileTag(tag), fast, slow};
+  };
+  policy_->OnMountedFiles({table("/db/000010.sst", 1, kTable, 0), table("/db/000011.sst", 2, kTable, 0),
+                           table("/db/000012.sst", 2, 100, kTable), table("/db/000013.sst", -1, kTable, 0),
+                           MountedFile{"/db/MANIFEST-000001", ZoneRole::kData, "", 100, 0}});
+  EXPECT_EQ(policy_->allocated(1), 1);
+  EXPECT_EQ(policy_->fast(1), 1);
+  EXPECT_EQ(policy_->allocated(2), 2);
+  EXPECT_EQ(policy_->fast(2), 1) << "mostly on the slow tier";
+  EXPECT_EQ(policy_->Tiering().free_slots, 0) << "no allocation seen yet: no capacity known";
+  EXPECT_TRUE(Place("/db/a.sst", 0));
+  EXPECT_EQ(policy_->Tiering().free_slots, 10 - 3);
+  Publish(Hint::Kind::kFileDeleted, 0, "/db/000011.sst", -1);
+  EXPECT_EQ(policy_->fast(2), 0);
+}
+
+TEST_F(HhzsTest, MovedBlocksComeOutOfTheTablesShareNotTheWals) {
+  // Block tiering holds three zones' worth: tables plan in 12 - 2 - 3.
+  policy_->SetAsideFastBytes(3 * kTable);
+  EXPECT_TRUE(Place("/db/a.sst", 0));
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 7);
+  // Moved blocks may not take the WAL's two empty zones, any more than a
+  // table may.
+  EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kMovedBlocksClass), 2u);
+  // Four zones of moved blocks (more than set aside): they count, once.
+  for (int i = 0; i < 4; i++) {
+    devices_[0].free_zones--;
+    devices_[0].role_zones[static_cast<int>(kMovedBlocksClass)]++;
+    devices_[0].live_bytes += kTable;
+  }
+  EXPECT_TRUE(Place("/db/b.sst", 0));
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 6);
+  EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kMovedBlocksClass), 2u);
+}
 TEST_F(HhzsTest, HoldKeepsALevelsPeakClaimForAWhile) {
   for (uint64_t hold_ms : {0, 1000}) {
     HhzsConfig c;
