@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -20,9 +22,10 @@ std::string BlockTieringStats::ToJson() const {
   return fmt::format(
       "{{\"promoted_blocks\":{},\"promoted_bytes\":{},\"retained_blocks\":{},\"retained_bytes\":{},"
       "\"demoted_blocks\":{},\"demoted_bytes\":{},\"failed_moves\":{},\"dropped\":{},\"resident_bytes\":{},"
-      "\"fast_reads_ignored\":{},\"moved_block_reads\":{}}}",
+      "\"fast_reads_ignored\":{},\"moved_block_reads\":{},"
+      "\"budget_bytes\":{},\"budget_changes\":{}}}",
       promoted_blocks, promoted_bytes, retained_blocks, retained_bytes, demoted_blocks, demoted_bytes, failed_moves,
-      dropped, resident_bytes, fast_reads_ignored, moved_block_reads);
+      dropped, resident_bytes, fast_reads_ignored, moved_block_reads, budget_bytes, budget_changes);
 }
 
 BlockTiering::BlockTiering(Filesystem* fs, BlockTieringOptions options)
@@ -31,8 +34,58 @@ BlockTiering::BlockTiering(Filesystem* fs, BlockTieringOptions options)
 BlockTiering::~BlockTiering() { Stop(); }
 
 void BlockTiering::Start() {
+  std::vector<DeviceUsage> usage;
+  if (fs_->Usage(&usage).ok()) {
+    for (const DeviceUsage& u : usage) {
+      if (u.tier == Tier::kFast) zone_bytes_ = u.zone_capacity;
+    }
+  }
+  SetBudget(options_.budget_bytes);
   std::lock_guard<std::mutex> l(mu_);
   if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
+}
+
+void BlockTiering::SetBudget(uint64_t bytes) {
+  budget_ = bytes;
+  if (options_.tiering != nullptr) options_.tiering->SetAsideFastBytes(bytes);
+  std::lock_guard<std::mutex> l(mu_);
+  stats_.budget_bytes = bytes;
+}
+
+void BlockTiering::AdjustBudget() {
+  uint64_t table_bytes = 0;
+  std::vector<DeviceUsage> usage;
+  if (!fs_->Usage(&usage).ok()) return;
+  for (const DeviceUsage& u : usage) {
+    if (u.tier == Tier::kFast) table_bytes += u.zone_capacity * u.role_zones[static_cast<int>(kTableClass)];
+  }
+  const uint64_t step = std::max<uint64_t>(zone_bytes_, 1);
+  uint64_t block_reads, table_reads, resident;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    block_reads = stats_.moved_block_reads - last_block_reads_;
+    table_reads = stats_.fast_reads_ignored - last_table_reads_;
+    last_block_reads_ = stats_.moved_block_reads;
+    last_table_reads_ = stats_.fast_reads_ignored;
+    resident = stats_.resident_bytes;
+  }
+  if (block_reads + table_reads == 0) return;  // nothing read: nothing learned
+  double block_density = static_cast<double>(block_reads) / static_cast<double>(std::max(resident, step));
+  double table_density = static_cast<double>(table_reads) / static_cast<double>(std::max(table_bytes, step));
+  const uint64_t floor = std::min(options_.budget_bytes, step);
+  uint64_t budget = budget_;
+  if (block_density < table_density) {
+    budget = std::max(floor, budget / 2);
+  } else if (resident + step > budget) {
+    budget = std::min(options_.budget_bytes, budget + step);
+  }
+  if (budget == budget_) return;
+  SetBudget(budget);
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    stats_.budget_changes++;
+  }
+  MakeRoom(0, std::numeric_limits<double>::infinity());  // down to the new budget, coldest first
 }
 
 void BlockTiering::Stop() {
@@ -98,14 +151,19 @@ void BlockTiering::OnTableIndexed(const std::string& path, std::shared_ptr<const
 
 void BlockTiering::Run() {
   auto next_threshold = std::chrono::steady_clock::now();
+  auto next_adjust = next_threshold + options_.adjust_every;
   std::unique_lock<std::mutex> l(mu_);
   for (;;) {
     cv_.wait_for(l, std::chrono::seconds(1), [this] { return stopping_ || !queue_.empty(); });
     if (stopping_) return;
     if (std::chrono::steady_clock::now() >= next_threshold) {
       l.unlock();  // once a second: the hot-set threshold for the budget
-      threshold_ = heat_.HotThreshold(options_.budget_bytes);
+      threshold_ = heat_.HotThreshold(budget_);
       ForgetDeadTables();
+      if (options_.adaptive && std::chrono::steady_clock::now() >= next_adjust) {
+        AdjustBudget();
+        next_adjust = std::chrono::steady_clock::now() + options_.adjust_every;
+      }
       l.lock();
       next_threshold = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     }
@@ -152,13 +210,6 @@ void BlockTiering::Move(const Candidate& c) {
     stats_.failed_moves++;
     // The fast tier is full (placement's reservations keep its empty zones):
     // try again in a second rather than once per queued block.
-    if (s.IsNoSpace() && getenv("BT_DEBUG")) {
-      std::vector<DeviceUsage> u;
-      fs_->Usage(&u);
-      std::string roles;
-      for (int i = 0; i < kZoneRoleCount; i++) roles += fmt::format(" {}", u[0].role_zones[i]);
-      fmt::print(stderr, "BT nospace: empty {} free {} live {} garbage {} roles{}\n", u[0].empty_zones, u[0].free_bytes, u[0].live_bytes, u[0].garbage_bytes, roles);
-    }
     if (s.IsNoSpace()) paused_until_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     return;
   }
@@ -176,7 +227,7 @@ bool BlockTiering::MakeRoom(uint64_t bytes, double score) {
     Promoted victim;
     {
       std::lock_guard<std::mutex> l(mu_);
-      if (stats_.resident_bytes + bytes <= options_.budget_bytes) return true;
+      if (stats_.resident_bytes + bytes <= budget_) return true;
       double coldest_score = score;
       bool found = false;
       for (const auto& [key, p] : promoted_) {
@@ -189,20 +240,49 @@ bool BlockTiering::MakeRoom(uint64_t bytes, double score) {
         }
       }
       if (!found) return false;  // all promoted blocks are hotter
-      promoted_.erase(coldest);
+    }
+    Demote(coldest.first, coldest.second);
+  }
+}
+
+void BlockTiering::Demote(const std::string& path, uint64_t offset) {
+  std::vector<uint64_t> offsets{offset};
+  while (!offsets.empty()) {
+    uint64_t at = offsets.back();
+    offsets.pop_back();
+    Promoted victim;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      auto it = promoted_.find({path, at});
+      if (it == promoted_.end()) continue;
+      victim = it->second;
+      promoted_.erase(it);
       stats_.resident_bytes -= std::min(stats_.resident_bytes, victim.fast_bytes);
     }
     limiter_.Acquire(victim.size);
     MigrateResult r;
-    Status s = fs_->MigrateRange(coldest.first, coldest.second, victim.size, Tier::kSlow, kMovedBlocksClass, nullptr,
-                                 &r);
-    std::lock_guard<std::mutex> l(mu_);
-    if (s.ok() && r.moved) {
-      stats_.demoted_blocks++;
-      stats_.demoted_bytes += r.bytes;
-    }
+    Status s = fs_->MigrateRange(path, at, victim.size, Tier::kSlow, kMovedBlocksClass, nullptr, &r);
     // Otherwise its table is gone (the block with it) or changed: either way
     // the block holds no more of the budget.
+    if (!s.ok() || !r.moved) continue;
+    std::vector<std::pair<uint64_t, uint64_t>> neighbours;  // (offset, size)
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      stats_.demoted_blocks++;
+      stats_.demoted_bytes += r.bytes;
+      // The move took whole device blocks down: a promoted neighbour that
+      // shared one is now partly on the slow tier, and goes down with it.
+      auto next = promoted_.lower_bound({path, at});
+      if (next != promoted_.end() && next->first.first == path) {
+        neighbours.emplace_back(next->first.second, next->second.size);
+      }
+      if (next != promoted_.begin() && (--next)->first.first == path) {
+        neighbours.emplace_back(next->first.second, next->second.size);
+      }
+    }
+    for (const auto& [o, size] : neighbours) {
+      if (OnSlowTier(path, o, size)) offsets.push_back(o);
+    }
   }
 }
 

@@ -17,10 +17,20 @@
 //   flush or compaction output), its blocks whose key ranges are hot and
 //   that were written to the slow tier are moved up at once, so a
 //   compaction that pushed hot keys down does not lose them.
-// - Budget: blocks moved up hold at most budget_bytes of the fast tier; a
+// - Budget: blocks moved up hold at most the budget of the fast tier; a
 //   range is hot when its score is among the hottest that fit in the budget
 //   (and at least min_score); when a move would pass the budget, the coldest
-//   promoted blocks go back down first if they are colder than it. Moves
+//   promoted blocks go back down first if they are colder than it.
+// - The budget is taken from the tables' share of the fast tier (placement
+//   plans tables without it: TieringSource::SetAsideFastBytes) and is worth
+//   it only while moved blocks serve more reads per byte than the tables
+//   placed there do. Every adjust interval the two densities are compared
+//   (HyperDB's benefit/cost at the edge of the fast tier): the budget halves
+//   when the blocks serve fewer (an update-heavy load rewrites the deep
+//   level's tables, and the blocks moved up die with them before they are
+//   read again), and grows a zone at a time up to budget_bytes while the
+//   blocks fill it and serve more. It never drops under a zone, so that the
+//   blocks' density stays measured. Moves
 //   are of whole device blocks (MigrateRange), so a table block moves with
 //   the parts of its neighbours that share its device blocks, and counts
 //   for what was copied.
@@ -48,11 +58,15 @@
 #include "fs/rate_limiter.h"
 #include "hints/block_index.h"
 #include "placement/key_heat.h"
+#include "placement/tiering.h"
 
 namespace hintfs {
 
 struct BlockTieringOptions {
-  uint64_t budget_bytes = 0;                  // fast bytes for promoted blocks
+  uint64_t budget_bytes = 0;                  // the most fast bytes for promoted blocks
+  TieringSource* tiering = nullptr;           // placement, told the budget in effect
+  bool adaptive = true;                       // the budget follows the densities
+  std::chrono::milliseconds adjust_every{2000};
   uint64_t rate_bytes_per_second = 4 << 20;   // of moves, both ways
   double min_score = 2;                       // a range read once is never hot
   // Retention at seal. Off by default: it reads the blocks back from the
@@ -71,6 +85,8 @@ struct BlockTieringStats {
   uint64_t resident_bytes = 0;                       // promoted blocks held now
   uint64_t fast_reads_ignored = 0;  // reads of fast-tier tables' blocks: no heat
   uint64_t moved_block_reads = 0;   // reads the blocks moved up served
+  uint64_t budget_bytes = 0;        // the budget in effect
+  uint64_t budget_changes = 0;      // times the densities moved it
 
   std::string ToJson() const;
 };
@@ -95,6 +111,11 @@ class BlockTiering {
   BlockTieringStats stats() const;
   const KeyHeat& heat() const { return heat_; }
 
+  // Compares the reads per byte that moved blocks and fast tables served
+  // since the last call and moves the budget (see above); the thread calls
+  // it every adjust_every when adaptive. Public for tests.
+  void AdjustBudget();
+
  private:
   struct Candidate {
     std::string path;
@@ -112,15 +133,22 @@ class BlockTiering {
   void Move(const Candidate& c);
   bool OnSlowTier(const std::string& path, uint64_t offset, uint64_t size);
   bool MakeRoom(uint64_t bytes, double score);
+  // Moves a promoted block back down, and the promoted neighbours that
+  // shared a device block with it.
+  void Demote(const std::string& path, uint64_t offset);
   // Forgets promoted blocks whose table is gone (their bytes went with it).
   void ForgetDeadTables();
   void Queue(Candidate c);
+  void SetBudget(uint64_t bytes);
 
   Filesystem* fs_;
   BlockTieringOptions options_;
   KeyHeat heat_;
   RateLimiter limiter_;
   std::atomic<double> threshold_{0};
+  std::atomic<uint64_t> budget_{0};   // in effect
+  uint64_t zone_bytes_ = 0;           // a fast zone's capacity (the budget's step)
+  uint64_t last_block_reads_ = 0, last_table_reads_ = 0;  // at the last adjustment
 
   mutable std::mutex mu_;
   std::condition_variable cv_, idle_cv_;

@@ -180,7 +180,7 @@ Status MountServices::KeepBlockIndexes(std::shared_ptr<BlockIndexKeeper> keeper)
   if (block_options_.budget_bytes > 0) {
     // Moved blocks come out of the tables' share of the fast tier, never
     // out of the zones held for the WAL and the cache.
-    if (TieringSource* tiering = TieringOf(policy_.get())) tiering->SetAsideFastBytes(block_options_.budget_bytes);
+    block_options_.tiering = TieringOf(policy_.get());
     block_tiering_ = std::make_shared<BlockTiering>(base_.get(), block_options_);
     std::shared_ptr<BlockTiering> t = block_tiering_;
     keeper->SetBlockReadListener(

@@ -14,9 +14,9 @@ namespace {
 
 class BlockTieringTest : public test::FsTest {
  protected:
-  void Start(uint64_t budget, bool retention = false) {
+  void Start(uint64_t budget, bool retention = false, const std::string& fast = "zone_size=1MiB&zones=24") {
     test::FsGeometry g;
-    g.fast = "zone_size=1MiB&zones=24";
+    g.fast = fast;
     g.slow = "zone_size=1MiB&zones=24";
     Format(g);
     keeper_ = std::make_shared<BlockIndexKeeper>(nullptr);
@@ -28,6 +28,8 @@ class BlockTieringTest : public test::FsTest {
     bo.budget_bytes = budget;
     bo.retention = retention;
     bo.rate_bytes_per_second = 1ull << 30;
+    bo.tiering = &placement_;
+    bo.adaptive = false;  // the tests that want it call AdjustBudget
     tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
     keeper_->SetBlockReadListener(
         [this](const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes,
@@ -89,6 +91,15 @@ class BlockTieringTest : public test::FsTest {
     return index.blocks.size() - 1;
   }
 
+  // Placement as block tiering sees it: what it was told to set aside.
+  struct RecordingPlacement : TieringSource {
+    TieringView Tiering() const override { return TieringView(); }
+    TieringServices Services() const override { return TieringServices(); }
+    void SetAsideFastBytes(uint64_t bytes) override { set_aside = bytes; }
+    uint64_t set_aside = 0;
+  };
+
+  RecordingPlacement placement_;
   std::shared_ptr<BlockIndexKeeper> keeper_;
   std::unique_ptr<BlockTiering> tiering_;
 };
@@ -196,6 +207,55 @@ TEST_F(BlockTieringTest, ReadsOfFastTablesAreNoHeat) {
   EXPECT_EQ(tiering_->heat().stats().reads, reads + 2);
   EXPECT_EQ(tiering_->stats().fast_reads_ignored, 5u);
   EXPECT_EQ(tiering_->heat().Score(index->LowerBound(40), index->blocks[40].last_key), 0);
+}
+
+// The budget halves while fast tables serve more reads per byte than the
+// moved blocks (sending the coldest blocks down, and the bytes back to
+// placement), never under a zone, and grows a zone at a time while the
+// blocks serve more and fill it.
+TEST_F(BlockTieringTest, TheBudgetFollowsTheReadsPerByte) {
+  const uint64_t zone = 64 << 10;
+  Start(4 * zone, false, "zone_size=64KiB&zones=64");
+  EXPECT_EQ(placement_.set_aside, 4 * zone) << "placement plans without the budget";
+  test::ScratchDir dir;
+  const std::string slow_bytes = test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000);
+  auto slow = PutTable("/db/000021.ldb", slow_bytes);
+  // Blocks of about 1 KiB, every eighth: no two share a device block (a
+  // block that goes down takes its neighbours that did with it).
+  std::vector<IndexedBlock> hot;
+  for (size_t i = 0; i < slow->blocks.size(); i += 8) hot.push_back(slow->blocks[i]);
+  ASSERT_GT(hot.size(), 80u);
+  auto fast = PutTable("/db/000023.ldb", test::WriteLevelDbTable(dir.File("b.ldb"), false, 2000));
+  MigrateResult r;
+  ASSERT_OK(fs_->MigrateFile("/db/000023.ldb", Tier::kFast, nullptr, &r));
+  for (const IndexedBlock& b : hot) ReadBlock("/db/000021.ldb", b, 2);  // up to the budget
+  tiering_->WaitIdle();
+  const uint64_t resident = tiering_->stats().resident_bytes;
+  ASSERT_GT(resident, 2 * zone);
+  ASSERT_LE(resident, 4 * zone);
+
+  ReadBlock("/db/000023.ldb", fast->blocks[10], 50);  // the fast table is the better use
+  tiering_->AdjustBudget();
+  EXPECT_EQ(tiering_->stats().budget_bytes, 2 * zone);
+  EXPECT_EQ(placement_.set_aside, 2 * zone);
+  EXPECT_LE(tiering_->stats().resident_bytes, 2 * zone);
+  EXPECT_GT(tiering_->stats().demoted_blocks, 0u);
+  tiering_->AdjustBudget();
+  EXPECT_EQ(tiering_->stats().budget_bytes, 2 * zone) << "nothing read since: nothing learned";
+  for (int round = 0; round < 3; round++) {
+    ReadBlock("/db/000023.ldb", fast->blocks[10], 50);
+    tiering_->AdjustBudget();
+  }
+  EXPECT_EQ(tiering_->stats().budget_bytes, zone) << "never under a zone";
+
+  for (const IndexedBlock& b : hot) ReadBlock("/db/000021.ldb", b, 3);
+  tiering_->WaitIdle();
+  tiering_->AdjustBudget();
+  EXPECT_EQ(tiering_->stats().budget_bytes, 2 * zone) << "the blocks serve more and fill it";
+  EXPECT_EQ(placement_.set_aside, 2 * zone);
+  EXPECT_EQ(tiering_->stats().budget_changes, 3u);
+  EXPECT_EQ(ReadFile("/db/000021.ldb"), slow_bytes);
+  ExpectClean();
 }
 
 TEST_F(BlockTieringTest, NoBudgetMovesNothing) {
