@@ -40,7 +40,8 @@ void BlockTiering::Start() {
       if (u.tier == Tier::kFast) zone_bytes_ = u.zone_capacity;
     }
   }
-  SetBudget(options_.budget_bytes);
+  SetBudget(options_.adaptive ? std::min(options_.budget_bytes, std::max<uint64_t>(zone_bytes_, 1))
+                              : options_.budget_bytes);
   std::lock_guard<std::mutex> l(mu_);
   if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
 }
@@ -77,7 +78,7 @@ void BlockTiering::AdjustBudget() {
   if (block_density < table_density) {
     budget = std::max(floor, budget / 2);
   } else if (resident + step > budget) {
-    budget = std::min(options_.budget_bytes, budget + step);
+    budget = std::min(options_.budget_bytes, std::max(step, 2 * budget));
   }
   if (budget == budget_) return;
   SetBudget(budget);

@@ -28,9 +28,10 @@
 //   (HyperDB's benefit/cost at the edge of the fast tier): the budget halves
 //   when the blocks serve fewer (an update-heavy load rewrites the deep
 //   level's tables, and the blocks moved up die with them before they are
-//   read again), and grows a zone at a time up to budget_bytes while the
-//   blocks fill it and serve more. It never drops under a zone, so that the
-//   blocks' density stays measured. Moves
+//   read again), and doubles up to budget_bytes while the blocks fill it
+//   and serve more. It starts at, and never drops under, a zone, so that
+//   the blocks' density stays measured and a store that gains nothing from
+//   them loses at most a zone. Moves
 //   are of whole device blocks (MigrateRange), so a table block moves with
 //   the parts of its neighbours that share its device blocks, and counts
 //   for what was copied.

@@ -29,7 +29,7 @@ class BlockTieringTest : public test::FsTest {
     bo.retention = retention;
     bo.rate_bytes_per_second = 1ull << 30;
     bo.tiering = &placement_;
-    bo.adaptive = false;  // the tests that want it call AdjustBudget
+    bo.adjust_every = std::chrono::hours(1);  // the tests that want it call AdjustBudget
     tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
     keeper_->SetBlockReadListener(
         [this](const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes,
@@ -209,14 +209,14 @@ TEST_F(BlockTieringTest, ReadsOfFastTablesAreNoHeat) {
   EXPECT_EQ(tiering_->heat().Score(index->LowerBound(40), index->blocks[40].last_key), 0);
 }
 
-// The budget halves while fast tables serve more reads per byte than the
-// moved blocks (sending the coldest blocks down, and the bytes back to
-// placement), never under a zone, and grows a zone at a time while the
-// blocks serve more and fill it.
+// The budget starts at a zone, doubles while the moved blocks serve more
+// reads per byte than the fast tables and fill it, and halves while the
+// tables serve more (sending the coldest blocks down, and the bytes back
+// to placement), never under a zone.
 TEST_F(BlockTieringTest, TheBudgetFollowsTheReadsPerByte) {
   const uint64_t zone = 64 << 10;
   Start(4 * zone, false, "zone_size=64KiB&zones=64");
-  EXPECT_EQ(placement_.set_aside, 4 * zone) << "placement plans without the budget";
+  EXPECT_EQ(placement_.set_aside, zone) << "placement plans without the budget";
   test::ScratchDir dir;
   const std::string slow_bytes = test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000);
   auto slow = PutTable("/db/000021.ldb", slow_bytes);
@@ -228,32 +228,36 @@ TEST_F(BlockTieringTest, TheBudgetFollowsTheReadsPerByte) {
   auto fast = PutTable("/db/000023.ldb", test::WriteLevelDbTable(dir.File("b.ldb"), false, 2000));
   MigrateResult r;
   ASSERT_OK(fs_->MigrateFile("/db/000023.ldb", Tier::kFast, nullptr, &r));
-  for (const IndexedBlock& b : hot) ReadBlock("/db/000021.ldb", b, 2);  // up to the budget
-  tiering_->WaitIdle();
-  const uint64_t resident = tiering_->stats().resident_bytes;
-  ASSERT_GT(resident, 2 * zone);
-  ASSERT_LE(resident, 4 * zone);
+  auto read_hot = [&](int times) {
+    for (const IndexedBlock& b : hot) ReadBlock("/db/000021.ldb", b, times);
+    tiering_->WaitIdle();
+  };
+  read_hot(2);  // they go up, as far as the budget lets them
+  ASSERT_GT(tiering_->stats().resident_bytes, zone / 2);
+  ASSERT_LE(tiering_->stats().resident_bytes, zone);
+  tiering_->AdjustBudget();
+  EXPECT_EQ(tiering_->stats().budget_bytes, zone) << "no reads served yet: nothing learned";
+  for (uint64_t budget : {2 * zone, 4 * zone, 4 * zone}) {
+    read_hot(1);
+    tiering_->AdjustBudget();
+    EXPECT_EQ(tiering_->stats().budget_bytes, budget) << "the blocks serve the reads and fill it";
+    EXPECT_EQ(placement_.set_aside, budget);
+  }
+  read_hot(2);
+  ASSERT_GT(tiering_->stats().resident_bytes, 2 * zone);
 
-  ReadBlock("/db/000023.ldb", fast->blocks[10], 50);  // the fast table is the better use
+  ReadBlock("/db/000023.ldb", fast->blocks[10], 500);  // the fast table is the better use
   tiering_->AdjustBudget();
   EXPECT_EQ(tiering_->stats().budget_bytes, 2 * zone);
   EXPECT_EQ(placement_.set_aside, 2 * zone);
   EXPECT_LE(tiering_->stats().resident_bytes, 2 * zone);
   EXPECT_GT(tiering_->stats().demoted_blocks, 0u);
-  tiering_->AdjustBudget();
-  EXPECT_EQ(tiering_->stats().budget_bytes, 2 * zone) << "nothing read since: nothing learned";
   for (int round = 0; round < 3; round++) {
-    ReadBlock("/db/000023.ldb", fast->blocks[10], 50);
+    ReadBlock("/db/000023.ldb", fast->blocks[10], 500);
     tiering_->AdjustBudget();
   }
   EXPECT_EQ(tiering_->stats().budget_bytes, zone) << "never under a zone";
-
-  for (const IndexedBlock& b : hot) ReadBlock("/db/000021.ldb", b, 3);
-  tiering_->WaitIdle();
-  tiering_->AdjustBudget();
-  EXPECT_EQ(tiering_->stats().budget_bytes, 2 * zone) << "the blocks serve more and fill it";
-  EXPECT_EQ(placement_.set_aside, 2 * zone);
-  EXPECT_EQ(tiering_->stats().budget_changes, 3u);
+  EXPECT_EQ(tiering_->stats().budget_changes, 4u);
   EXPECT_EQ(ReadFile("/db/000021.ldb"), slow_bytes);
   ExpectClean();
 }
