@@ -15,6 +15,7 @@ namespace {
 
 constexpr size_t kMaxQueued = 10000;
 constexpr size_t kMaxKnownFast = 200000;
+constexpr double kMaxMinScore = 64;
 
 }  // namespace
 
@@ -23,13 +24,16 @@ std::string BlockTieringStats::ToJson() const {
       "{{\"promoted_blocks\":{},\"promoted_bytes\":{},\"retained_blocks\":{},\"retained_bytes\":{},"
       "\"demoted_blocks\":{},\"demoted_bytes\":{},\"failed_moves\":{},\"dropped\":{},\"resident_bytes\":{},"
       "\"fast_reads_ignored\":{},\"moved_block_reads\":{},"
-      "\"budget_bytes\":{},\"budget_changes\":{}}}",
+      "\"budget_bytes\":{},\"budget_changes\":{},\"min_score\":{}}}",
       promoted_blocks, promoted_bytes, retained_blocks, retained_bytes, demoted_blocks, demoted_bytes, failed_moves,
-      dropped, resident_bytes, fast_reads_ignored, moved_block_reads, budget_bytes, budget_changes);
+      dropped, resident_bytes, fast_reads_ignored, moved_block_reads, budget_bytes, budget_changes, min_score);
 }
 
 BlockTiering::BlockTiering(Filesystem* fs, BlockTieringOptions options)
-    : fs_(fs), options_(options), heat_(options.heat), limiter_(std::max<uint64_t>(options.rate_bytes_per_second, 1)) {}
+    : fs_(fs), options_(options), heat_(options.heat), limiter_(std::max<uint64_t>(options.rate_bytes_per_second, 1)) {
+  min_score_ = options_.min_score;
+  stats_.min_score = options_.min_score;
+}
 
 BlockTiering::~BlockTiering() { Stop(); }
 
@@ -61,14 +65,23 @@ void BlockTiering::AdjustBudget() {
     if (u.tier == Tier::kFast) table_bytes += u.zone_capacity * u.role_zones[static_cast<int>(kTableClass)];
   }
   const uint64_t step = std::max<uint64_t>(zone_bytes_, 1);
-  uint64_t block_reads, table_reads, resident;
+  uint64_t block_reads, table_reads, resident, promoted;
   {
     std::lock_guard<std::mutex> l(mu_);
     block_reads = stats_.moved_block_reads - last_block_reads_;
     table_reads = stats_.fast_reads_ignored - last_table_reads_;
+    promoted = stats_.promoted_blocks - last_promoted_;
     last_block_reads_ = stats_.moved_block_reads;
     last_table_reads_ = stats_.fast_reads_ignored;
+    last_promoted_ = stats_.promoted_blocks;
     resident = stats_.resident_bytes;
+    if (promoted > 0) {  // in a steady state, the reads each promotion earns
+      double score = min_score_;
+      if (block_reads < 2 * promoted) score = std::min(kMaxMinScore, 2 * score);
+      if (block_reads > 8 * promoted) score = std::max(options_.min_score, score / 2);
+      min_score_ = score;
+      stats_.min_score = score;
+    }
   }
   if (block_reads + table_reads == 0) return;  // nothing read: nothing learned
   double block_density = static_cast<double>(block_reads) / static_cast<double>(std::max(resident, step));
@@ -108,7 +121,7 @@ void BlockTiering::WaitIdle() {
 }
 
 bool BlockTiering::Hot(std::string_view lo, std::string_view hi) const {
-  return heat_.Score(lo, hi) >= std::max(options_.min_score, threshold_.load());
+  return heat_.Score(lo, hi) >= std::max(min_score_.load(), threshold_.load());
 }
 
 void BlockTiering::Queue(Candidate c) {

@@ -31,7 +31,12 @@
 //   read again), and doubles up to budget_bytes while the blocks fill it
 //   and serve more. It starts at, and never drops under, a zone, so that
 //   the blocks' density stays measured and a store that gains nothing from
-//   them loses at most a zone. Moves
+//   them loses at most a zone.
+// - A promotion costs a read of the slow tier (and a write back if the
+//   block is demoted) and pays only if the block is read again before its
+//   table is compacted away. At each adjustment the reads moved blocks
+//   served per promotion made are compared: under 2, the score a range needs
+//   doubles (up to 64); over 8, it halves (down to min_score). Moves
 //   are of whole device blocks (MigrateRange), so a table block moves with
 //   the parts of its neighbours that share its device blocks, and counts
 //   for what was copied.
@@ -88,6 +93,7 @@ struct BlockTieringStats {
   uint64_t moved_block_reads = 0;   // reads the blocks moved up served
   uint64_t budget_bytes = 0;        // the budget in effect
   uint64_t budget_changes = 0;      // times the densities moved it
+  double min_score = 0;             // the score a range needs now
 
   std::string ToJson() const;
 };
@@ -148,6 +154,8 @@ class BlockTiering {
   RateLimiter limiter_;
   std::atomic<double> threshold_{0};
   std::atomic<uint64_t> budget_{0};   // in effect
+  std::atomic<double> min_score_{0};  // in effect (options_.min_score at the start)
+  uint64_t last_promoted_ = 0;        // promoted_blocks at the last adjustment
   uint64_t zone_bytes_ = 0;           // a fast zone's capacity (the budget's step)
   uint64_t last_block_reads_ = 0, last_table_reads_ = 0;  // at the last adjustment
 

@@ -237,13 +237,14 @@ TEST_F(BlockTieringTest, TheBudgetFollowsTheReadsPerByte) {
   ASSERT_LE(tiering_->stats().resident_bytes, zone);
   tiering_->AdjustBudget();
   EXPECT_EQ(tiering_->stats().budget_bytes, zone) << "no reads served yet: nothing learned";
+  EXPECT_EQ(tiering_->stats().min_score, 4) << "promotions that earned no reads: ranges must be hotter";
   for (uint64_t budget : {2 * zone, 4 * zone, 4 * zone}) {
     read_hot(1);
     tiering_->AdjustBudget();
     EXPECT_EQ(tiering_->stats().budget_bytes, budget) << "the blocks serve the reads and fill it";
     EXPECT_EQ(placement_.set_aside, budget);
   }
-  read_hot(2);
+  read_hot(16);  // hotter than the score promotions now need
   ASSERT_GT(tiering_->stats().resident_bytes, 2 * zone);
 
   ReadBlock("/db/000023.ldb", fast->blocks[10], 500);  // the fast table is the better use
