@@ -234,8 +234,8 @@ Status FsImpl::FinishOwnZone(Inode* ino) {
   const uint32_t dev = static_cast<uint32_t>(ino->zone_device);
   Member* m = members_[dev].get();
   const ZoneSlot& slot = m->zones[ino->zone];
-  if (slot.used == 0 || slot.used >= slot.capacity || !RoleOwnsZonesLocked(m, slot.role)) {
-    return Status::OK();
+  if (slot.used == 0 || slot.used >= slot.capacity || !RoleOwnsZonesLocked(m, slot.role) || slot.shared_overflow) {
+    return Status::OK();  // an overflow zone takes the next file's overflow
   }
   return RetireZoneLocked(dev, ino->zone);  // the unwritten rest is garbage until the file dies
 }

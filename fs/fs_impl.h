@@ -75,6 +75,11 @@ struct ZoneSlot {
   bool checksummed = false;
   std::vector<uint32_t> crcs;  // of blocks [0, crcs.size()); a sealed zone's load from its trailer
   bool sealed = false;         // trailer written: no more data
+  // Of a class whose files own their zones: takes what files longer than a
+  // zone write past their first zones, for many files, so that each such
+  // file does not finish a zone of its own for a short tail. In memory only:
+  // after a remount the zone takes no more.
+  bool shared_overflow = false;
   uint32_t trailer_block = 0;  // where the trailer starts, when sealed
   // The CRC of the trailer's table the journal recorded (zones sealed before
   // it was recorded have none): a trailer that differs comes from another
@@ -292,9 +297,11 @@ class FsImpl : public Filesystem {
   uint32_t KeptEmptyZones(const DeviceSpace& space, ZoneRole role, bool frees_space) {
     return policy_->ReservedEmptyZones(space, role) + (frees_space ? 0 : options_.reserve_zones);
   }
-  // keep_empty: empty zones this request must leave to others (policy reservations).
+  // keep_empty: empty zones this request must leave to others (policy
+  // reservations); overflow: the writer's file already fills zones of its
+  // own (ZoneSlot::shared_overflow).
   bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
-                      uint32_t keep_empty = 0);
+                      uint32_t keep_empty = 0, bool overflow = false);
   // Whether device may open one more zone given active zones counted from
   // the slots; finishes idle zones to make room if it must. Near the limit
   // the device's own report is trusted over the count.

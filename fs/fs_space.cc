@@ -46,13 +46,15 @@ DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
 }
 
 bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
-                            uint32_t keep_empty) {
+                            uint32_t keep_empty, bool overflow) {
   Member* m = members_[device].get();
   const uint64_t bs = m->block_size;
   // A partly written zone of the same role: fill it before opening another,
   // unless the policy gives each file of the role zones of its own (GC's
-  // relocations may always fill).
+  // relocations may always fill); such a file's overflow past its first
+  // zone fills the zones kept for overflows.
   const bool own_zones = !for_gc && RoleOwnsZonesLocked(m, role);
+  const bool shared = own_zones && overflow;
   int64_t best = -1;
   uint64_t best_room = UINT64_MAX;
   uint32_t empty = 0, active = 0;
@@ -61,7 +63,9 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
     if (s.reserved) continue;
     if ((s.used > 0 && s.used < s.capacity) || (s.writer && s.used == 0)) active++;
     if (s.used == 0 && !s.writer) empty++;
-    if (own_zones || s.writer || s.used == 0 || s.live == 0 || s.role != role) continue;
+    if ((own_zones && !(shared && s.shared_overflow)) || s.writer || s.used == 0 || s.live == 0 || s.role != role) {
+      continue;
+    }
     uint64_t room = s.capacity - s.used;
     if (room >= bs && room < best_room) {
       best = z;
@@ -81,6 +85,7 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
     if (!s.reserved && !s.writer && s.used == 0) {
       s.writer = true;
       s.role = role;
+      s.shared_overflow = shared;
       *zone = z;
       return true;
     }
@@ -165,9 +170,10 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
       {
         std::lock_guard<std::mutex> l(mu_);
         const uint32_t keep_empty = KeptEmptyZones(spaces[d], ino->role, policy_->MayUseReserve(req));
-        if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty) ||
+        const bool overflow = req.file_size > 0;
+        if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow) ||
             (attempt == 0 && RevokeIdleZoneLocked(d, ino->role, ino) &&
-             PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty))) {
+             PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow))) {
           *device = d;
           policy_->OnAllocated(req, spaces[d]);
           return Status::OK();
@@ -278,7 +284,7 @@ void FsImpl::ReclaimZones() {
         journal_->Add(forget);
       }
       s.checksummed = false;
-      s.sealed = s.table_known = false;
+      s.sealed = s.table_known = s.shared_overflow = false;
       s.crcs.clear();
       std::lock_guard<std::mutex> sl(stats_mu_);
       stats_.zone_resets++;

@@ -136,9 +136,10 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   // Blocks moved up by block tiering hold the bytes set aside for them
   // (SetAsideFastBytes), or the zones they fill if more.
   uint64_t fast_bytes = 0, wal_bytes = 0, budget_used = 0, held_bytes = 0, data_zones = 0, zone_bytes = 0;
-  uint64_t blocks_used = 0;
+  uint64_t blocks_used = 0, table_zones = 0;
   for (const DeviceSpace& d : devices) {
     if (d.tier != Tier::kFast) continue;
+    table_zones += d.role_zones[static_cast<int>(kTableClass)];
     fast_bytes += d.zone_capacity * d.total_zones;
     data_zones += d.role_zones[static_cast<int>(ZoneRole::kData)];
     zone_bytes = d.zone_capacity;
@@ -163,11 +164,17 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     CheckFastTierLocked(fast_bytes, budget, table_bytes);
     NotePeaksLocked();
   }
-  uint64_t table_held = static_cast<uint64_t>(fast_tables) * table_bytes;
+  // What tables hold: a slot each, or the zones they fill if more (below).
+  uint64_t table_held = std::max<uint64_t>(static_cast<uint64_t>(fast_tables), table_zones) * table_bytes;
   uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
   others = std::max(others, data_zones * zone_bytes);
   uint64_t set_aside = std::max(budget, budget_used) + std::max<uint64_t>(set_aside_bytes_, blocks_used) + others;
   int64_t capacity = fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / table_bytes) : 0;
+  // Tables longer than their zone hold more zones than slots (their tails
+  // share zones, ZoneSlot::shared_overflow): those zones are no slots.
+  if (table_bytes >= zone_bytes / 2 && static_cast<int64_t>(table_zones) > fast_tables) {
+    capacity = std::max<int64_t>(0, capacity - (static_cast<int64_t>(table_zones) - fast_tables));
+  }
   int level = request.role == kWalClass ? LevelTracker::kWal
                                              : tracker_.LevelOf(request.path, request.lifetime_hint);
   const Temperature temperature = temperatures_.Of(request.path);

@@ -96,6 +96,33 @@ TEST_F(ZonePerFileTest, EachFileStartsInAnEmptyZoneAndFinishesItsLast) {
   ExpectClean();
 }
 
+// A file a little longer than a zone (RocksDB cuts compaction outputs up to
+// twice its target to align them with the next level's) would finish a
+// second zone of its own for a short tail; the tails of such files share
+// zones instead.
+TEST_F(ZonePerFileTest, TheTailsOfFilesLongerThanAZoneShareZones) {
+  Format();
+  MountWith(/*own=*/true);
+  WriteFile("/a.tbl", 300 << 10);  // zones hold 256 KiB
+  WriteFile("/b.tbl", 280 << 10);
+  auto a = ZonesOf("/a.tbl"), b = ZonesOf("/b.tbl");
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(b.size(), 2u);
+  std::set<std::pair<uint32_t, uint32_t>> both;
+  for (const auto& z : a) both.insert(z);
+  for (const auto& z : b) both.insert(z);
+  EXPECT_EQ(both.size(), 3u) << "two first zones and one shared tail zone";
+  WriteFile("/c.tbl", 100 << 10);
+  for (const auto& z : ZonesOf("/c.tbl")) EXPECT_EQ(both.count(z), 0u) << "a file still starts in an empty zone";
+  ExpectClean();
+  ASSERT_OK(fs_->Unlink("/a.tbl"));
+  ASSERT_OK(fs_->Unlink("/b.tbl"));
+  ASSERT_OK(fs_->SyncMetadata());
+  for (const auto& z : both) EXPECT_EQ(ConditionOf(z), ZoneCondition::kEmpty);
+  Remount();
+  ExpectClean();
+}
+
 TEST_F(ZonePerFileTest, WithoutItFilesOfAClassFillEachOthersZones) {
   Format();
   MountWith(/*own=*/false);

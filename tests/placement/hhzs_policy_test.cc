@@ -236,6 +236,17 @@ TEST_F(HhzsTest, TablesOfEarlierMountsAreCounted) {
   EXPECT_EQ(policy_->fast(2), 0);
 }
 
+TEST_F(HhzsTest, ZonesOfTableTailsAreNoSlots) {
+  EXPECT_TRUE(Place("/db/a.sst", 2));
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 10);
+  // a.sst ran past its zone: its tail holds one more zone of tables.
+  devices_[0].free_zones--;
+  devices_[0].role_zones[static_cast<int>(kTableClass)]++;
+  devices_[0].live_bytes += kTable / 8;
+  EXPECT_TRUE(Place("/db/b.sst", 2));
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 9);
+}
+
 TEST_F(HhzsTest, MovedBlocksComeOutOfTheTablesShareNotTheWals) {
   // Block tiering holds three zones' worth: tables plan in 12 - 2 - 3.
   policy_->SetAsideFastBytes(3 * kTable);
