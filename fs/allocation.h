@@ -98,6 +98,17 @@ class AllocationPolicy {
   // what it placed (tables per level and tier) counts what earlier mounts
   // placed too, or it would plan a fast tier it thinks emptier than it is.
   virtual void OnMountedFiles(const std::vector<MountedFile>& files) { static_cast<void>(files); }
+  // How many more bytes of the request's file may go where the filesystem
+  // put it (device) before it asks the policy again, even if the zone has
+  // room: a policy whose choice changes with a file's size (an info log's
+  // first bytes fast, the rest slow) says when; UINT64_MAX (the default):
+  // when the zone is full. Without it a file's first choice holds for a
+  // whole zone.
+  virtual uint64_t AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) {
+    static_cast<void>(request);
+    static_cast<void>(device);
+    return UINT64_MAX;
+  }
   // Where the filesystem actually put the request (it may have spilled past
   // the policy's first choice).
   virtual void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {

@@ -260,6 +260,10 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* dire
       dev = static_cast<uint32_t>(ino->zone_device);
       zone = ino->zone;
     }
+    if (ino->zone_device >= 0 && ino->extent_bytes() >= ino->ask_again_at) {
+      ReleaseWriterZone(ino);  // the policy's choice may differ now
+      continue;
+    }
     uint64_t bs = ino->zone_device >= 0 ? members_[dev]->block_size : 4096;
     size_t whole = source().size() / bs * bs;
     if (whole == 0 && !include_partial) return Status::OK();

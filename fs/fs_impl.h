@@ -56,6 +56,7 @@ struct Inode {
   bool has_writer = false;
   int32_t zone_device = -1;  // the zone this file is appending to
   uint32_t zone = 0;
+  uint64_t ask_again_at = UINT64_MAX;  // file size at which to leave it (AskAgainAfter)
 
   uint64_t extent_bytes() const { return size - pending.size(); }
 };

@@ -176,6 +176,8 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
              PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow))) {
           *device = d;
           policy_->OnAllocated(req, spaces[d]);
+          uint64_t more = policy_->AskAgainAfter(req, spaces[d]);
+          ino->ask_again_at = more > UINT64_MAX - req.file_size ? UINT64_MAX : req.file_size + std::max<uint64_t>(more, 1);
           return Status::OK();
         }
         for (const ZoneSlot& s : members_[d]->zones) {

@@ -46,6 +46,9 @@ class AutoPolicy : public AllocationPolicy {
                      std::vector<uint32_t>* order) override;
   uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override;
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
+  uint64_t AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) override {
+    return LsmAskAgainAfter(request, device);
+  }
   std::string StateJson() const override;
 
   int max_level() const;

@@ -84,6 +84,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   // warns if its options leave no room for a table.
   void OnMount(const std::vector<DeviceSpace>& devices) override;
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
+  uint64_t AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) override {
+    return LsmAskAgainAfter(request, device);
+  }
   // A migrated table counts in A_i on the tier it moved to.
   void OnMigrated(const std::string& path, Tier tier) override;
   // Counts the tables earlier mounts placed.

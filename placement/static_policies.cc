@@ -10,6 +10,12 @@
 
 namespace hintfs {
 
+uint64_t LsmAskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) {
+  if (device.tier != Tier::kFast || !IsInfoLogFile(request.path)) return UINT64_MAX;
+  const uint64_t share = device.zone_capacity * device.total_zones / kInfoLogFastShare;
+  return share > request.file_size ? share - request.file_size : 1;
+}
+
 ZoneRole LsmRoleFor(const std::string& path) {
   return IsWalFile(path) ? kWalClass : IsTableFile(path) ? kTableClass : ZoneRole::kData;
 }

@@ -44,6 +44,12 @@ namespace hintfs {
 // each is read once per mount and then held in memory.
 constexpr uint64_t kInfoLogFastShare = 256;
 bool LsmKeepsOffFastTier(const AllocationRequest& request, uint64_t fast_bytes);
+// AllocationPolicy::AskAgainAfter for the LSM policies: an info log on a
+// fast device may go on there until it holds that device's share; the
+// filesystem then asks again, and LsmKeepsOffFastTier sends the rest slow.
+// (Without it the log kept a whole shared zone of the fast tier, and every
+// LOG.old the store rotates out kept it: 2 MiB of a 40 MiB SSD.)
+uint64_t LsmAskAgainAfter(const AllocationRequest& request, const DeviceSpace& device);
 
 // Whether tables of about table_bytes should each own their zones
 // (AllocationPolicy::ZonePerFile) on a device with zones of zone_capacity:
@@ -88,6 +94,9 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
     return LsmTablesOwnZones(role, table_size_.bytes(), zone_capacity);
   }
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
+  uint64_t AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) override {
+    return LsmAskAgainAfter(request, device);
+  }
   void OnMigrated(const std::string& path, Tier tier) override;
   // Counts the tables earlier mounts placed.
   void OnMountedFiles(const std::vector<MountedFile>& files) override;

@@ -62,6 +62,10 @@ void TemperaturePolicy::ChooseDevices(const AllocationRequest& request, const st
   }
 }
 
+uint64_t TemperaturePolicy::AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) {
+  return LsmAskAgainAfter(request, device);
+}
+
 std::string TemperaturePolicy::StateJson() const {
   std::lock_guard<std::mutex> l(mu_);
   nlohmann::json placed = nlohmann::json::object();

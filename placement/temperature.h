@@ -56,6 +56,7 @@ class TemperaturePolicy : public AllocationPolicy {
   bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override;
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
+  uint64_t AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) override;
   // {"policy": "temperature", "placed": {"hot": n, "warm": n, "cold": n, "unknown": n}}
   // (files by the temperature they had at their first zone).
   std::string StateJson() const override;

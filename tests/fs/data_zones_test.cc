@@ -1,7 +1,8 @@
 // A member's data capacity (MemberInfo::data_zones, mkfs --fast-data-zones):
 // files fill at most that many zones of it, the filesystem's own zones and
 // the empty zones it keeps back come on top, and the policies plan with
-// exactly the data zones. Also what a policy is shown of the files at mount.
+// exactly the data zones. Also what a policy is shown of the files at mount,
+// and a policy that asks to choose again as a file grows.
 #include <map>
 #include <set>
 
@@ -144,6 +145,54 @@ TEST_F(DataZonesTest, TheMountShowsThePolicyEveryFileAndItsTiers) {
   ASSERT_EQ(files.count("/renamed"), 1u) << files.begin()->first;
   EXPECT_EQ(files["/renamed"].slow_bytes, 8192u);
   EXPECT_EQ(files["/renamed"].fast_bytes, 50000u - 8192u);
+}
+
+// Fast for a file's first 10,000 bytes, slow for the rest: the choice
+// changes with the file's size, so the policy asks to be asked again.
+class FirstBytesFastPolicy : public FastFirstPolicy {
+ public:
+  void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
+                     std::vector<uint32_t>* order) override {
+    asked++;
+    order->clear();
+    for (const DeviceSpace& d : devices) {
+      if ((d.tier == Tier::kFast) == (request.file_size < kFastBytes)) order->push_back(d.index);
+    }
+  }
+  uint64_t AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) override {
+    return device.tier == Tier::kFast ? kFastBytes - request.file_size : UINT64_MAX;
+  }
+  static constexpr uint64_t kFastBytes = 10000;
+  int asked = 0;
+};
+
+TEST_F(DataZonesTest, APolicyIsAskedAgainWhenItSaysSo) {
+  ASSERT_OK(Mkfs(6));
+  auto policy = std::make_shared<FirstBytesFastPolicy>();
+  MountOptions opts;
+  opts.policy = policy;
+  ASSERT_OK(Filesystem::Mount("mem:" + fast_, opts, &fs_));
+  std::unique_ptr<FileWriter> w;
+  ASSERT_OK(fs_->OpenWriter("/LOG", WriteMode::kExclusive, &w));
+  for (int i = 0; i < 10; i++) {  // 3,000-byte appends, flushed as a log's are
+    ASSERT_OK(w->Append(std::string(3000, static_cast<char>('a' + i))));
+    ASSERT_OK(w->Flush());
+  }
+  ASSERT_OK(w->Close());
+  FileStat st;
+  ASSERT_OK(fs_->Stat("/LOG", &st));
+  uint64_t fast = 0, slow = 0;
+  for (const Extent& e : st.extents) (e.device == 0 ? fast : slow) += e.length;
+  EXPECT_GE(fast, FirstBytesFastPolicy::kFastBytes);
+  EXPECT_LT(fast, FirstBytesFastPolicy::kFastBytes + 8192) << "at most a write past the limit";
+  EXPECT_EQ(fast + slow, 30000u);
+  EXPECT_EQ(policy->asked, 2) << "once at the start, once at the limit; the zone had room for all of it";
+  std::unique_ptr<FileReader> r;
+  ASSERT_OK(fs_->OpenReader("/LOG", &r));
+  std::string back(3000, '\0');
+  size_t got = 0;
+  ASSERT_OK(r->Read(27000, back.size(), back.data(), &got));
+  EXPECT_EQ(back, std::string(3000, 'j'));
 }
 
 }  // namespace

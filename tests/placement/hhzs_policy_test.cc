@@ -183,6 +183,15 @@ TEST_F(HhzsTest, InfoLogsGoToTheSlowTierOnceTheyGrow) {
   EXPECT_TRUE(Place("/db/OPTIONS-000005", -1, 0, small));
   EXPECT_TRUE(Place("/db/CURRENT", -1));
   EXPECT_TRUE(Place("/db/MANIFEST-000004", -1, 0, small));
+  // The filesystem asks again once the log reaches its share, not when its
+  // zone is full.
+  AllocationRequest log;
+  log.path = "/db/LOG";
+  log.file_size = 1000;
+  EXPECT_EQ(policy_->AskAgainAfter(log, devices_[0]), small - 1000);
+  EXPECT_EQ(policy_->AskAgainAfter(log, devices_[1]), UINT64_MAX) << "on the slow tier it stays";
+  log.path = "/db/000012.sst";
+  EXPECT_EQ(policy_->AskAgainAfter(log, devices_[0]), UINT64_MAX);
 }
 
 TEST_F(HhzsTest, SmallFilesPinWholeZonesOutOfTheCapacity) {
