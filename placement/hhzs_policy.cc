@@ -154,10 +154,11 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   table_size_.NoteFastZone(zone_bytes);
   const uint64_t table_bytes = table_size_.bytes();
   int64_t fast_tables = 0;
-  uint64_t budget = 0;
+  uint64_t budget = 0, set_aside_blocks = 0;
   {
     std::lock_guard<std::mutex> l(mu_);
     fast_tables = ledger_.fast_total();
+    set_aside_blocks = std::max<uint64_t>(set_aside_bytes_, blocks_used);
     wal_zones_ = static_cast<int64_t>((wal_bytes + table_bytes - 1) / table_bytes);
     wal_peak_bytes_ = std::max(wal_peak_bytes_, wal_bytes);
     budget = BudgetLocked(zone_bytes, fast_bytes);
@@ -168,7 +169,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   uint64_t table_held = std::max<uint64_t>(static_cast<uint64_t>(fast_tables), table_zones) * table_bytes;
   uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
   others = std::max(others, data_zones * zone_bytes);
-  uint64_t set_aside = std::max(budget, budget_used) + std::max<uint64_t>(set_aside_bytes_, blocks_used) + others;
+  uint64_t set_aside = std::max(budget, budget_used) + set_aside_blocks + others;
   int64_t capacity = fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / table_bytes) : 0;
   // Tables longer than their zone hold more zones than slots (their tails
   // share zones, ZoneSlot::shared_overflow): those zones are no slots.
@@ -259,6 +260,12 @@ void HhzsPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace
   std::lock_guard<std::mutex> l(mu_);
   // Counted where the first zone really landed (the fs may have spilled).
   if (ledger_.Landed(request.path, device.tier)) NotePeaksLocked();
+}
+
+void HhzsPolicy::SetAsideFastBytes(uint64_t bytes) {
+  std::lock_guard<std::mutex> l(mu_);
+  last_capacity_slots_ = ShiftedSlots(last_capacity_slots_, set_aside_bytes_, bytes, table_size_.bytes());
+  set_aside_bytes_ = bytes;
 }
 
 void HhzsPolicy::OnMountedFiles(const std::vector<MountedFile>& files) {

@@ -94,7 +94,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   // The tiering state migration plans against (migration_planner.h).
   TieringView Tiering() const override;
   TieringServices Services() const override { return config_.services; }
-  void SetAsideFastBytes(uint64_t bytes) override { set_aside_bytes_ = bytes; }
+  // Takes effect at once on the capacity migration plans with (Tiering),
+  // not only at the next allocation: a read-only phase allocates nothing.
+  void SetAsideFastBytes(uint64_t bytes) override;
   // The WAL budget is held as empty fast zones that tables may not take;
   // once the WAL has used more zones than the budget, its peak is held.
   // Unconfigured, the budget starts at two fast zones (ResolveWalBudget).
@@ -159,7 +161,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   int64_t peak_[kMaxLevels] = {};  // held claims (hold_ns)
   uint64_t peak_ns_[kMaxLevels] = {};
   int64_t last_capacity_slots_ = 0;
-  std::atomic<uint64_t> set_aside_bytes_{0};  // SetAsideFastBytes
+  uint64_t set_aside_bytes_ = 0;  // SetAsideFastBytes
   uint64_t last_budget_bytes_ = 0;
   std::string warning_;
   uint64_t fast_decisions_ = 0, slow_decisions_ = 0;

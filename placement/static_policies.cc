@@ -32,6 +32,13 @@ bool LsmTablesOwnZones(ZoneRole role, uint64_t table_bytes, uint64_t zone_capaci
          table_bytes + table_bytes / 32 <= zone_capacity;
 }
 
+int64_t ShiftedSlots(int64_t slots, uint64_t old_aside, uint64_t new_aside, uint64_t table_bytes) {
+  if (table_bytes == 0) return slots;
+  const int64_t delta = (static_cast<int64_t>(new_aside) - static_cast<int64_t>(old_aside)) /
+                        static_cast<int64_t>(table_bytes);
+  return std::max<int64_t>(0, slots - delta);
+}
+
 void CountMountedTables(const std::vector<MountedFile>& files, TableLedger* ledger) {
   for (const MountedFile& f : files) {
     if (LsmRoleFor(f.path) != kTableClass) continue;
@@ -103,7 +110,7 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
     if (request.file_size == 0) ledger_.Expect(request.path, level);
     uint64_t tables = static_cast<uint64_t>(ledger_.fast_total()) * table_bytes;
     uint64_t others = live > tables + blocks ? live - tables - blocks : 0;
-    others += std::max<uint64_t>(set_aside_bytes_, blocks);
+    others += std::max<uint64_t>(set_aside_bytes_, blocks);  // mu_ held
     capacity_slots_ = room > others ? static_cast<int64_t>((room - others) / table_bytes) : 0;
   }
   for (Tier tier : {Tier::kFast, Tier::kSlow}) {
@@ -117,6 +124,12 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
 void LevelThresholdPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {
   std::lock_guard<std::mutex> l(mu_);
   ledger_.Landed(request.path, device.tier);
+}
+
+void LevelThresholdPolicy::SetAsideFastBytes(uint64_t bytes) {
+  std::lock_guard<std::mutex> l(mu_);
+  capacity_slots_ = ShiftedSlots(capacity_slots_, set_aside_bytes_, bytes, table_size_.bytes());
+  set_aside_bytes_ = bytes;
 }
 
 void LevelThresholdPolicy::OnMountedFiles(const std::vector<MountedFile>& files) {

@@ -105,7 +105,7 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
   // every free slot.
   TieringView Tiering() const override;
   TieringServices Services() const override { return config_.services; }
-  void SetAsideFastBytes(uint64_t bytes) override { set_aside_bytes_ = bytes; }
+  void SetAsideFastBytes(uint64_t bytes) override;
 
   const LevelTracker& tracker() const { return tracker_; }
 
@@ -120,13 +120,17 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
 
   mutable std::mutex mu_;
   TableLedger ledger_;
-  int64_t capacity_slots_ = 0;
-  std::atomic<uint64_t> set_aside_bytes_{0};  // SetAsideFastBytes  // fast table slots, as the last allocation saw the devices
+  int64_t capacity_slots_ = 0;  // fast table slots, as the last allocation saw the devices
+  uint64_t set_aside_bytes_ = 0;  // SetAsideFastBytes
 };
 
 // The class of an LSM store's file: wal for its write-ahead logs, table for
 // its tables, data for the rest.
 ZoneRole LsmRoleFor(const std::string& path);
+
+// Table slots once what is set aside for other services moves from
+// old_aside to new_aside bytes (until the next allocation recomputes them).
+int64_t ShiftedSlots(int64_t slots, uint64_t old_aside, uint64_t new_aside, uint64_t table_bytes);
 
 // Counts in ledger the tables a mount found whose level their tag records,
 // on the tier that holds most of their bytes.

@@ -261,6 +261,12 @@ TEST_F(HhzsTest, MovedBlocksComeOutOfTheTablesShareNotTheWals) {
   policy_->SetAsideFastBytes(3 * kTable);
   EXPECT_TRUE(Place("/db/a.sst", 0));
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 7);
+  // The budget grows in a phase that allocates nothing: migration plans
+  // with the smaller capacity at once.
+  policy_->SetAsideFastBytes(5 * kTable);
+  EXPECT_EQ(policy_->Tiering().free_slots, 5 - 1);
+  policy_->SetAsideFastBytes(3 * kTable);
+  EXPECT_EQ(policy_->Tiering().free_slots, 7 - 1);
   // Moved blocks may not take the WAL's two empty zones, any more than a
   // table may.
   EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kMovedBlocksClass), 2u);
