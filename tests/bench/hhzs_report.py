@@ -14,8 +14,9 @@ import sys
 SCALE = 512
 PROFILE_SCALE = 20
 YCSB = ["A", "B", "C", "D", "E", "F"]
-EXP1_SCHEMES = ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "ALL-FAST"]
+EXP1_SCHEMES = ["B1", "B2", "B3", "B4", "AUTO", "HHZS", "HINTFS", "ALL-FAST"]
 EXP2_SCHEMES = ["B3", "B3+M", "P", "P+M", "P+M+C", "HINTFS"]
+EXP3_SCHEMES = ["B3", "AUTO", "HHZS", "HINTFS"]
 BREAKDOWN = {"W1": (0.1, 0.9), "W2": (0.5, 0.9), "W3": (0.5, 1.2), "W4": (1.0, 1.2)}
 SKEWS = [0.8, 0.9, 1.0, 1.1, 1.2]
 EXP5_SCHEMES = ["B1", "B2", "B3", "B4", "AUTO", "P", "HHZS"]
@@ -136,7 +137,7 @@ def report(out, args):
             md += ["SSD cache hit ratio of P+M+C: " + ", ".join(hits), ""]
         md += utilization_table(ops, schemes, ["load"] + list(BREAKDOWN)) + [""]
     if 3 in args.exp:
-        schemes = [s for s in ["B3", "AUTO", "HHZS"] if alias(s, ops) in present]
+        schemes = [s for s in EXP3_SCHEMES if alias(s, ops) in present]
         md += table(ops, schemes, ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew, 50% reads (HHZS Fig. 7)") + [""]
     if 5 in args.exp:
         schemes = [s for s in EXP5_SCHEMES if alias(s, ops) in present]
@@ -231,7 +232,7 @@ def plots(out, ops, args):
         bars("fig6.png", EXP2_SCHEMES, ["load"] + list(BREAKDOWN), "Exp#2: breakdown",
              ["load", "W1 10%/0.9", "W2 50%/0.9", "W3 50%/1.2", "W4 100%/1.2"])
     if 3 in args.exp:
-        bars("fig7.png", ["B3", "AUTO", "HHZS"], ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew (50% reads)",
+        bars("fig7.png", EXP3_SCHEMES, ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew (50% reads)",
              ["%.1f" % z for z in SKEWS])
     if 5 in args.exp:
         bars("fig9.png", EXP5_SCHEMES, exp5_phases(), "Exp#5: SSD data zones (load, then 50% reads)",

@@ -50,7 +50,7 @@ import sys
 import tempfile
 import time
 
-from hhzs_report import (BREAKDOWN, EXP1_SCHEMES, EXP5_SCHEMES, EXP5_ZONES, PROFILE_SCALE, SCALE, SKEWS, YCSB,
+from hhzs_report import (BREAKDOWN, EXP1_SCHEMES, EXP3_SCHEMES, EXP5_SCHEMES, EXP5_ZONES, PROFILE_SCALE, SCALE, SKEWS, YCSB,
                          exp5_phases, report, split_label)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -138,7 +138,7 @@ def plan(exps):
             for w, (reads, zipf) in BREAKDOWN.items():
                 add(s, w, ["--read", str(reads), "--update", str(round(1 - reads, 2)), "--zipf", str(zipf)])
     if 3 in exps:
-        for s in ["B3", "AUTO", "HHZS"]:
+        for s in EXP3_SCHEMES:
             for z in SKEWS:
                 add(s, "zipf%.1f" % z, ["--read", "0.5", "--update", "0.5", "--zipf", str(z)])
     if 5 in exps:
