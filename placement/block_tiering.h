@@ -36,10 +36,11 @@
 //   block is demoted) and pays only if the block is read again before its
 //   table is compacted away. At each adjustment the reads moved blocks
 //   served per promotion made are compared: under 2, the score a range needs
-//   doubles (up to 64); over 8, it halves (down to min_score). Moves
-//   are of whole device blocks (MigrateRange), so a table block moves with
-//   the parts of its neighbours that share its device blocks, and counts
-//   for what was copied.
+//   doubles (up to 64); over 8, it halves (down to min_score).
+// - Moves are of whole device blocks (MigrateRange), so a table block moves
+//   with the parts of its neighbours that share its device blocks, and
+//   counts for what was copied; a block that goes down takes the promoted
+//   neighbours that shared one with it.
 //
 // Moved blocks go to shared zones of their own class (kMovedBlocksClass),
 // not one zone per move. A background thread makes the moves, through a
