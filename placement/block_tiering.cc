@@ -32,7 +32,6 @@ std::string BlockTieringStats::ToJson() const {
 BlockTiering::BlockTiering(Filesystem* fs, BlockTieringOptions options)
     : fs_(fs), options_(options), heat_(options.heat), limiter_(std::max<uint64_t>(options.rate_bytes_per_second, 1)) {
   min_score_ = options_.min_score;
-  stats_.min_score = options_.min_score;
 }
 
 BlockTiering::~BlockTiering() { Stop(); }
@@ -53,8 +52,6 @@ void BlockTiering::Start() {
 void BlockTiering::SetBudget(uint64_t bytes) {
   budget_ = bytes;
   if (options_.tiering != nullptr) options_.tiering->SetAsideFastBytes(bytes);
-  std::lock_guard<std::mutex> l(mu_);
-  stats_.budget_bytes = bytes;
 }
 
 void BlockTiering::AdjustBudget() {
@@ -80,7 +77,6 @@ void BlockTiering::AdjustBudget() {
       if (block_reads < 2 * promoted) score = std::min(kMaxMinScore, 2 * score);
       if (block_reads > 8 * promoted) score = std::max(options_.min_score, score / 2);
       min_score_ = score;
-      stats_.min_score = score;
     }
   }
   if (block_reads + table_reads == 0) return;  // nothing read: nothing learned
@@ -319,7 +315,10 @@ void BlockTiering::ForgetDeadTables() {
 
 BlockTieringStats BlockTiering::stats() const {
   std::lock_guard<std::mutex> l(mu_);
-  return stats_;
+  BlockTieringStats s = stats_;
+  s.budget_bytes = budget_;
+  s.min_score = min_score_;
+  return s;
 }
 
 }  // namespace hintfs
