@@ -109,6 +109,11 @@ struct MountOptions {
   bool repair = false;
   // A writer sends full blocks to the device once this much is buffered.
   size_t write_buffer_bytes = 1 << 20;
+  // Memory for the slow tier's blocks last read or written, so that a copy
+  // of them to the fast tier soon after (a block promoted after a read of
+  // it, a table's hot blocks retained just after it was written) does not
+  // read the slow device again (fs/recent_blocks.h). 0: none.
+  uint64_t recent_blocks_bytes = 64 << 20;
   // Told about every create, append, delete and read (may be null).
   std::shared_ptr<IoObserver> observer;
   // Where the host log lives: memory that outlives the process, so that a
@@ -212,6 +217,8 @@ struct FsStats {
   uint64_t migrated_bytes[2] = {0, 0};  // per destination tier
   uint64_t migrations[2] = {0, 0};      // files moved, per destination tier
   uint64_t migrations_aborted = 0;      // file changed during the copy; copy dropped
+  uint64_t copies_from_memory = 0;      // copy pieces the slow tier's recent blocks served
+  uint64_t copies_from_device = 0;      // copy pieces read from a device
   uint64_t journal_commits = 0;
   uint64_t journal_unflushed_commits = 0;  // of those, for a process kill only (Flush, namespace calls)
   uint64_t journal_bytes = 0;

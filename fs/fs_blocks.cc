@@ -22,6 +22,7 @@ Status FsImpl::WriteBlocks(uint32_t device, uint32_t zone, uint64_t at, const ch
   Status s = m->device->Write(at, data, n);
   if (!s.ok()) return s;
   m->dirty = true;
+  if (m->info.tier == Tier::kSlow) recent_.Put(device, at, data, n, m->block_size);
   std::vector<uint32_t> crcs;
   BlockChecksums(data, n, m->block_size, &crcs);
   std::lock_guard<std::mutex> l(mu_);
@@ -227,7 +228,9 @@ Status FsImpl::ReadChecked(uint32_t device, uint32_t zone, uint64_t offset, size
   // the bytes asked for copied out.
   if (const char* view = m->device->ReadView(from, span)) {
     Status s = CheckBlocks(view, want, device, zone, first, from);
-    if (s.ok()) std::memcpy(dst, view + (offset - from), n);
+    if (!s.ok()) return s;
+    if (m->info.tier == Tier::kSlow) recent_.Put(device, from, view, span, m->block_size);
+    std::memcpy(dst, view + (offset - from), n);
     return s;
   }
   // Whole blocks: the caller's buffer when the range is block aligned.
@@ -239,6 +242,7 @@ Status FsImpl::ReadChecked(uint32_t device, uint32_t zone, uint64_t offset, size
   Status s = m->device->Read(from, span, blocks);
   if (s.ok()) s = CheckBlocks(blocks, want, device, zone, first, from);
   if (!s.ok()) return s;
+  if (m->info.tier == Tier::kSlow) recent_.Put(device, from, blocks, span, m->block_size);
   if (blocks != dst) std::memcpy(dst, blocks + (offset - from), n);
   return Status::OK();
 }

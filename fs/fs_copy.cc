@@ -68,8 +68,13 @@ Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter*
     }
     if (limiter != nullptr) limiter->Acquire(piece);
     buf.assign(padded, '\0');
-    Status s = ReadChecked(source.device, source.zone, source.offset + done, piece, &buf[0]);
-    if (!s.ok()) return s;
+    // Blocks just read or written (a promotion after a read, retention
+    // after a write) come from memory rather than the slow device again.
+    Status s;
+    if (!recent_.Get(source.device, source.offset + done, piece, members_[source.device]->block_size, &buf[0])) {
+      s = ReadChecked(source.device, source.zone, source.offset + done, piece, &buf[0]);
+      if (!s.ok()) return s;
+    }
     const uint64_t at = members_[device]->device->geometry().zone_start(target->zone) + used;
     s = WriteBlocks(device, target->zone, at, buf.data(), padded);
     if (!s.ok()) return s;

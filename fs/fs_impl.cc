@@ -435,6 +435,9 @@ FsStats FsImpl::Stats() {
     st.journal_active_zone = js.active_zone;
   }
   st.repairs = repairs_;
+  RecentBlocksStats recent = recent_.stats();
+  st.copies_from_memory = recent.hits;
+  st.copies_from_device = recent.misses;
   std::lock_guard<std::mutex> l(mu_);
   for (const auto& [id, ino] : inodes_) {
     if (ino->type == FileType::kFile) st.files++;

@@ -21,6 +21,7 @@
 
 #include "fs/filesystem.h"
 #include "fs/journal.h"
+#include "fs/recent_blocks.h"
 #include "fs/rate_limiter.h"
 #include "fs/clock.h"
 #include "fs/device/zoned_device.h"
@@ -408,6 +409,9 @@ class FsImpl : public Filesystem {
   // it cut, which a read-write mount moves to /lost+found.
   std::vector<std::string> repairs_;
   std::vector<uint64_t> damaged_;
+
+  // The slow tier's blocks last read or written, for copies (recent_blocks.h).
+  RecentBlocks recent_;
 
   std::mutex gc_mu_;  // one GC at a time
   std::mutex stats_mu_;

@@ -274,6 +274,8 @@ void FsImpl::ReclaimZones() {
         continue;
       }
       if (!m->device->ResetZone(z).ok()) continue;  // stays garbage; retried later
+      const uint64_t zone_start = m->device->geometry().zone_start(z);
+      recent_.Forget(d, zone_start, zone_start + m->device->geometry().zone_size);
       s.used = 0;
       s.role = ZoneRole::kFree;
       s.dead_generation = 0;

@@ -353,6 +353,56 @@ TEST_F(MigrateTest, ARangeMovesOnlyTheBlocksThatHoldIt) {
   ExpectClean();
 }
 
+// A copy of slow-tier blocks just written or read takes them from memory
+// (fs/recent_blocks.h), not from the slow device again, and copies what the
+// file holds either way.
+TEST_F(MigrateTest, BlocksJustWrittenOrReadAreCopiedFromMemory) {
+  Format();
+  std::mt19937_64 rng(12);
+  std::string data = Random(&rng, 300 * 1024 + 77);
+  WriteFile("/t.sst", data);
+  MigrateResult r;
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 0, data.size(), Tier::kSlow, ZoneRole::kFree, nullptr, &r));
+  const FsStats before = fs_->Stats();
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 100000, 50000, Tier::kFast, ZoneRole::kFree, nullptr, &r));
+  ASSERT_TRUE(r.moved);
+  FsStats after = fs_->Stats();
+  EXPECT_GT(after.copies_from_memory, before.copies_from_memory) << "written to the slow tier just now";
+  EXPECT_EQ(after.copies_from_device, before.copies_from_device);
+  EXPECT_EQ(ReadFile("/t.sst"), data);
+
+  // After a remount nothing is in memory; a read of the slow tier puts its
+  // blocks there.
+  Remount();
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 0, 4096, Tier::kFast, ZoneRole::kFree, nullptr, &r));
+  after = fs_->Stats();
+  EXPECT_EQ(after.copies_from_memory, 0u);
+  EXPECT_EQ(after.copies_from_device, 1u);
+  std::unique_ptr<FileReader> reader;
+  ASSERT_OK(fs_->OpenReader("/t.sst", &reader));
+  std::string got(20000, '\0');
+  size_t n = 0;
+  ASSERT_OK(reader->Read(200000, got.size(), &got[0], &n));
+  ASSERT_EQ(n, got.size());
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 204096, 8192, Tier::kFast, ZoneRole::kFree, nullptr, &r));
+  ASSERT_TRUE(r.moved);
+  EXPECT_EQ(fs_->Stats().copies_from_memory, 1u);
+  EXPECT_EQ(ReadFile("/t.sst"), data);
+  ExpectClean();
+  Remount();
+  EXPECT_EQ(ReadFile("/t.sst"), data);
+
+  // Without the memory every copy reads the device.
+  MountOptions none;
+  none.recent_blocks_bytes = 0;
+  fs_.reset();
+  Mount(none);
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 0, data.size(), Tier::kSlow, ZoneRole::kFree, nullptr, &r));
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 0, data.size(), Tier::kFast, ZoneRole::kFree, nullptr, &r));
+  EXPECT_EQ(fs_->Stats().copies_from_memory, 0u);
+  EXPECT_EQ(ReadFile("/t.sst"), data);
+}
+
 // Ranges moved into a file class of their own share its zones, whatever
 // class their files are of (block tiering's moved blocks).
 TEST_F(MigrateTest, RangesMovedIntoAClassShareItsZones) {

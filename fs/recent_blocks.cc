@@ -1,0 +1,73 @@
+#include "fs/recent_blocks.h"
+
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+#include <vector>
+
+namespace hintfs {
+
+RecentBlocks::RecentBlocks(uint64_t capacity_bytes) : capacity_(capacity_bytes) {}
+
+void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_t n, uint32_t block_size) {
+  if (capacity_ < block_size || block_size == 0) return;
+  std::lock_guard<std::mutex> l(mu_);
+  for (size_t done = 0; done + block_size <= n; done += block_size) {
+    Key key{device, offset + done};
+    if (auto it = index_.find(key); it != index_.end()) EraseLocked(it->second);
+    order_.push_front(Entry{key, std::string(data + done, block_size)});
+    index_[key] = order_.begin();
+    stats_.held_bytes += block_size;
+  }
+  while (stats_.held_bytes > capacity_) EraseLocked(std::prev(order_.end()));
+}
+
+bool RecentBlocks::Get(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, char* dst) {
+  if (block_size == 0 || n == 0) return false;
+  const uint64_t first = offset / block_size * block_size;
+  std::lock_guard<std::mutex> l(mu_);
+  // Every block first, so that a miss leaves dst untouched.
+  thread_local std::vector<const std::string*> blocks;
+  blocks.clear();
+  for (uint64_t at = first; at < offset + n; at += block_size) {
+    auto it = index_.find(Key{device, at});
+    if (it == index_.end()) {
+      stats_.misses++;
+      return false;
+    }
+    blocks.push_back(&it->second->bytes);
+  }
+  size_t done = 0;
+  for (size_t i = 0; i < blocks.size(); i++) {
+    const uint64_t block_start = first + i * block_size;
+    const uint64_t from = std::max<uint64_t>(offset, block_start) - block_start;
+    const size_t take = static_cast<size_t>(std::min<uint64_t>(block_size - from, n - done));
+    std::memcpy(dst + done, blocks[i]->data() + from, take);
+    done += take;
+  }
+  stats_.hits++;
+  return true;
+}
+
+void RecentBlocks::Forget(uint32_t device, uint64_t from, uint64_t to) {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = index_.lower_bound(Key{device, from});
+  while (it != index_.end() && it->first.device == device && it->first.offset < to) {
+    auto entry = it->second;
+    ++it;
+    EraseLocked(entry);
+  }
+}
+
+void RecentBlocks::EraseLocked(std::list<Entry>::iterator it) {
+  stats_.held_bytes -= it->bytes.size();
+  index_.erase(it->key);
+  order_.erase(it);
+}
+
+RecentBlocksStats RecentBlocks::stats() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return stats_;
+}
+
+}  // namespace hintfs

@@ -1,0 +1,75 @@
+// RecentBlocks: the slow tier's device blocks the filesystem read or wrote
+// last, kept in memory so that copying them to the other tier soon after
+// costs no second read of the slow device.
+//
+// Block-granular tiering moves a block up just after a read of it came from
+// the slow tier, and retention moves the hot blocks of a table up just after
+// the table was written there (placement/block_tiering.h). Without this
+// memo each such move read its bytes from the slow device again, on the
+// device the workloads that need tiering are bound by (docs/benchmarks.md,
+// issue 21). A real filesystem has them in its page cache; ours reads and
+// writes zones directly, so it keeps its own short memory of them, used by
+// copies only (the store's reads are the store's cache's business).
+//
+// Zoned blocks never change in place: a block stays what was last read or
+// written until its zone is reset, which must call Forget. The bytes held are
+// what the device holds: written blocks as written (padding included), read
+// blocks only after their checksums were verified.
+//
+// Bounded by capacity bytes; the least recently stored blocks go first.
+// Thread safe.
+#ifndef HINTFS_FS_RECENT_BLOCKS_H_
+#define HINTFS_FS_RECENT_BLOCKS_H_
+
+#include <cstdint>
+#include <list>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace hintfs {
+
+struct RecentBlocksStats {
+  uint64_t hits = 0;      // copies served from memory
+  uint64_t misses = 0;    // copies that read the device
+  uint64_t held_bytes = 0;
+};
+
+class RecentBlocks {
+ public:
+  // capacity_bytes 0 holds nothing (every Get misses).
+  explicit RecentBlocks(uint64_t capacity_bytes);
+
+  // Keeps n bytes at device offset, which are whole blocks of block_size
+  // (offset and n multiples of it).
+  void Put(uint32_t device, uint64_t offset, const char* data, size_t n, uint32_t block_size);
+  // Copies the n bytes at device offset (any range) into dst if every block
+  // covering them is held; false (dst untouched) otherwise.
+  bool Get(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, char* dst);
+  // Drops the blocks in [from, to) of device: a zone reset.
+  void Forget(uint32_t device, uint64_t from, uint64_t to);
+
+  RecentBlocksStats stats() const;
+
+ private:
+  struct Key {
+    uint32_t device;
+    uint64_t offset;
+    bool operator<(const Key& o) const { return device != o.device ? device < o.device : offset < o.offset; }
+  };
+  struct Entry {
+    Key key;
+    std::string bytes;
+  };
+  void EraseLocked(std::list<Entry>::iterator it);
+
+  const uint64_t capacity_;
+  mutable std::mutex mu_;
+  std::list<Entry> order_;  // most recently stored first
+  std::map<Key, std::list<Entry>::iterator> index_;  // ordered: Forget drops a range
+  RecentBlocksStats stats_;
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_FS_RECENT_BLOCKS_H_

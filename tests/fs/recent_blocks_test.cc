@@ -1,0 +1,84 @@
+// RecentBlocks: what is served is exactly what was stored, only when every
+// block of the range is held, and nothing of a reset zone.
+#include "fs/recent_blocks.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace hintfs {
+namespace {
+
+constexpr uint32_t kBlock = 4096;
+
+std::string Pattern(size_t n, char seed) {
+  std::string s(n, '\0');
+  for (size_t i = 0; i < n; i++) s[i] = static_cast<char>(seed + i * 7);
+  return s;
+}
+
+TEST(RecentBlocksTest, ServesAnyRangeOfHeldBlocks) {
+  RecentBlocks recent(1 << 20);
+  std::string data = Pattern(3 * kBlock, 'a');
+  recent.Put(1, 8 * kBlock, data.data(), data.size(), kBlock);
+  std::string got(5000, 'x');
+  ASSERT_TRUE(recent.Get(1, 8 * kBlock + 100, got.size(), kBlock, &got[0]));
+  EXPECT_EQ(got, data.substr(100, 5000));
+  std::string whole(data.size(), 'x');
+  ASSERT_TRUE(recent.Get(1, 8 * kBlock, whole.size(), kBlock, &whole[0]));
+  EXPECT_EQ(whole, data);
+  EXPECT_EQ(recent.stats().hits, 2u);
+}
+
+TEST(RecentBlocksTest, MissesLeaveTheBufferAlone) {
+  RecentBlocks recent(1 << 20);
+  std::string data = Pattern(2 * kBlock, 'b');
+  recent.Put(0, 0, data.data(), data.size(), kBlock);
+  std::string got(3 * kBlock, 'x');
+  EXPECT_FALSE(recent.Get(0, 0, got.size(), kBlock, &got[0])) << "the third block is not held";
+  EXPECT_EQ(got, std::string(3 * kBlock, 'x'));
+  EXPECT_FALSE(recent.Get(1, 0, kBlock, kBlock, &got[0])) << "another device";
+  EXPECT_EQ(recent.stats().misses, 2u);
+}
+
+TEST(RecentBlocksTest, TheOldestGoFirstAndNothingIsHeldPastTheCapacity) {
+  RecentBlocks recent(4 * kBlock);
+  for (uint64_t b = 0; b < 6; b++) {
+    std::string block = Pattern(kBlock, static_cast<char>('c' + b));
+    recent.Put(0, b * kBlock, block.data(), block.size(), kBlock);
+  }
+  EXPECT_EQ(recent.stats().held_bytes, 4u * kBlock);
+  std::string got(kBlock, 'x');
+  EXPECT_FALSE(recent.Get(0, 0, kBlock, kBlock, &got[0]));
+  EXPECT_FALSE(recent.Get(0, kBlock, kBlock, kBlock, &got[0]));
+  ASSERT_TRUE(recent.Get(0, 5 * kBlock, kBlock, kBlock, &got[0]));
+  EXPECT_EQ(got, Pattern(kBlock, 'c' + 5));
+  // Storing a block again replaces it and makes it the newest.
+  std::string fresh = Pattern(kBlock, 'z');
+  recent.Put(0, 2 * kBlock, fresh.data(), fresh.size(), kBlock);
+  ASSERT_TRUE(recent.Get(0, 2 * kBlock, kBlock, kBlock, &got[0]));
+  EXPECT_EQ(got, fresh);
+  EXPECT_EQ(recent.stats().held_bytes, 4u * kBlock);
+
+  RecentBlocks none(0);
+  none.Put(0, 0, fresh.data(), fresh.size(), kBlock);
+  EXPECT_FALSE(none.Get(0, 0, kBlock, kBlock, &got[0]));
+}
+
+TEST(RecentBlocksTest, AResetZoneIsForgotten) {
+  RecentBlocks recent(1 << 20);
+  std::string data = Pattern(4 * kBlock, 'd');
+  recent.Put(0, 0, data.data(), data.size(), kBlock);
+  recent.Put(1, 0, data.data(), data.size(), kBlock);
+  recent.Forget(0, kBlock, 3 * kBlock);
+  std::string got(kBlock, 'x');
+  EXPECT_TRUE(recent.Get(0, 0, kBlock, kBlock, &got[0]));
+  EXPECT_FALSE(recent.Get(0, kBlock, kBlock, kBlock, &got[0]));
+  EXPECT_FALSE(recent.Get(0, 2 * kBlock, kBlock, kBlock, &got[0]));
+  EXPECT_TRUE(recent.Get(0, 3 * kBlock, kBlock, kBlock, &got[0]));
+  EXPECT_TRUE(recent.Get(1, kBlock, kBlock, kBlock, &got[0])) << "another device keeps its blocks";
+  EXPECT_EQ(recent.stats().held_bytes, 6u * kBlock);
+}
+
+}  // namespace
+}  // namespace hintfs
