@@ -32,15 +32,21 @@
 //   and serve more. It starts at, and never drops under, a zone, so that
 //   the blocks' density stays measured and a store that gains nothing from
 //   them loses at most a zone.
-// - A promotion costs a read of the slow tier (and a write back if the
-//   block is demoted) and pays only if the block is read again before its
-//   table is compacted away. At each adjustment the reads moved blocks
+// - A promotion copies a block just read from the slow tier, which the
+//   filesystem still has in memory (fs/recent_blocks.h), so it costs a
+//   write of the fast tier (and a write back if the block is demoted); it
+//   pays only if the block is read again before its table is compacted away. At each adjustment the reads moved blocks
 //   served per promotion made are compared: under 2, the score a range needs
 //   doubles (up to 64); over 8, it halves (down to min_score).
 // - Moves are of whole device blocks (MigrateRange), so a table block moves
 //   with the parts of its neighbours that share its device blocks, and
 //   counts for what was copied; a block that goes down takes the promoted
 //   neighbours that shared one with it.
+//
+// With block tiering on, the migrator no longer moves whole tables up for
+// their popularity (adapters/common/mount_services.cc): both would take the
+// same empty fast zones, and a promoted block serves many more reads per
+// byte than a table of a deep level.
 //
 // Moved blocks go to shared zones of their own class (kMovedBlocksClass),
 // not one zone per move. A background thread makes the moves, through a
