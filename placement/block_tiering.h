@@ -43,11 +43,6 @@
 //   counts for what was copied; a block that goes down takes the promoted
 //   neighbours that shared one with it.
 //
-// With block tiering on, the migrator no longer moves whole tables up for
-// their popularity (adapters/common/mount_services.cc): both would take the
-// same empty fast zones, and a promoted block serves many more reads per
-// byte than a table of a deep level.
-//
 // Moved blocks go to shared zones of their own class (kMovedBlocksClass),
 // not one zone per move. A background thread makes the moves, through a
 // rate limiter; the I/O path only queues; when the fast tier has no room it

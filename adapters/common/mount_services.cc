@@ -138,13 +138,7 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
     MigratorOptions mo;
     mo.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
     mo.slow_read_iops = c.slow_read_iops;
-    if (o.blocks.value_or(0) > 0) {
-      // Block tiering promotes what is read from the slow tier at block
-      // grain; whole tables moved up for their popularity would take the
-      // empty zones its budget grows into, at a fraction of the reads per
-      // byte (docs/benchmarks.md, issue 21). Capacity migration stays.
-      mo.slow_read_iops = 0;
-    } else if (mo.slow_read_iops == 0) {  // from the slow devices' timing profiles
+    if (mo.slow_read_iops == 0) {  // from the slow devices' timing profiles
       std::vector<DeviceUsage> usage;
       if (base->Usage(&usage).ok()) {
         for (const DeviceUsage& u : usage) {

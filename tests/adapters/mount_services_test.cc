@@ -74,18 +74,6 @@ TEST_F(MountServicesTest, MigrationRunsForAnyPolicyThatTiers) {
   EXPECT_EQ(services_->migrator(), nullptr);
 }
 
-// Block tiering promotes at block grain; whole tables moved up for their
-// popularity would take the zones its budget grows into. Capacity migration
-// still runs.
-TEST_F(MountServicesTest, BlockTieringTakesOverPopularityMigration) {
-  ASSERT_OK(Start("hhzs:table_bytes=1MiB,wal_budget=2MiB,slow_read_iops=100", ""));
-  ASSERT_NE(services_->migrator(), nullptr);
-  EXPECT_EQ(services_->migrator()->options().slow_read_iops, 100);
-  ASSERT_OK(Start("hhzs:table_bytes=1MiB,wal_budget=2MiB,slow_read_iops=100", "blocks=4MiB"));
-  ASSERT_NE(services_->migrator(), nullptr);
-  EXPECT_EQ(services_->migrator()->options().slow_read_iops, 0) << "popularity migration off";
-}
-
 TEST_F(MountServicesTest, TheCacheRunsUnderAnyPolicyThatAsks) {
   ASSERT_OK(Start("b2:cache=all,cache_budget=2MiB", ""));
   ASSERT_NE(services_->caching(), nullptr);
