@@ -13,10 +13,11 @@
 //   hot set (HotThreshold) with blocks that need no move.
 // - Promotion by read: a block on the slow tier whose key range is hot is
 //   moved up (Filesystem::MigrateRange).
-// - Retention (an option, off by default): when a new table is sealed (a
-//   flush or compaction output), its blocks whose key ranges are hot and
-//   that were written to the slow tier are moved up at once, so a
-//   compaction that pushed hot keys down does not lose them.
+// - Retention (on by default): when a new table is sealed (a flush or
+//   compaction output), its blocks whose key ranges are hot and that were
+//   written to the slow tier are moved up at once, so a compaction that
+//   pushed hot keys down does not lose them. The bytes come from the
+//   filesystem's memory of what it just wrote (fs/recent_blocks.h).
 // - Budget: blocks moved up hold at most the budget of the fast tier; a
 //   range is hot when its score is among the hottest that fit in the budget
 //   (and at least min_score); when a move would pass the budget, the coldest
@@ -77,10 +78,10 @@ struct BlockTieringOptions {
   std::chrono::milliseconds adjust_every{2000};
   uint64_t rate_bytes_per_second = 4 << 20;   // of moves, both ways
   double min_score = 2;                       // a range read once is never hot
-  // Retention at seal. Off by default: it reads the blocks back from the
-  // slow tier just after a compaction wrote them there, which cost W1-W3
-  // of Exp#2 15-20% (docs/benchmarks.md).
-  bool retention = false;
+  // Retention at seal. It was off by default while it read the blocks back
+  // from the slow tier just after a compaction wrote them there (W1-W3 of
+  // Exp#2 lost 15-20%, docs/benchmarks.md); the copy now comes from memory.
+  bool retention = true;
   KeyHeatOptions heat;
 };
 

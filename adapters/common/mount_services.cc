@@ -163,7 +163,7 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   }
   services->recorder_ = std::make_shared<LevelRecorder>(base.get(), bus);
   services->block_options_.budget_bytes = o.blocks.value_or(0);
-  services->block_options_.retention = o.block_retention.value_or(false);
+  services->block_options_.retention = o.block_retention.value_or(true);
   services->block_options_.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
   *out = std::move(services);
   return Status::OK();

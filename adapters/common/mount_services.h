@@ -18,7 +18,7 @@
 //                           block_tiering.h): hot blocks of tables moved up
 //                           at the migration rate; off (0) by default
 //   block_retention=on|off  block tiering also moves up a new table's hot
-//                           blocks when it is sealed (off by default)
+//                           blocks when it is sealed (on by default)
 #ifndef HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_
 #define HINTFS_ADAPTERS_COMMON_MOUNT_SERVICES_H_
 
