@@ -84,9 +84,10 @@ void BlockTiering::AdjustBudget() {
   double table_density = static_cast<double>(table_reads) / static_cast<double>(std::max(table_bytes, step));
   const uint64_t floor = std::min(options_.budget_bytes, step);
   uint64_t budget = budget_;
-  if (block_density < table_density) {
+  const int direction = BudgetDirection(block_density, table_density);
+  if (direction < 0) {
     budget = std::max(floor, budget / 2);
-  } else if (resident + step > budget) {
+  } else if (direction > 0 && resident + step > budget) {
     budget = std::min(options_.budget_bytes, std::max(step, 2 * budget));
   }
   if (budget == budget_) return;
@@ -96,6 +97,13 @@ void BlockTiering::AdjustBudget() {
     stats_.budget_changes++;
   }
   MakeRoom(0, std::numeric_limits<double>::infinity());  // down to the new budget, coldest first
+}
+
+int BlockTiering::BudgetDirection(double block_density, double table_density) {
+  if (block_density < table_density) return -1;
+  // A zone more holds blocks colder than those up already and costs the
+  // coldest table there; the blocks' average must beat it by a margin.
+  return block_density >= kGrowthMargin * table_density ? 1 : 0;
 }
 
 void BlockTiering::Stop() {

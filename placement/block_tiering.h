@@ -30,7 +30,10 @@
 //   when the blocks serve fewer (an update-heavy load rewrites the deep
 //   level's tables, and the blocks moved up die with them before they are
 //   read again), and doubles up to budget_bytes while the blocks fill it
-//   and serve more. It starts at, and never drops under, a zone, so that
+//   and serve at least twice as many: a zone more holds colder blocks than
+//   those up already and takes the place of the coldest table (a scan-heavy
+//   load grew it on the first hot blocks and lost the tables it then
+//   needed, docs/benchmarks.md). It starts at, and never drops under, a zone, so that
 //   the blocks' density stays measured and a store that gains nothing from
 //   them loses at most a zone.
 // - A promotion copies a block just read from the slow tier, which the
@@ -125,6 +128,11 @@ class BlockTiering {
   // since the last call and moves the budget (see above); the thread calls
   // it every adjust_every when adaptive. Public for tests.
   void AdjustBudget();
+  // The rule AdjustBudget applies: -1 (halve) when the blocks serve fewer
+  // reads per byte than the tables, +1 (double, if the blocks fill it) when
+  // they serve at least kGrowthMargin times as many, else 0.
+  static constexpr double kGrowthMargin = 2;
+  static int BudgetDirection(double block_density, double table_density);
 
  private:
   struct Candidate {

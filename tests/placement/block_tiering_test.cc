@@ -263,6 +263,15 @@ TEST_F(BlockTieringTest, TheBudgetFollowsTheReadsPerByte) {
   ExpectClean();
 }
 
+TEST(BlockTieringBudgetTest, ItGrowsOnlyWhenTheBlocksBeatTheTablesByAMargin) {
+  EXPECT_EQ(BlockTiering::BudgetDirection(0.5, 1.0), -1);
+  EXPECT_EQ(BlockTiering::BudgetDirection(1.0, 1.0), 0);
+  EXPECT_EQ(BlockTiering::BudgetDirection(1.9, 1.0), 0) << "the next zone's blocks are colder";
+  EXPECT_EQ(BlockTiering::BudgetDirection(2.0, 1.0), 1);
+  EXPECT_EQ(BlockTiering::BudgetDirection(0.1, 0.0), 1) << "no table read at all";
+  EXPECT_EQ(BlockTiering::BudgetDirection(0.0, 0.0), 1);
+}
+
 TEST_F(BlockTieringTest, NoBudgetMovesNothing) {
   Start(0);
   test::ScratchDir dir;
