@@ -114,6 +114,11 @@ struct MountOptions {
   // it, a table's hot blocks retained just after it was written) does not
   // read the slow device again (fs/recent_blocks.h). 0: none.
   uint64_t recent_blocks_bytes = 64 << 20;
+  // Readahead for readers that walk a file in small pieces (fs/readahead.h):
+  // the largest window a sequential stream reads at once (0: none), and the
+  // memory all handles' buffers may hold together.
+  size_t readahead_bytes = 2 << 20;
+  uint64_t readahead_memory_bytes = 64 << 20;
   // Told about every create, append, delete and read (may be null).
   std::shared_ptr<IoObserver> observer;
   // Where the host log lives: memory that outlives the process, so that a
@@ -219,6 +224,9 @@ struct FsStats {
   uint64_t migrations_aborted = 0;      // file changed during the copy; copy dropped
   uint64_t copies_from_memory = 0;      // copy pieces the slow tier's recent blocks served
   uint64_t copies_from_device = 0;      // copy pieces read from a device
+  uint64_t readahead_reads_served = 0;  // reads answered from a readahead buffer
+  uint64_t readahead_fetches = 0;       // window reads of sequential streams
+  uint64_t readahead_bytes = 0;         // bytes those window reads returned
   uint64_t journal_commits = 0;
   uint64_t journal_unflushed_commits = 0;  // of those, for a process kill only (Flush, namespace calls)
   uint64_t journal_bytes = 0;

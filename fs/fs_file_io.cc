@@ -83,11 +83,18 @@ class FsFileWriter : public FileWriter {
 
 class FsFileReader : public FileReader {
  public:
-  FsFileReader(FsImpl* fs, std::shared_ptr<Inode> ino) : fs_(fs), ino_(std::move(ino)) {}
+  FsFileReader(FsImpl* fs, std::shared_ptr<Inode> ino, ReadaheadPool* pool)
+      : fs_(fs), ino_(std::move(ino)), readahead_(pool) {}
   ~FsFileReader() override { fs_->CloseHandle(ino_); }
 
   Status Read(uint64_t offset, size_t n, char* scratch, size_t* got) override {
-    return fs_->ReadInode(ino_.get(), offset, n, scratch, got);
+    return readahead_.Read(
+        offset, n, scratch, got,
+        [this](uint64_t o, size_t k, char* dst, size_t* g) { return fs_->ReadInode(ino_.get(), o, k, dst, g); },
+        [this] {
+          std::lock_guard<std::mutex> l(ino_->mu);
+          return ino_->data_version;
+        });
   }
   ReadLocation Locate(uint64_t offset, size_t n) const override { return fs_->LocateInode(ino_.get(), offset, n); }
   uint64_t Size() const override {
@@ -98,6 +105,7 @@ class FsFileReader : public FileReader {
  private:
   FsImpl* fs_;
   std::shared_ptr<Inode> ino_;
+  Readahead readahead_;
 };
 
 Status FsImpl::OpenWriter(const std::string& path, WriteMode mode,
@@ -161,7 +169,7 @@ Status FsImpl::OpenReader(const std::string& path, std::unique_ptr<FileReader>* 
   auto ino = inodes_.at(id);
   ino->open_count++;
   if (ino->created_as.empty()) ino->created_as = path;  // files from before this mount
-  reader->reset(new FsFileReader(this, ino));
+  reader->reset(new FsFileReader(this, ino, &readahead_));
   return Status::OK();
 }
 

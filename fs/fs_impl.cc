@@ -438,6 +438,10 @@ FsStats FsImpl::Stats() {
   RecentBlocksStats recent = recent_.stats();
   st.copies_from_memory = recent.hits;
   st.copies_from_device = recent.misses;
+  ReadaheadStats ra = readahead_.stats();
+  st.readahead_reads_served = ra.reads_served;
+  st.readahead_fetches = ra.fetches;
+  st.readahead_bytes = ra.bytes_fetched;
   std::lock_guard<std::mutex> l(mu_);
   for (const auto& [id, ino] : inodes_) {
     if (ino->type == FileType::kFile) st.files++;

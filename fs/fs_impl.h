@@ -21,6 +21,7 @@
 
 #include "fs/filesystem.h"
 #include "fs/journal.h"
+#include "fs/readahead.h"
 #include "fs/recent_blocks.h"
 #include "fs/rate_limiter.h"
 #include "fs/clock.h"
@@ -412,6 +413,8 @@ class FsImpl : public Filesystem {
 
   // The slow tier's blocks last read or written, for copies (recent_blocks.h).
   RecentBlocks recent_;
+  // Memory and stats of the readers' readahead buffers (readahead.h).
+  ReadaheadPool readahead_;
 
   std::mutex gc_mu_;  // one GC at a time
   std::mutex stats_mu_;

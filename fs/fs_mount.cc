@@ -114,7 +114,8 @@ Status Filesystem::Mount(const std::string& uri, const MountOptions& options,
 
 FsImpl::FsImpl(const MountOptions& options, Superblock sb,
                std::vector<std::unique_ptr<Member>> members)
-    : options_(options), sb_(std::move(sb)), members_(std::move(members)), recent_(options.recent_blocks_bytes) {}
+    : options_(options), sb_(std::move(sb)), members_(std::move(members)), recent_(options.recent_blocks_bytes),
+      readahead_(options.readahead_memory_bytes, options.readahead_bytes) {}
 
 FsImpl::~FsImpl() {
   if (!unmounted_) Unmount();

@@ -23,6 +23,9 @@ nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
   j["bytes_read"] = {{"fast", st.bytes_read[0]}, {"slow", st.bytes_read[1]}};
   j["migrated_bytes"] = {{"to_fast", st.migrated_bytes[0]}, {"to_slow", st.migrated_bytes[1]}};
   j["copies"] = {{"from_memory", st.copies_from_memory}, {"from_device", st.copies_from_device}};
+  j["readahead"] = {{"reads_served", st.readahead_reads_served},
+                    {"fetches", st.readahead_fetches},
+                    {"bytes", st.readahead_bytes}};
   j["zone_resets"] = st.zone_resets;
   j["gc_runs"] = st.gc_runs;
   j["journal_commits"] = st.journal_commits;

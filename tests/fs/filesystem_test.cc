@@ -204,6 +204,35 @@ TEST_F(FsTest, TruncateShrinksAndGrows) {
   ExpectClean();
 }
 
+// A reader walking a file in small pieces gets windows read ahead
+// (fs/readahead.h), and never bytes the file no longer holds.
+TEST_F(FsTest, SequentialReadersReadAheadAndSeeRewrites) {
+  Format();
+  std::mt19937_64 rng(9);
+  std::string data = Random(&rng, 1 << 20);
+  WriteFile("/t", data);
+  std::unique_ptr<FileReader> r;
+  ASSERT_OK(fs_->OpenReader("/t", &r));
+  auto read = [&](uint64_t offset, size_t n) {
+    std::string buf(n, '\0');
+    size_t got = 0;
+    EXPECT_OK(r->Read(offset, n, &buf[0], &got));
+    buf.resize(got);
+    return buf;
+  };
+  for (uint64_t off = 0; off < 64 * 1024; off += 4096) ASSERT_EQ(read(off, 4096), data.substr(off, 4096));
+  FsStats st = fs_->Stats();
+  EXPECT_GT(st.readahead_fetches, 0u);
+  EXPECT_GT(st.readahead_reads_served, 10u);
+  // The file is truncated and written again while the reader holds a window of it.
+  std::string again = Random(&rng, 1 << 20);
+  WriteFile("/t", again);
+  EXPECT_EQ(read(64 * 1024, 4096), again.substr(64 * 1024, 4096));
+  EXPECT_EQ(read(68 * 1024, 4096), again.substr(68 * 1024, 4096));
+  r.reset();
+  ExpectClean();
+}
+
 TEST_F(FsTest, LocksAreExclusive) {
   Format();
   std::unique_ptr<FileLock> a, b;

@@ -1,0 +1,155 @@
+#include "fs/readahead.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace hintfs {
+
+ReadaheadPool::ReadaheadPool(uint64_t limit_bytes, size_t max_window)
+    : limit_(limit_bytes), max_window_(max_window) {}
+
+bool ReadaheadPool::Take(uint64_t bytes) {
+  uint64_t used = used_.load();
+  do {
+    if (used + bytes > limit_) return false;
+  } while (!used_.compare_exchange_weak(used, used + bytes));
+  return true;
+}
+
+void ReadaheadPool::Give(uint64_t bytes) { used_.fetch_sub(bytes); }
+
+void ReadaheadPool::CountFetch(uint64_t bytes) {
+  fetches_.fetch_add(1, std::memory_order_relaxed);
+  bytes_fetched_.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+ReadaheadStats ReadaheadPool::stats() const {
+  ReadaheadStats s;
+  s.reads_served = served_.load(std::memory_order_relaxed);
+  s.fetches = fetches_.load(std::memory_order_relaxed);
+  s.bytes_fetched = bytes_fetched_.load(std::memory_order_relaxed);
+  return s;
+}
+
+Readahead::Readahead(ReadaheadPool* pool) : pool_(pool) {}
+
+Readahead::~Readahead() {
+  std::lock_guard<std::mutex> l(mu_);
+  DropAllLocked();
+}
+
+void Readahead::ReleaseLocked(Stream* s) {
+  pool_->Give(s->reserved);
+  s->reserved = 0;
+  std::string().swap(s->buffer);
+}
+
+void Readahead::DropAllLocked() {
+  for (Stream& s : streams_) {
+    if (!s.fetching) ReleaseLocked(&s);  // a fetching stream releases its own on return
+    s.next = UINT64_MAX;
+    s.window = 0;
+  }
+}
+
+bool Readahead::ServeFromBufferLocked(uint64_t offset, size_t n, char* scratch, size_t* got) {
+  for (Stream& s : streams_) {
+    if (s.fetching || s.buffer.empty()) continue;
+    uint64_t end = s.buffer_offset + s.buffer.size();
+    if (offset < s.buffer_offset || offset + n > end) continue;
+    std::memcpy(scratch, s.buffer.data() + (offset - s.buffer_offset), n);
+    *got = n;
+    s.next = offset + n;
+    s.last_use = ++tick_;
+    // A window that came back short ends at the end of the file: once read
+    // to there, nothing more will come of it.
+    if (offset + n == end && s.buffer.size() < s.window) ReleaseLocked(&s);
+    pool_->CountServed();
+    return true;
+  }
+  return false;
+}
+
+Readahead::Stream* Readahead::ContinuedStreamLocked(uint64_t offset) {
+  for (Stream& s : streams_) {
+    if (!s.fetching && s.next == offset) return &s;
+  }
+  return nullptr;
+}
+
+void Readahead::TrackLocked(uint64_t offset, size_t n) {
+  Stream* victim = nullptr;
+  for (Stream& s : streams_) {
+    if (s.fetching) continue;
+    if (victim == nullptr || s.last_use < victim->last_use) victim = &s;
+  }
+  if (victim == nullptr) return;
+  ReleaseLocked(victim);
+  victim->next = offset + n;
+  victim->window = 0;
+  victim->last_use = ++tick_;
+}
+
+Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, const Fetch& fetch,
+                       const Version& version) {
+  *got = 0;
+  const size_t max_window = pool_->max_window();
+  if (n == 0 || max_window == 0) return fetch(offset, n, scratch, got);
+  std::unique_lock<std::mutex> l(mu_);
+  uint64_t v = version();
+  if (v != version_) {
+    DropAllLocked();
+    version_ = v;
+  }
+  if (ServeFromBufferLocked(offset, n, scratch, got)) return Status::OK();
+  Stream* s = n < max_window ? ContinuedStreamLocked(offset) : nullptr;
+  if (s == nullptr) {
+    if (n < max_window) TrackLocked(offset, n);
+    l.unlock();
+    return fetch(offset, n, scratch, got);
+  }
+  return ReadWindow(s, offset, n, scratch, got, fetch, version, &l);
+}
+
+Status Readahead::ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
+                             const Fetch& fetch, const Version& version, std::unique_lock<std::mutex>* l) {
+  const size_t max_window = pool_->max_window();
+  size_t window = s->window == 0 ? std::max(4 * n, kMinWindow) : 2 * s->window;
+  window = std::min(std::max(window, n), max_window);
+  ReleaseLocked(s);
+  s->last_use = ++tick_;
+  if (!pool_->Take(window)) {  // no memory left: this read goes alone
+    s->next = offset + n;
+    l->unlock();
+    return fetch(offset, n, scratch, got);
+  }
+  s->fetching = true;
+  const uint64_t fetched_version = version_;
+  l->unlock();
+  std::string buffer(window, '\0');
+  size_t fetched = 0;
+  Status st = fetch(offset, window, buffer.data(), &fetched);
+  if (st.ok()) pool_->CountFetch(fetched);
+  l->lock();
+  s->fetching = false;
+  if (!st.ok() || version() != fetched_version || version_ != fetched_version) {
+    // Nothing is kept from a failed read or from a file that changed under it.
+    pool_->Give(window);
+    s->next = UINT64_MAX;
+    s->window = 0;
+    l->unlock();
+    return st.ok() ? fetch(offset, n, scratch, got) : st;
+  }
+  buffer.resize(fetched);
+  *got = std::min(n, fetched);
+  std::memcpy(scratch, buffer.data(), *got);
+  s->buffer = std::move(buffer);
+  s->buffer_offset = offset;
+  s->reserved = window;
+  s->window = window;
+  s->next = offset + *got;
+  if (fetched < window && *got == fetched) ReleaseLocked(s);  // read to the end of the file
+  return Status::OK();
+}
+
+}  // namespace hintfs

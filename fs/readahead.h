@@ -1,0 +1,127 @@
+// Readahead: the sequential streams of one open file, read ahead in growing
+// windows, so that a reader walking a file in small pieces pays the device's
+// access latency once per window instead of once per piece.
+//
+// LevelDB's compactions read their input tables one 4 KiB block at a time,
+// interleaving several inputs, and so does RocksDB without
+// compaction_readahead_size: on an HDD every block paid a seek (LevelDB's
+// load ran at 713 operations/s, its HDD busy half the time with 8 KiB reads,
+// docs/benchmarks.md). A kernel filesystem gives every program readahead
+// through the page cache; hintfs reads zones directly, so each handle keeps
+// its own.
+//
+// Sized as Linux sizes it: a stream is a run of reads each beginning where
+// the last ended. Its first window is four times the read (at least 64 KiB)
+// and doubles each time the reader goes past it, up to max_window, so the
+// bytes read ahead and never used stay about what the stream itself read (a
+// short range scan wastes little, a compaction soon reads max_window at a
+// time). Up to four streams per handle (a compaction and a scan of the same
+// table, through one shared LevelDB handle). Reads of max_window or more, and
+// reads that continue no stream, go straight to the file.
+//
+// Buffers hold bytes of one data version of the file (truncation changes it;
+// a read that sees another version drops them) and were checksum-verified
+// when read. Their memory comes from a ReadaheadPool shared by the handles of
+// a filesystem; a stream that finds the pool spent reads without readahead,
+// and a buffer is released when its stream is replaced, when its reader
+// reaches the end of the file through it, and when the handle closes.
+//
+// Thread safe: LevelDB reads one table handle from many threads at once.
+// The device reads happen outside the lock.
+#ifndef HINTFS_FS_READAHEAD_H_
+#define HINTFS_FS_READAHEAD_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include "fs/status.h"
+
+namespace hintfs {
+
+struct ReadaheadStats {
+  uint64_t reads_served = 0;   // reads answered from a buffer
+  uint64_t fetches = 0;        // window reads from the file
+  uint64_t bytes_fetched = 0;  // bytes those returned
+};
+
+// Memory for the buffers of every handle of one filesystem, and their stats.
+class ReadaheadPool {
+ public:
+  // limit_bytes: the most all buffers together may hold; max_window: the
+  // largest window (0 turns readahead off).
+  ReadaheadPool(uint64_t limit_bytes, size_t max_window);
+
+  size_t max_window() const { return max_window_; }
+  // Reserves bytes for a buffer; false if the pool has not that much left.
+  bool Take(uint64_t bytes);
+  void Give(uint64_t bytes);
+  uint64_t used() const { return used_.load(); }
+
+  void CountServed() { served_.fetch_add(1, std::memory_order_relaxed); }
+  void CountFetch(uint64_t bytes);
+  ReadaheadStats stats() const;
+
+ private:
+  const uint64_t limit_;
+  const size_t max_window_;
+  std::atomic<uint64_t> used_{0};
+  std::atomic<uint64_t> served_{0};
+  std::atomic<uint64_t> fetches_{0};
+  std::atomic<uint64_t> bytes_fetched_{0};
+};
+
+class Readahead {
+ public:
+  // Reads [offset, offset + n) of the file into dst; *got is short only at
+  // the end of the file.
+  using Fetch = std::function<Status(uint64_t offset, size_t n, char* dst, size_t* got)>;
+  // The file's data version now (FileStat-like: changes when written bytes change).
+  using Version = std::function<uint64_t()>;
+
+  // pool outlives this object.
+  explicit Readahead(ReadaheadPool* pool);
+  ~Readahead();  // returns the buffers' memory to the pool
+  Readahead(const Readahead&) = delete;
+  Readahead& operator=(const Readahead&) = delete;
+
+  // Reads as fetch does, from a buffer when one holds the bytes, reading
+  // ahead when the read continues a stream. Returns fetch's errors; a failed
+  // window read leaves no buffer.
+  Status Read(uint64_t offset, size_t n, char* scratch, size_t* got, const Fetch& fetch,
+              const Version& version);
+
+ private:
+  static constexpr int kStreams = 4;
+  static constexpr size_t kMinWindow = 64 << 10;
+
+  struct Stream {
+    uint64_t next = UINT64_MAX;  // where the stream's next read begins
+    size_t window = 0;           // the last window read; 0: none yet
+    uint64_t buffer_offset = 0;
+    std::string buffer;          // bytes from buffer_offset (short at the end of the file)
+    size_t reserved = 0;         // pool bytes this buffer holds
+    uint64_t last_use = 0;
+    bool fetching = false;       // a window read is under way, outside the lock
+  };
+
+  bool ServeFromBufferLocked(uint64_t offset, size_t n, char* scratch, size_t* got);
+  Stream* ContinuedStreamLocked(uint64_t offset);
+  void TrackLocked(uint64_t offset, size_t n);  // a read that may start a stream
+  void ReleaseLocked(Stream* s);
+  void DropAllLocked();
+  Status ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
+                    const Fetch& fetch, const Version& version, std::unique_lock<std::mutex>* lock);
+
+  ReadaheadPool* const pool_;
+  std::mutex mu_;
+  Stream streams_[kStreams];
+  uint64_t version_ = 0;
+  uint64_t tick_ = 0;
+};
+
+}  // namespace hintfs
+
+#endif  // HINTFS_FS_READAHEAD_H_

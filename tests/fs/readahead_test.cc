@@ -1,0 +1,214 @@
+// Readahead: every read returns the file's bytes, whatever was read ahead;
+// sequential streams cost few window reads, random reads none extra; buffers
+// follow the file's data version and give their memory back.
+#include "fs/readahead.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace hintfs {
+namespace {
+
+constexpr size_t kMaxWindow = 1 << 20;
+
+// An in-memory file whose reads are counted, as the filesystem's would be.
+class FakeFile {
+ public:
+  explicit FakeFile(size_t size, char seed = 'a') { Fill(size, seed); }
+  void Fill(size_t size, char seed) {
+    data_.resize(size);
+    for (size_t i = 0; i < size; i++) data_[i] = static_cast<char>(seed + (i * 131) % 251);
+    version_++;
+  }
+  Readahead::Fetch fetch() {
+    return [this](uint64_t offset, size_t n, char* dst, size_t* got) {
+      std::lock_guard<std::mutex> l(mu_);
+      if (fail_) return Status::IOError("injected");
+      fetch_sizes_.push_back(n);
+      *got = offset >= data_.size() ? 0 : std::min<size_t>(n, data_.size() - offset);
+      std::memcpy(dst, data_.data() + std::min<uint64_t>(offset, data_.size()), *got);
+      return Status::OK();
+    };
+  }
+  Readahead::Version version() {
+    return [this] { return version_; };
+  }
+  std::string Slice(uint64_t offset, size_t n) const {
+    return offset >= data_.size() ? "" : data_.substr(offset, n);
+  }
+  size_t fetches() const { return fetch_sizes_.size(); }
+  const std::vector<size_t>& fetch_sizes() const { return fetch_sizes_; }
+  void set_fail(bool fail) { fail_ = fail; }
+
+ private:
+  std::mutex mu_;
+  std::string data_;
+  uint64_t version_ = 0;
+  bool fail_ = false;
+  std::vector<size_t> fetch_sizes_;
+};
+
+std::string ReadAt(Readahead* ra, FakeFile* f, uint64_t offset, size_t n, Status* status = nullptr) {
+  std::string buf(n, '\0');
+  size_t got = 0;
+  Status s = ra->Read(offset, n, &buf[0], &got, f->fetch(), f->version());
+  if (status != nullptr) *status = s;
+  EXPECT_TRUE(status != nullptr || s.ok()) << s.ToString();
+  buf.resize(got);
+  return buf;
+}
+
+TEST(ReadaheadTest, ASequentialWalkCostsAFewGrowingWindows) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(8 << 20);
+  {
+    Readahead ra(&pool);
+    for (uint64_t off = 0; off < (8u << 20); off += 4096) {
+      ASSERT_EQ(ReadAt(&ra, &file, off, 4096), file.Slice(off, 4096)) << off;
+    }
+  }
+  // 2,048 reads: the first alone, then windows of 64 KiB doubling to 1 MiB.
+  EXPECT_LT(file.fetches(), 16u);
+  EXPECT_EQ(file.fetch_sizes()[0], 4096u);
+  EXPECT_EQ(file.fetch_sizes()[1], 64u << 10);
+  EXPECT_EQ(file.fetch_sizes()[2], 128u << 10);
+  EXPECT_EQ(file.fetch_sizes().back(), kMaxWindow);
+  EXPECT_EQ(pool.used(), 0u) << "the handle gave its buffers back";
+  EXPECT_GT(pool.stats().reads_served, 2000u);
+}
+
+TEST(ReadaheadTest, RandomReadsReadNothingAhead) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(4 << 20);
+  Readahead ra(&pool);
+  std::mt19937 rng(7);
+  for (int i = 0; i < 500; i++) {
+    uint64_t off = (rng() % 1000) * 4096 + 1;  // never where the last read ended
+    ASSERT_EQ(ReadAt(&ra, &file, off, 100), file.Slice(off, 100));
+  }
+  ASSERT_EQ(file.fetches(), 500u);
+  for (size_t n : file.fetch_sizes()) EXPECT_EQ(n, 100u);
+  EXPECT_EQ(pool.stats().fetches, 0u);
+}
+
+TEST(ReadaheadTest, InterleavedStreamsAndPointReadsOnOneHandle) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(4 << 20);
+  Readahead ra(&pool);
+  uint64_t a = 0, b = 2 << 20;
+  for (int i = 0; i < 256; i++) {
+    ASSERT_EQ(ReadAt(&ra, &file, a, 4096), file.Slice(a, 4096));
+    ASSERT_EQ(ReadAt(&ra, &file, b, 4096), file.Slice(b, 4096));
+    uint64_t point = (i * 7919) % 1000 * 4096 + 17;
+    ASSERT_EQ(ReadAt(&ra, &file, point, 50), file.Slice(point, 50));
+    a += 4096;
+    b += 4096;
+  }
+  // 768 reads: 256 point reads alone, the two streams in a few windows each.
+  EXPECT_LT(file.fetches(), 256u + 20u);
+}
+
+TEST(ReadaheadTest, ReadsAtTheEndAndPastItAreShort) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(100000);
+  Readahead ra(&pool);
+  uint64_t off = 0;
+  std::string all;
+  for (;;) {
+    std::string piece = ReadAt(&ra, &file, off, 4096);
+    all += piece;
+    off += piece.size();
+    if (piece.size() < 4096) break;
+  }
+  EXPECT_EQ(all, file.Slice(0, 100000));
+  EXPECT_EQ(ReadAt(&ra, &file, 100000, 10), "");
+  EXPECT_EQ(pool.used(), 0u) << "a stream read to the end keeps no buffer";
+}
+
+TEST(ReadaheadTest, ANewDataVersionIsNeverServedFromOldBuffers) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(1 << 20, 'a');
+  Readahead ra(&pool);
+  ReadAt(&ra, &file, 0, 4096);
+  ReadAt(&ra, &file, 4096, 4096);  // reads a window ahead
+  ASSERT_GT(pool.used(), 0u);
+  file.Fill(1 << 20, 'q');  // truncated and written again
+  EXPECT_EQ(ReadAt(&ra, &file, 8192, 4096), file.Slice(8192, 4096));
+}
+
+TEST(ReadaheadTest, WithoutMemoryReadsStillReturnTheFile) {
+  ReadaheadPool pool(16 << 10, kMaxWindow);  // less than the first window
+  FakeFile file(1 << 20);
+  Readahead ra(&pool);
+  for (uint64_t off = 0; off < (1u << 20); off += 4096) {
+    ASSERT_EQ(ReadAt(&ra, &file, off, 4096), file.Slice(off, 4096));
+  }
+  for (size_t n : file.fetch_sizes()) EXPECT_EQ(n, 4096u);
+  EXPECT_EQ(pool.used(), 0u);
+}
+
+TEST(ReadaheadTest, LargeReadsAndAZeroWindowGoStraightThrough) {
+  FakeFile file(8 << 20);
+  {
+    ReadaheadPool pool(64 << 20, kMaxWindow);
+    Readahead ra(&pool);
+    for (uint64_t off = 0; off < (8u << 20); off += kMaxWindow) ReadAt(&ra, &file, off, kMaxWindow);
+    EXPECT_EQ(file.fetches(), 8u);
+  }
+  ReadaheadPool off(64 << 20, 0);
+  Readahead ra(&off);
+  for (uint64_t o = 0; o < 64 * 4096; o += 4096) ASSERT_EQ(ReadAt(&ra, &file, o, 4096), file.Slice(o, 4096));
+  EXPECT_EQ(file.fetches(), 8u + 64u);
+}
+
+TEST(ReadaheadTest, AFailedWindowReadReturnsItsErrorAndKeepsNothing) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(1 << 20);
+  Readahead ra(&pool);
+  ReadAt(&ra, &file, 0, 4096);
+  file.set_fail(true);
+  Status s;
+  ReadAt(&ra, &file, 4096, 4096, &s);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_EQ(pool.used(), 0u);
+  file.set_fail(false);
+  EXPECT_EQ(ReadAt(&ra, &file, 8192, 4096), file.Slice(8192, 4096));
+}
+
+TEST(ReadaheadTest, ConcurrentReadersOfOneHandleGetTheirBytes) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(4 << 20);
+  Readahead ra(&pool);
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; t++) {
+    threads.emplace_back([&, t] {
+      std::mt19937 rng(t);
+      uint64_t off = static_cast<uint64_t>(t) << 20;
+      for (int i = 0; i < 2000; i++) {
+        bool point = t % 2 == 1 && i % 3 == 0;
+        uint64_t at = point ? rng() % (4 << 20) : off;
+        size_t n = point ? 1 + rng() % 9000 : 4096;
+        std::string buf(n, '\0');
+        size_t got = 0;
+        if (!ra.Read(at, n, &buf[0], &got, file.fetch(), file.version()).ok()) wrong++;
+        buf.resize(got);
+        if (buf != file.Slice(at, n)) wrong++;
+        if (!point) off = (off + 4096) % (4 << 20);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+}  // namespace
+}  // namespace hintfs
