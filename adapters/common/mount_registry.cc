@@ -49,7 +49,7 @@ Status CreateMemFilesystemIfMissing(const std::string& spec) {
 }
 
 // Takes the URI keys the filesystem core understands (host_log, verify_reads,
-// memberN, reserve_zones) and stats= into opts; InvalidArgument for a bad
+// memberN, reserve_zones, readahead) and stats= into opts; InvalidArgument for a bad
 // value.
 Status TakeFilesystemOptions(DeviceUri* uri, MountOptions* opts, std::string* stats_path) {
   if (uri->Has("host_log")) {  // where process-kill commits go (fs/host_log.h)
@@ -81,6 +81,13 @@ Status TakeFilesystemOptions(DeviceUri* uri, MountOptions* opts, std::string* st
     if (!s.ok() || n > 1024) return Status::InvalidArgument("reserve_zones= takes a zone count up to 1024");
     opts->reserve_zones = static_cast<uint32_t>(n);
     uri->params.erase("reserve_zones");
+  }
+  if (uri->Has("readahead")) {  // the largest readahead window (fs/readahead.h)
+    uint64_t bytes = 0;
+    Status s = uri->GetString("readahead", "") == "off" ? Status::OK() : uri->GetSize("readahead", 0, &bytes);
+    if (!s.ok() || bytes > (64u << 20)) return Status::InvalidArgument("readahead= takes a size up to 64MiB, or off");
+    opts->readahead_bytes = static_cast<size_t>(bytes);
+    uri->params.erase("readahead");
   }
   if (uri->Has("stats")) {  // the mount's statistics go there at unmount
     *stats_path = uri->GetString("stats", "");

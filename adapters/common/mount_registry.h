@@ -13,7 +13,9 @@
 // checking block checksums on reads (GC, migration and fsck still check);
 // "memberN=URI" opens member N there instead of where mkfs recorded it (the
 // URI without options); "reserve_zones=N" keeps N empty zones per device
-// for writes that free space (default 1, fs/filesystem.h); every other key is a device option applied to every member (profile_scale, sync,
+// for writes that free space (default 1, fs/filesystem.h); "readahead=SIZE"
+// caps the window a sequential reader's reads are read ahead in (default
+// 2MiB, "off" or 0: none; fs/readahead.h); every other key is a device option applied to every member (profile_scale, sync,
 // fault injection...). Environment variables add what a program's URI cannot:
 //   HINTFS_DEVICE_PARAMS  device options for every member, e.g. "profile_scale=10"
 //   HINTFS_MEM_FAST, HINTFS_MEM_SLOW

@@ -156,6 +156,46 @@ TEST_F(LevelDbOnHintfs, CompactionsAreInferredFromTheirReads) {
   EXPECT_GT(k["inferred_inputs_right"].get<int>(), k["inferred_inputs_wrong"].get<int>()) << k.dump();
 }
 
+// LevelDB reads a compaction's inputs a block at a time: the filesystem
+// reads them ahead (fs/readahead.h), unless the URI says readahead=off.
+TEST_F(LevelDbOnHintfs, CompactionsReadTheirInputsAhead) {
+  std::unique_ptr<leveldb::Env> bad;
+  EXPECT_FALSE(NewHintLevelDbEnv("mem:" + test::UniqueName("levelra") + "?readahead=lots", &bad).ok());
+  for (const std::string& query : {std::string(""), std::string("?readahead=off")}) {
+    db_.reset();
+    env_.reset();
+    spec_ = "mem:" + test::UniqueName("levelra");
+    ASSERT_TRUE(NewHintLevelDbEnv(spec_ + query, &env_).ok());
+    options_.env = env_.get();
+    Open();
+    std::mt19937_64 rng(3);  // random keys: sequential ones would make every compaction a move
+    for (long i = 0; i < 40000; i++) {
+      long k = static_cast<long>(rng() % 30000);
+      ASSERT_TRUE(db_->Put(leveldb::WriteOptions(), Key(k), Value(k)).ok());
+    }
+    ASSERT_TRUE(db_->Put(leveldb::WriteOptions(), Key(31415), Value(31415)).ok());
+    db_->CompactRange(nullptr, nullptr);
+    std::string v;
+    ASSERT_TRUE(db_->Get(leveldb::ReadOptions(), Key(31415), &v).ok());
+    EXPECT_EQ(v, Value(31415));
+    std::shared_ptr<Filesystem> fs;
+    ASSERT_TRUE(AcquireMount(spec_, &fs).ok());
+    FsStats st = fs->Stats();
+    if (query.empty()) {
+      EXPECT_GT(st.readahead_fetches, 0u);
+      EXPECT_GT(st.readahead_reads_served, 10 * st.readahead_fetches) << "blocks per window read";
+    } else {
+      EXPECT_EQ(st.readahead_fetches, 0u);
+      EXPECT_EQ(st.readahead_reads_served, 0u);
+    }
+    fs.reset();
+    db_.reset();
+    env_.reset();
+    DestroyMemDevice(spec_.substr(4));
+    DestroyMemDevice(spec_.substr(4) + ".slow");
+  }
+}
+
 // Every table LevelDB leaves behind has a block index, built from the bytes
 // it wrote (no table read back, none rebuilt at the next mount).
 TEST_F(LevelDbOnHintfs, EveryTableGetsABlockIndexAsItIsWritten) {
