@@ -80,6 +80,9 @@ STORES = {
     "rocksdb-nolistener": ["--db-options", DB_OPTIONS, "--no-listener"],
     "leveldb": ["--engine", "leveldb", "--db-options", "write_buffer_size=984612;max_file_size=1969225"],
 }
+# LevelDB with its own default Env on the FUSE mount (hintfs mount -f around
+# every phase): nothing but the I/O tells hintfs what the files are.
+STORES["leveldb-mount"] = STORES["leveldb"]
 
 # The paper configures RocksDB by its tuning guide, whose settings for point
 # lookups include a 10-bit Bloom filter per table. Without one every Get reads
@@ -189,12 +192,38 @@ class Repro:
     def ycsb_cmd(self, where, label, extra):
         query = MOUNT_QUERY.get(label.split("/")[0].partition("@")[0])
         uri = f"file:{where}/ssd.img" + (f"?{query}" if query else "")
-        cmd = [self.ycsb, "--uri", uri] + STORES[self.args.store] + [
+        target = ["--dir", os.path.join(where, "mnt", "db")] if self.on_mount() else ["--uri", uri]
+        cmd = [self.ycsb] + target + STORES[self.args.store] + [
                "--block-cache", str(BLOCK_CACHE), "--bloom-bits", str(BLOOM_BITS),
                "--records", str(self.records), "--csv", self.csv,
                "--threads", str(self.args.threads),
                "--label", label]
         return cmd + extra
+
+    def on_mount(self):
+        return self.args.store.endswith("-mount")
+
+    def run_ycsb(self, where, label, extra):
+        """One hintfs-ycsb phase; on a mount store, with the filesystem mounted around it."""
+        if not self.on_mount():
+            sh(self.ycsb_cmd(where, label, extra), stdout=subprocess.DEVNULL)
+            return
+        mnt = os.path.join(where, "mnt")
+        os.makedirs(mnt, exist_ok=True)
+        daemon = subprocess.Popen([self.hintfs, "mount", "-f", f"file:{where}/ssd.img", mnt],
+                                  stdout=subprocess.DEVNULL)
+        try:
+            for _ in range(300):
+                if os.path.ismount(mnt) or daemon.poll() is not None:
+                    break
+                time.sleep(0.1)
+            if not os.path.ismount(mnt):
+                raise RuntimeError(f"hintfs mount of {where} did not come up")
+            sh(self.ycsb_cmd(where, label, extra), stdout=subprocess.DEVNULL)
+        finally:
+            if os.path.ismount(mnt):
+                sh(["fusermount3", "-u", mnt])
+            daemon.wait()  # the daemon unmounts the filesystem before it exits
 
     def progress(self, text):
         print("[%5.0f s] %s" % (time.time() - self.started, text), flush=True)
@@ -216,9 +245,8 @@ class Repro:
         # so let the compactions finish before the state is saved.
         # With the cache on, RocksDB feeds it through its secondary cache in
         # every phase (which also keeps file-level caching off).
-        secondary = ["--secondary-cache"] if policy.endswith("cache=all") and self.args.store != "leveldb" else []
-        sh(self.ycsb_cmd(dev, f"{scheme}/load#{run}", ["--load", "--settle", "900"] + secondary),
-           stdout=subprocess.DEVNULL)
+        secondary = ["--secondary-cache"] if policy.endswith("cache=all") and self.args.store.startswith("rocksdb") else []
+        self.run_ycsb(dev, f"{scheme}/load#{run}", ["--load", "--settle", "900"] + secondary)
         for img in ("ssd.img", "hdd.img"):
             sh(["cp", "--sparse=always", os.path.join(dev, img), os.path.join(saved, img)])
         done = {}  # arguments -> label: workload A, W2 and zipf 0.9 are one workload
@@ -231,8 +259,7 @@ class Repro:
                 for img in ("ssd.img", "hdd.img"):
                     sh(["cp", "--sparse=always", os.path.join(saved, img), os.path.join(dev, img)])
             self.progress(f"{scheme} run {run}: {label}")
-            sh(self.ycsb_cmd(dev, f"{scheme}/{label}#{run}", ["--ops", str(self.ops)] + extra + secondary),
-               stdout=subprocess.DEVNULL)
+            self.run_ycsb(dev, f"{scheme}/{label}#{run}", ["--ops", str(self.ops)] + extra + secondary)
             if run == 1:
                 self.record_levels(scheme, label, dev)
         for d in (dev, saved):
@@ -385,7 +412,8 @@ def parse_args():
     p.add_argument("--threads", type=int, default=1, help="client threads (default 1)")
     p.add_argument("--store", choices=sorted(STORES), default="rocksdb",
                    help="the store and what it tells hintfs: rocksdb (with its event listener), "
-                        "rocksdb-nolistener (hints inferred from I/O and the MANIFEST), leveldb (our Env)")
+                        "rocksdb-nolistener (hints inferred from I/O and the MANIFEST), leveldb (our Env), "
+                        "leveldb-mount (LevelDB's own Env on the FUSE mount)")
     p.add_argument("--migration-rate", type=int, default=None, metavar="KIB",
                    help="migration rate in KiB/s as run (default 4 MiB/s x --speedup)")
     p.add_argument("--speedup", type=int, default=PROFILE_SCALE,
