@@ -29,6 +29,7 @@
 #include "adapters/fuse/cache_invalidator.h"
 #include "adapters/fuse/dirty_limit.h"
 #include "adapters/fuse/open_files.h"
+#include "fs/uri.h"
 #include "cache/block_cache.h"
 #include "hints/block_index_keeper.h"
 
@@ -239,6 +240,18 @@ int ReadDir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_file_
 // they fault in again through the daemon.
 void DropRecordedTablesFromPageCache(const Hint& h) {
   if (h.kind == Hint::Kind::kCompactionOutput && h.reason != "inferred") g_invalidator.Invalidate(h.path);
+}
+
+// The SSD block cache serves reads that are exactly one data block, as stores
+// issue them; through the kernel every read arrives page-aligned and
+// page-sized, so on the mount it never served (0 lookups in a read-only run)
+// and only cost: the index of every slow table read to look for blocks, and
+// hhzs 0.65-0.94 of B3 where it was 0.93-1.11 without it (docs/benchmarks.md,
+// issue 20). The mount leaves it off unless the spec asks for it.
+std::string SpecWithoutBlockCache(const std::string& spec) {
+  DeviceUri uri;
+  if (!DeviceUri::Parse(spec, &uri).ok() || uri.Has("cache")) return spec;  // errors: AcquireMount's to report
+  return spec + (spec.find('?') == std::string::npos ? "?" : "&") + "cache=off";
 }
 
 int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
@@ -468,7 +481,7 @@ int RunFuseMount(const FuseMountOptions& o) {
   // Check the spec before detaching, so a bad one is reported here.
   {
     std::shared_ptr<Filesystem> probe;
-    Status s = AcquireMount(o.spec, &probe);
+    Status s = AcquireMount(SpecWithoutBlockCache(o.spec), &probe);
     if (!s.ok()) {
       std::fprintf(stderr, "hintfs mount: %s\n", s.ToString().c_str());
       return s.IsInvalidArgument() || s.IsNotFound() ? 2 : 1;
@@ -534,7 +547,7 @@ int RunFuseMount(const FuseMountOptions& o) {
     return 1;
   }
   std::shared_ptr<HintBus> bus;
-  Status s = AcquireMount(o.spec, &g_fs, &bus);
+  Status s = AcquireMount(SpecWithoutBlockCache(o.spec), &g_fs, &bus);
   int rc = 0;
   uint64_t subscription = 0;
   if (!s.ok()) {
