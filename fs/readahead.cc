@@ -78,10 +78,15 @@ Readahead::Stream* Readahead::ContinuedStreamLocked(uint64_t offset) {
 }
 
 void Readahead::TrackLocked(uint64_t offset, size_t n) {
+  // Point reads (a store's Gets on a table a compaction is reading through
+  // the same handle) replace other reads that started nothing before they
+  // replace a stream that is reading ahead.
   Stream* victim = nullptr;
   for (Stream& s : streams_) {
     if (s.fetching) continue;
-    if (victim == nullptr || s.last_use < victim->last_use) victim = &s;
+    bool better = victim == nullptr || (s.buffer.empty() && !victim->buffer.empty()) ||
+                  (s.buffer.empty() == victim->buffer.empty() && s.last_use < victim->last_use);
+    if (better) victim = &s;
   }
   if (victim == nullptr) return;
   ReleaseLocked(victim);

@@ -116,6 +116,25 @@ TEST(ReadaheadTest, InterleavedStreamsAndPointReadsOnOneHandle) {
   EXPECT_LT(file.fetches(), 256u + 20u);
 }
 
+// Once a stream reads ahead, point reads in between do not take its place.
+TEST(ReadaheadTest, BurstsOfPointReadsLeaveAStreamReadingAhead) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(4 << 20);
+  Readahead ra(&pool);
+  uint64_t scan = 0;
+  for (int i = 0; i < 128; i++) {
+    ASSERT_EQ(ReadAt(&ra, &file, scan, 4096), file.Slice(scan, 4096));
+    scan += 4096;
+    if (i < 2) continue;  // the scan has started reading ahead
+    for (int p = 0; p < 8; p++) {  // more point reads than the handle has streams
+      uint64_t point = ((i * 8 + p) * 7919) % 1000 * 4096 + 33;
+      ASSERT_EQ(ReadAt(&ra, &file, point, 60), file.Slice(point, 60));
+    }
+  }
+  // 1,008 point reads alone; the scan's 128 reads in a few windows.
+  EXPECT_LT(file.fetches(), 1008u + 10u);
+}
+
 TEST(ReadaheadTest, ReadsAtTheEndAndPastItAreShort) {
   ReadaheadPool pool(64 << 20, kMaxWindow);
   FakeFile file(100000);
