@@ -138,12 +138,14 @@ Status Readahead::ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch
   l->lock();
   s->fetching = false;
   if (!st.ok() || version() != fetched_version || version_ != fetched_version) {
-    // Nothing is kept from a failed read or from a file that changed under it.
+    // Nothing is kept from a failed read or from a file that changed under
+    // it, and the read asked for goes alone: a damaged block further on is
+    // the error of whoever reads it, not of this read.
     pool_->Give(window);
     s->next = UINT64_MAX;
     s->window = 0;
     l->unlock();
-    return st.ok() ? fetch(offset, n, scratch, got) : st;
+    return fetch(offset, n, scratch, got);
   }
   buffer.resize(fetched);
   *got = std::min(n, fetched);

@@ -88,8 +88,9 @@ class Readahead {
   Readahead& operator=(const Readahead&) = delete;
 
   // Reads as fetch does, from a buffer when one holds the bytes, reading
-  // ahead when the read continues a stream. Returns fetch's errors; a failed
-  // window read leaves no buffer.
+  // ahead when the read continues a stream. Returns the errors of fetching
+  // the bytes asked for: a window read that fails (a damaged block past
+  // them) leaves no buffer, and the read is fetched alone.
   Status Read(uint64_t offset, size_t n, char* scratch, size_t* got, const Fetch& fetch,
               const Version& version);
 

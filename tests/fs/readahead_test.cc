@@ -31,7 +31,7 @@ class FakeFile {
   Readahead::Fetch fetch() {
     return [this](uint64_t offset, size_t n, char* dst, size_t* got) {
       std::lock_guard<std::mutex> l(mu_);
-      if (fail_) return Status::IOError("injected");
+      if (fail_ || offset + n > bad_from_) return Status::IOError("injected");
       fetch_sizes_.push_back(n);
       *got = offset >= data_.size() ? 0 : std::min<size_t>(n, data_.size() - offset);
       std::memcpy(dst, data_.data() + std::min<uint64_t>(offset, data_.size()), *got);
@@ -47,12 +47,14 @@ class FakeFile {
   size_t fetches() const { return fetch_sizes_.size(); }
   const std::vector<size_t>& fetch_sizes() const { return fetch_sizes_; }
   void set_fail(bool fail) { fail_ = fail; }
+  void set_bad_from(uint64_t offset) { bad_from_ = offset; }
 
  private:
   std::mutex mu_;
   std::string data_;
   uint64_t version_ = 0;
   bool fail_ = false;
+  uint64_t bad_from_ = UINT64_MAX;  // reads reaching past here fail (a damaged block)
   std::vector<size_t> fetch_sizes_;
 };
 
@@ -200,6 +202,19 @@ TEST(ReadaheadTest, AFailedWindowReadReturnsItsErrorAndKeepsNothing) {
   EXPECT_EQ(pool.used(), 0u);
   file.set_fail(false);
   EXPECT_EQ(ReadAt(&ra, &file, 8192, 4096), file.Slice(8192, 4096));
+}
+
+TEST(ReadaheadTest, ADamagedBlockAheadIsNotTheErrorOfReadsBeforeIt) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(1 << 20);
+  file.set_bad_from(40960);
+  Readahead ra(&pool);
+  for (uint64_t off = 0; off < 40960; off += 4096) {
+    ASSERT_EQ(ReadAt(&ra, &file, off, 4096), file.Slice(off, 4096)) << off;
+  }
+  Status s;
+  ReadAt(&ra, &file, 40960, 4096, &s);
+  EXPECT_TRUE(s.IsIOError()) << "the damaged block's own read fails";
 }
 
 TEST(ReadaheadTest, ConcurrentReadersOfOneHandleGetTheirBytes) {
