@@ -44,6 +44,12 @@ void Readahead::ReleaseLocked(Stream* s) {
   std::string().swap(s->buffer);
 }
 
+void Readahead::ReleaseIfReadToTheEndLocked(Stream* s) {
+  // A window that came back short ends at the end of the file: once read
+  // to there, nothing more will come of it.
+  if (s->buffer.size() < s->window && s->next == s->buffer_offset + s->buffer.size()) ReleaseLocked(s);
+}
+
 void Readahead::DropAllLocked() {
   for (Stream& s : streams_) {
     if (!s.fetching) ReleaseLocked(&s);  // a fetching stream releases its own on return
@@ -61,9 +67,7 @@ bool Readahead::ServeFromBufferLocked(uint64_t offset, size_t n, char* scratch, 
     *got = n;
     s.next = offset + n;
     s.last_use = ++tick_;
-    // A window that came back short ends at the end of the file: once read
-    // to there, nothing more will come of it.
-    if (offset + n == end && s.buffer.size() < s.window) ReleaseLocked(&s);
+    ReleaseIfReadToTheEndLocked(&s);
     pool_->CountServed();
     return true;
   }
@@ -155,7 +159,7 @@ Status Readahead::ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch
   s->reserved = window;
   s->window = window;
   s->next = offset + *got;
-  if (fetched < window && *got == fetched) ReleaseLocked(s);  // read to the end of the file
+  ReleaseIfReadToTheEndLocked(s);
   return Status::OK();
 }
 

@@ -112,6 +112,7 @@ class Readahead {
   Stream* ContinuedStreamLocked(uint64_t offset);
   void TrackLocked(uint64_t offset, size_t n);  // a read that may start a stream
   void ReleaseLocked(Stream* s);
+  void ReleaseIfReadToTheEndLocked(Stream* s);
   void DropAllLocked();
   Status ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
                     const Fetch& fetch, const Version& version, std::unique_lock<std::mutex>* lock);

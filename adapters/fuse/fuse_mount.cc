@@ -29,8 +29,8 @@
 #include "adapters/fuse/cache_invalidator.h"
 #include "adapters/fuse/dirty_limit.h"
 #include "adapters/fuse/open_files.h"
-#include "fs/uri.h"
 #include "cache/block_cache.h"
+#include "fs/uri.h"
 #include "hints/block_index_keeper.h"
 
 namespace hintfs {
@@ -251,7 +251,8 @@ void DropRecordedTablesFromPageCache(const Hint& h) {
 std::string SpecWithoutBlockCache(const std::string& spec) {
   DeviceUri uri;
   if (!DeviceUri::Parse(spec, &uri).ok() || uri.Has("cache")) return spec;  // errors: AcquireMount's to report
-  return spec + (spec.find('?') == std::string::npos ? "?" : "&") + "cache=off";
+  uri.params["cache"] = "off";
+  return uri.ToString();
 }
 
 int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
