@@ -224,6 +224,7 @@ struct FsStats {
   uint64_t migrations_aborted = 0;      // file changed during the copy; copy dropped
   uint64_t copies_from_memory = 0;      // copy pieces the slow tier's recent blocks served
   uint64_t copies_from_device = 0;      // copy pieces read from a device
+  uint64_t overwritten_bytes = 0;       // bytes FileWriter::WriteAt wrote over existing ones
   uint64_t readahead_reads_served = 0;  // reads answered from a readahead buffer
   uint64_t readahead_fetches = 0;       // window reads of sequential streams
   uint64_t readahead_bytes = 0;         // bytes those window reads returned
@@ -261,6 +262,16 @@ class FileWriter {
   // Until the next Flush, Sync or Close the bytes may be lost if the process
   // dies.
   virtual Status Append(std::string_view data) = 0;
+  // Writes data at offset. At or past the end it is an Append (a gap before
+  // it reads as zeros). Over bytes the file holds it writes out of place:
+  // the device blocks that hold them are read, patched and written to other
+  // blocks (on the tier the old ones were on, else the other), and the file's
+  // extents switch to them in one journal op, so that after a crash each
+  // block is the old or the new one, never a mix; the old blocks become
+  // garbage for GC. Readers see the new bytes at once; durability as for
+  // appended bytes (Flush, Sync, Close). Errors: NoSpace, IOError,
+  // Corruption (a block to patch fails its checksum); the file is unchanged.
+  virtual Status WriteAt(uint64_t offset, std::string_view data) = 0;
   // Hands every appended byte over: whole blocks to the file's zone, the
   // partial last block with the file's extents to the journal's host log
   // (or an unflushed journal batch). They survive the process being killed,

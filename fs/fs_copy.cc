@@ -1,5 +1,6 @@
 // Filesystem: copying extents into other zones, the one copier of GC
-// (relocation within a device) and migration (to the other tier). A copy
+// (relocation within a device), migration (to the other tier) and
+// overwrites (a file's rewritten blocks, written out of place). A copy
 // goes in pieces of at most kCopyChunk; each piece is read checked against
 // its source's block checksums and written with checksums of its own, and
 // VerifyCopies reads back what the devices durably hold before a caller
@@ -49,10 +50,10 @@ Status FsImpl::NextCopyZoneLocked(CopyTarget* target, uint64_t* used, uint64_t* 
   return Status::NoSpace(target->for_gc ? "no zone to relocate into" : "no zone to migrate into on the target tier");
 }
 
-Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter,
-                          std::vector<Extent>* pieces) {
+Status FsImpl::WriteInPieces(uint64_t length, CopyTarget* target, RateLimiter* limiter, const PieceSource& fill,
+                             std::vector<Extent>* pieces) {
   std::string buf;
-  for (uint64_t done = 0; done < source.length;) {
+  for (uint64_t done = 0; done < length;) {
     uint64_t used = 0, room = 0;
     {
       std::lock_guard<std::mutex> l(mu_);
@@ -60,7 +61,7 @@ Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter*
       if (!s.ok()) return s;
     }
     const uint32_t device = static_cast<uint32_t>(target->device);
-    uint64_t piece = std::min({kCopyChunk, room, source.length - done});
+    uint64_t piece = std::min({kCopyChunk, room, length - done});
     uint64_t padded = BlockRound(device, piece);
     if (padded > room) {  // room is whole blocks, so only a short last piece can overrun
       piece = room;
@@ -68,13 +69,8 @@ Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter*
     }
     if (limiter != nullptr) limiter->Acquire(piece);
     buf.assign(padded, '\0');
-    // Blocks just read or written (a promotion after a read, retention
-    // after a write) come from memory rather than the slow device again.
-    Status s;
-    if (!recent_.Get(source.device, source.offset + done, piece, members_[source.device]->block_size, &buf[0])) {
-      s = ReadChecked(source.device, source.zone, source.offset + done, piece, &buf[0]);
-      if (!s.ok()) return s;
-    }
+    Status s = fill(done, piece, &buf[0]);
+    if (!s.ok()) return s;
     const uint64_t at = members_[device]->device->geometry().zone_start(target->zone) + used;
     s = WriteBlocks(device, target->zone, at, buf.data(), padded);
     if (!s.ok()) return s;
@@ -82,6 +78,19 @@ Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter*
     done += piece;
   }
   return Status::OK();
+}
+
+Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter,
+                          std::vector<Extent>* pieces) {
+  auto read_source = [&](uint64_t done, uint64_t piece, char* dst) {
+    // Blocks just read or written (a promotion after a read, retention
+    // after a write) come from memory rather than the slow device again.
+    if (recent_.Get(source.device, source.offset + done, piece, members_[source.device]->block_size, dst)) {
+      return Status::OK();
+    }
+    return ReadChecked(source.device, source.zone, source.offset + done, piece, dst);
+  };
+  return WriteInPieces(source.length, target, limiter, read_source, pieces);
 }
 
 Status FsImpl::VerifyCopies(const std::vector<Extent>& pieces, const std::string& what) {

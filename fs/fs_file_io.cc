@@ -34,6 +34,32 @@ class FsFileWriter : public FileWriter {
     return s;
   }
 
+  Status WriteAt(uint64_t offset, std::string_view data) override {
+    if (closed_) return Status::InvalidArgument("write to a closed file");
+    uint64_t size;
+    {
+      std::lock_guard<std::mutex> l(ino_->mu);
+      size = ino_->size;
+      if (offset < size) {
+        const size_t over = static_cast<size_t>(std::min<uint64_t>(data.size(), size - offset));
+        Status s = fs_->Overwrite(ino_.get(), offset, data.substr(0, over));
+        if (!s.ok()) return s;
+        data.remove_prefix(over);
+        size = ino_->size;
+      }
+    }
+    if (data.empty()) return Status::OK();
+    // A write past the end: the gap reads as zeros.
+    static const std::string kZeros(1 << 20, '\0');
+    for (uint64_t gap = offset > size ? offset - size : 0; gap > 0;) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(gap, kZeros.size()));
+      Status s = Append(std::string_view(kZeros.data(), n));
+      if (!s.ok()) return s;
+      gap -= n;
+    }
+    return Append(data);
+  }
+
   Status Flush() override {
     if (closed_) return Status::InvalidArgument("flush of a closed file");
     {

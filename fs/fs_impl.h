@@ -216,6 +216,9 @@ class FsImpl : public Filesystem {
   // queued for the journal: what Flush and Sync commit. ino->mu held.
   Status QueueAllBytes(Inode* ino);
   Status SyncInode(Inode* ino);                       // ino->mu not held
+  // Writes data over the file's bytes at offset (all inside its size) out
+  // of place (fs_overwrite.cc); the journal op is queued. ino->mu held.
+  Status Overwrite(Inode* ino, uint64_t offset, std::string_view data);
   // Writes every queued op to the journal without flushing anything: the
   // changes survive the process being killed, as writes to a kernel
   // filesystem do (Durability::kProcessKill). No lock held.
@@ -353,6 +356,12 @@ class FsImpl : public Filesystem {
   // appending the extents written to *pieces. Errors: NoSpace, the source's
   // read errors (a checksum mismatch is IOError), the device's.
   Status CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter, std::vector<Extent>* pieces);
+  // Fills dst with the piece bytes [done, done + piece) of what is written.
+  using PieceSource = std::function<Status(uint64_t done, uint64_t piece, char* dst)>;
+  // Writes length bytes that fill supplies into target's zones, in pieces of
+  // whole blocks (the last one padded), appending the extents to *pieces.
+  Status WriteInPieces(uint64_t length, CopyTarget* target, RateLimiter* limiter, const PieceSource& fill,
+                       std::vector<Extent>* pieces);
   // Flushes the devices and reads pieces back against their checksums;
   // Corruption naming what (GC, migration) if one does not read back.
   Status VerifyCopies(const std::vector<Extent>& pieces, const std::string& what);
@@ -378,6 +387,14 @@ class FsImpl : public Filesystem {
   // copies, live bytes updated, the copies' zones given zone_class. mu_ held.
   std::vector<Extent> SwitchMovedLocked(const std::vector<Extent>& pieces, const std::vector<MovedExtent>& moved,
                                         ZoneRole zone_class);
+  // ---- overwrites (fs_overwrite.cc), ino->mu held
+  // The part of an overwrite on devices: SplitAtRange's pieces inside it
+  // read, patched and written anew, then switched in; on NoSpace after GC
+  // made room, once more.
+  Status OverwriteExtents(Inode* ino, uint64_t offset, std::string_view data);
+  Status OverwriteExtentsOnce(Inode* ino, uint64_t offset, std::string_view data);
+  // Joins neighbouring extents that continue each other on one zone.
+  void MergeContinuationsLocked(std::vector<Extent>* extents) const;
   bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
                         uint32_t* device, uint32_t* zone);
   uint64_t BlockRound(uint32_t device, uint64_t n) const {

@@ -1,0 +1,149 @@
+// Filesystem: overwrites, written out of place.
+//
+// Zones take appends only, so bytes a file already holds on a device are
+// never written where they are: the device blocks holding them are read,
+// patched and written elsewhere (WriteInPieces, the copier of GC and
+// migration), and the file's extent list is switched to the new blocks in one
+// journal op. Until that op is durable the new blocks are unreferenced; after
+// it the old ones are garbage. A crash therefore leaves each block old or
+// new: zones are reset only once a power-cut durable commit says they are
+// dead, and mount falls back to a file's last durable record when a later one
+// names blocks the devices lost.
+//
+// Bytes not yet on a device (the writer's buffer) are patched in memory; if
+// the journal already carries some of them (a synced tail), the whole tail
+// is journaled again with the next commit.
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "fs/fs_impl.h"
+
+namespace hintfs {
+
+void FsImpl::MergeContinuationsLocked(std::vector<Extent>* extents) const {
+  std::vector<Extent> merged;
+  merged.reserve(extents->size());
+  for (const Extent& e : *extents) {
+    if (!merged.empty()) {
+      Extent& last = merged.back();
+      // Only an extent of whole blocks may grow: a partial last block's
+      // padding lies between it and anything written after it.
+      if (last.device == e.device && last.zone == e.zone && last.offset + last.length == e.offset &&
+          last.length % members_[e.device]->block_size == 0) {
+        last.length += e.length;
+        continue;
+      }
+    }
+    merged.push_back(e);
+  }
+  extents->swap(merged);
+}
+
+Status FsImpl::OverwriteExtents(Inode* ino, uint64_t offset, std::string_view data) {
+  Status s = OverwriteExtentsOnce(ino, offset, data);
+  if (!s.IsNoSpace()) return s;
+  // As an append would, make room by collecting garbage (never this file's:
+  // its lock is held) and try once more.
+  uint32_t freed = 0;
+  Status gc = CollectGarbageExcept(2, &freed, ino, /*only_device=*/-1);
+  if (!gc.ok() && !gc.IsNoSpace()) return gc;
+  return freed > 0 ? OverwriteExtentsOnce(ino, offset, data) : s;
+}
+
+Status FsImpl::OverwriteExtentsOnce(Inode* ino, uint64_t offset, std::string_view data) {
+  const uint64_t end = offset + data.size();
+  std::vector<Extent> pieces;
+  std::vector<bool> inside;
+  SplitAtRange(ino->extents, offset, end, &pieces, &inside);
+  // The pieces inside cover [first_byte, end) widened to whole blocks; each
+  // is read, patched and written anew as one MovedExtent.
+  CopyTarget target;
+  target.role = ino->role;
+  std::vector<MovedExtent> moved;
+  std::vector<Extent> written;
+  uint64_t pos = 0;  // file offset of pieces[i]
+  Status s;
+  std::string block_bytes;
+  for (size_t i = 0; i < pieces.size() && s.ok(); pos += pieces[i].length, i++) {
+    if (!inside[i]) continue;
+    const Extent& old = pieces[i];
+    if (target.devices.empty()) {
+      // The new blocks go to the tier the old ones are on; the other is the
+      // fallback when it is full.
+      Tier tier = members_[old.device]->info.tier;
+      for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t d = 0; d < members_.size(); d++) {
+          if ((members_[d]->info.tier == tier) == (pass == 0)) target.devices.push_back(d);
+        }
+      }
+    }
+    block_bytes.resize(old.length);
+    s = ReadChecked(old.device, old.zone, old.offset, old.length, &block_bytes[0], options_.verify_reads);
+    if (!s.ok()) break;
+    const uint64_t from = std::max(offset, pos), to = std::min(end, pos + old.length);
+    std::memcpy(&block_bytes[from - pos], data.data() + (from - offset), to - from);
+    MovedExtent me;
+    me.index = i;
+    auto fill = [&](uint64_t done, uint64_t piece, char* dst) {
+      std::memcpy(dst, block_bytes.data() + done, piece);
+      return Status::OK();
+    };
+    s = WriteInPieces(old.length, &target, /*limiter=*/nullptr, fill, &me.pieces);
+    written.insert(written.end(), me.pieces.begin(), me.pieces.end());
+    moved.push_back(std::move(me));
+  }
+  if (s.ok()) {
+    std::lock_guard<std::mutex> l(mu_);
+    std::vector<Extent> after = SwitchMovedLocked(pieces, moved, target.role);
+    MergeContinuationsLocked(&after);
+    size_t first_changed = 0;
+    while (first_changed < after.size() && first_changed < ino->extents.size() &&
+           after[first_changed] == ino->extents[first_changed]) {
+      first_changed++;
+    }
+    ino->extents.swap(after);
+    ino->first_dirty = std::min(ino->first_dirty, first_changed);
+    QueueInodeLocked(ino);
+  }
+  // On failure the blocks written are unreferenced: their zones are
+  // reclaimed as any dead zone.
+  ReleaseCopyZones(&target);
+  if (!s.ok()) return s;
+  uint64_t bytes[2] = {0, 0};
+  for (const Extent& e : written) bytes[static_cast<int>(members_[e.device]->info.tier)] += e.length;
+  std::lock_guard<std::mutex> l(stats_mu_);
+  stats_.bytes_written[0] += bytes[0];
+  stats_.bytes_written[1] += bytes[1];
+  stats_.overwritten_bytes += data.size();
+  return Status::OK();
+}
+
+Status FsImpl::Overwrite(Inode* ino, uint64_t offset, std::string_view data) {
+  if (data.empty()) return Status::OK();
+  if (offset + data.size() > ino->size) {
+    return Status::InvalidArgument(fmt::format("overwrite of bytes {}+{} of a {}-byte file", offset, data.size(),
+                                               ino->size));
+  }
+  const uint64_t extent_bytes = ino->extent_bytes();
+  if (offset < extent_bytes) {
+    const size_t on_device = static_cast<size_t>(std::min<uint64_t>(data.size(), extent_bytes - offset));
+    Status s = OverwriteExtents(ino, offset, data.substr(0, on_device));
+    if (!s.ok()) return s;
+    data.remove_prefix(on_device);
+    offset += on_device;
+  }
+  if (!data.empty()) {
+    const size_t at = static_cast<size_t>(offset - extent_bytes);
+    ino->pending.replace(at, data.size(), data.data(), data.size());
+    // A synced tail the journal holds changed: it is journaled whole again.
+    if (at < ino->tail_len) ino->first_dirty = std::min(ino->first_dirty, ino->extents.size());
+  }
+  ino->data_version++;
+  ino->mtime_ns = WallClockNs();
+  ino->attr_dirty = true;
+  return Status::OK();
+}
+
+}  // namespace hintfs
