@@ -11,7 +11,8 @@ BUILD="${HINTFS_BUILD_DIR:-$ROOT/build}"
 PACKAGES=(meson ninja-build g++ pkg-config cmake libgtest-dev libgmock-dev libcli11-dev
           nlohmann-json3-dev libfmt-dev libisal-dev python3
           librocksdb-dev rocksdb-tools libleveldb-dev libsnappy-dev libfuse3-dev fuse3 fio
-          libzbd-dev libnvme-dev libjson-c-dev qemu-system-x86 busybox-static kmod xz-utils python3-matplotlib)
+          libzbd-dev libnvme-dev libjson-c-dev qemu-system-x86 busybox-static kmod xz-utils python3-matplotlib
+          git rsync sqlite3)
 
 install_deps() {
   local missing=()

@@ -26,6 +26,7 @@ nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
   j["readahead"] = {{"reads_served", st.readahead_reads_served},
                     {"fetches", st.readahead_fetches},
                     {"bytes", st.readahead_bytes}};
+  j["overwritten_bytes"] = st.overwritten_bytes;
   j["zone_resets"] = st.zone_resets;
   j["gc_runs"] = st.gc_runs;
   j["journal_commits"] = st.journal_commits;
@@ -61,6 +62,8 @@ std::string MountMetrics(const nlohmann::json& j) {
   metric("bytes_read_slow", "bytes read from slow devices", "", j["bytes_read"]["slow"].get<uint64_t>());
   metric("migrated_to_fast_bytes", "bytes migrated to the fast tier", "", j["migrated_bytes"]["to_fast"].get<uint64_t>());
   metric("migrated_to_slow_bytes", "bytes migrated to the slow tier", "", j["migrated_bytes"]["to_slow"].get<uint64_t>());
+  metric("overwritten_bytes", "bytes written over stored ones (out of place)", "",
+         j["overwritten_bytes"].get<uint64_t>());
   metric("zone_resets", "zones reset", "", j["zone_resets"].get<uint64_t>());
   metric("journal_commits", "journal batches committed", "", j["journal_commits"].get<uint64_t>());
   metric("journal_bytes", "bytes written to the journal", "", j["journal_bytes"].get<uint64_t>());
@@ -77,7 +80,8 @@ std::string MountMetrics(const nlohmann::json& j) {
   }
   if (j.contains("mount") && j["mount"].is_object()) {
     const auto& m = j["mount"];
-    metric("mount_refused_writes", "writes refused for changing stored bytes", "", m.value("refused_writes", 0ull));
+    metric("mount_failed_writes", "writes the filesystem failed (no space, device errors)", "",
+           m.value("failed_writes", 0ull));
     metric("mount_held_writes", "writes that arrived before the bytes ahead of them", "",
            m.value("held_writes", 0ull));
     out += fmt::format("# HELP hintfs_mount_held_bytes bytes written back out of order, held until the gap fills\n"

@@ -63,7 +63,7 @@ bool IsVirtual(const char* path) {
 }
 
 OpenFileTable g_open_files;
-std::atomic<uint64_t> g_refused_writes{0};
+std::atomic<uint64_t> g_failed_writes{0};
 std::atomic<uint64_t> g_held_writes{0};
 
 nlohmann::json StatsJson() {
@@ -73,7 +73,7 @@ nlohmann::json StatsJson() {
                           {"open_files", files},
                           {"held_bytes", held},
                           {"held_writes", g_held_writes.load()},
-                          {"refused_writes", g_refused_writes.load()}};
+                          {"failed_writes", g_failed_writes.load()}};
   return MountStatsJson(g_fs.get(), mount);
 }
 
@@ -113,9 +113,10 @@ class FuseLogCapture {
   }
 };
 
-// One line a second at most: a program that keeps overwriting must not fill
-// the daemon's log; the count of the lines left out goes with the next one.
-void LogRefusedWriteBack(const Status& s) {
+// One line a second at most: a program that keeps writing to a full
+// filesystem must not fill the daemon's log; the count of the lines left out
+// goes with the next one.
+void LogFailedWriteBack(const Status& s) {
   static std::mutex mu;
   static std::chrono::steady_clock::time_point last;
   static uint64_t skipped = 0;
@@ -126,7 +127,7 @@ void LogRefusedWriteBack(const Status& s) {
     return;
   }
   std::string more = skipped > 0 ? fmt::format(" ({} more since the last line)", skipped) : "";
-  std::fprintf(stderr, "hintfs mount: write-back refused: %s%s\n", s.ToString().c_str(), more.c_str());
+  std::fprintf(stderr, "hintfs mount: write-back failed: %s%s\n", s.ToString().c_str(), more.c_str());
   last = now;
   skipped = 0;
 }
@@ -289,11 +290,7 @@ int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
       return Errno(s);
     }
   }
-  // Through the page cache an overwrite would fail only at write-back; a
-  // handle that may overwrite (neither appending nor starting the file
-  // afresh) writes through, so that fails at write().
-  bool may_overwrite = h->writable && !(fi->flags & (O_APPEND | O_TRUNC)) && h->file->appender.Size() > 0;
-  if ((fi->flags & O_DIRECT) || (g_writeback && may_overwrite)) fi->direct_io = 1;
+  if (fi->flags & O_DIRECT) fi->direct_io = 1;
   fi->fh = reinterpret_cast<uint64_t>(h.release());
   return 0;
 }
@@ -318,18 +315,15 @@ int Read(const char*, char* buf, size_t size, off_t off, fuse_file_info* fi) {
 int Write(const char*, const char* buf, size_t size, off_t off, fuse_file_info* fi) {
   Handle* h = H(fi);
   if (h->is_virtual) return -EACCES;
-  // Pages the kernel writes back may come out of order and again; a write a
-  // program makes right now must be at the end.
-  bool write_back = fi->writepage;
   bool held = false;
-  Status s = h->file->appender.Write(static_cast<uint64_t>(off), std::string_view(buf, size), !write_back, &held);
+  Status s = h->file->appender.Write(static_cast<uint64_t>(off), std::string_view(buf, size), &held);
   if (held) g_held_writes++;
   if (!s.ok()) {
-    if (s.IsInvalidArgument()) g_refused_writes++;
-    if (write_back && s.IsInvalidArgument()) {
+    g_failed_writes++;
+    if (fi->writepage) {
       // The program's write() succeeded long ago; it learns at fsync or
-      // close (EIO), and its cached copy of the file must go.
-      LogRefusedWriteBack(s);
+      // close, and its cached copy of the file must go.
+      LogFailedWriteBack(s);
       g_invalidator.Invalidate(h->file->appender.path());  // renames included
     }
     return Errno(s);

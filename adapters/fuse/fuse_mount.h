@@ -4,18 +4,15 @@
 // the mount registry: the placement policy, hints inferred from file names
 // and MANIFEST edits and the I/O pattern, migration, the block cache.
 //
-// Files are append-only, as in every zoned filesystem. By default the
-// kernel's write-back cache is on (-o no_writeback_cache turns it off): a
-// write() lands in the page cache and reaches hintfs at write-back, fsync or
-// close, so a store's many small log writes cost no round trip each, and the
-// kernel sends pages whole, again and out of order, which OrderedAppender
-// turns into appends. A write that changes bytes the file already stores
-// cannot be taken: a handle that could do that (opened for writing, neither
-// O_APPEND nor O_TRUNC, on a non-empty file) writes through the cache and
-// gets EINVAL at write(); through any other handle the change is refused at
-// write-back, reported by fsync and close (EINVAL or EIO), logged, and the
-// kernel's cached copy dropped. Without the write-back cache every write
-// goes to hintfs when made and must be at the end (EINVAL otherwise).
+// Files can be written anywhere: zones take appends only, so a write over
+// bytes a file holds is written out of place (FileWriter::WriteAt) and the
+// old blocks become garbage for GC. By default the kernel's write-back cache
+// is on (-o no_writeback_cache turns it off): a write() lands in the page
+// cache and reaches hintfs at write-back, fsync or close, so a store's many
+// small log writes cost no round trip each; the kernel sends pages whole,
+// again and out of order, and OrderedAppender writes only what changed. A
+// write-back that fails (no space, a device error) is reported by fsync and
+// close (EIO or ENOSPC), logged, and the kernel's cached copy is dropped.
 // fsync/fdatasync make a file durable (FileWriter::Sync) and fsync of a
 // directory makes namespace changes durable. Truncate works to any size.
 // Locks are the kernel's (local to this host), which is what LevelDB and
@@ -24,7 +21,7 @@
 //
 // A read-only directory .hintfs at the root holds stats.json (filesystem,
 // devices, policy, migration, cache, and the mount's own figures: held and
-// refused writes) and metrics (Prometheus text), made afresh on every open.
+// failed writes) and metrics (Prometheus text), made afresh on every open.
 #ifndef HINTFS_ADAPTERS_FUSE_FUSE_MOUNT_H_
 #define HINTFS_ADAPTERS_FUSE_FUSE_MOUNT_H_
 

@@ -66,48 +66,55 @@ Status OrderedAppender::ReadStored(FileReader* reader, uint64_t offset, size_t n
   return s;
 }
 
-Status OrderedAppender::Write(uint64_t offset, std::string_view data, bool in_order_only, bool* held) {
+Status OrderedAppender::Write(uint64_t offset, std::string_view data, bool* held) {
   std::lock_guard<std::mutex> l(mu_);
-  const uint64_t stored_before = stored_;
-  Status s = WriteLocked(offset, data, in_order_only, held);
+  bool changed = false;
+  Status s = WriteLocked(offset, data, held, &changed);
   // The kernel forgets a page once its write is answered: what the file
   // took must survive the daemon being killed from here on.
-  if (s.ok() && stored_ != stored_before) s = writer_->Flush();
+  if (s.ok() && changed) s = writer_->Flush();
   return s;
 }
 
-Status OrderedAppender::WriteLocked(uint64_t offset, std::string_view data, bool in_order_only,
-                                    bool* held) {
+Status OrderedAppender::OverwriteStoredLocked(uint64_t offset, std::string_view data, bool* changed) {
+  // A page written back again after it grew brings back bytes the file
+  // holds unchanged: only the bytes that differ are written (out of place,
+  // FileWriter::WriteAt), so re-sent pages cost a read, not a rewrite.
+  std::unique_ptr<FileReader> reader;
+  Status s = TakeReaderLocked(&reader);
+  if (!s.ok()) return s;
+  std::vector<char> stored(std::min<uint64_t>(data.size(), kCompareChunk));
+  for (uint64_t done = 0; done < data.size() && s.ok();) {
+    size_t n = std::min<uint64_t>(stored.size(), data.size() - done);
+    s = ReadStored(reader.get(), offset + done, n, stored.data());
+    if (!s.ok()) break;
+    size_t first = 0, last = n;
+    while (first < n && stored[first] == data[done + first]) first++;
+    while (last > first && stored[last - 1] == data[done + last - 1]) last--;
+    if (first < last) {
+      s = writer_->WriteAt(offset + done + first, data.substr(done + first, last - first));
+      *changed = true;
+    }
+    done += n;
+  }
+  if (s.ok()) ReturnReaderLocked(std::move(reader));
+  return s;
+}
+
+Status OrderedAppender::WriteLocked(uint64_t offset, std::string_view data, bool* held, bool* changed) {
   if (held != nullptr) *held = false;
   if (data.empty()) return Status::OK();  // as write(2) of nothing: no change, even past the end
-  if (in_order_only && offset != size_) {
-    return Status::InvalidArgument(
-        fmt::format("{}: write at {} but the file ends at {} (files are append-only)", path_, offset, size_));
-  }
   Status s = OpenWriterLocked();
   if (!s.ok()) return s;
-  // Bytes the file already stores must come back unchanged.
   if (offset < stored_) {
     uint64_t overlap = std::min<uint64_t>(data.size(), stored_ - offset);
-    std::unique_ptr<FileReader> reader;
-    s = TakeReaderLocked(&reader);
+    s = OverwriteStoredLocked(offset, data.substr(0, overlap), changed);
     if (!s.ok()) return s;
-    std::vector<char> stored(std::min<uint64_t>(overlap, kCompareChunk));
-    for (uint64_t done = 0; done < overlap;) {
-      size_t n = std::min<uint64_t>(stored.size(), overlap - done);
-      s = ReadStored(reader.get(), offset + done, n, stored.data());
-      if (s.ok() && std::memcmp(stored.data(), data.data() + done, n) != 0) {
-        s = Status::InvalidArgument(
-            fmt::format("{}: write at {} changes stored bytes (files are append-only)", path_, offset));
-      }
-      if (!s.ok()) return s;
-      done += n;
-    }
-    ReturnReaderLocked(std::move(reader));
     data.remove_prefix(overlap);
     offset += overlap;
     if (data.empty()) return Status::OK();
   }
+  *changed = true;
   if (offset == stored_ && (held_.empty() || held_.begin()->first >= offset + data.size())) {
     s = writer_->Append(data);  // the usual case: nothing held in the way
     if (!s.ok()) return s;

@@ -1,16 +1,15 @@
 // One open file of the FUSE mount, shared by every handle the kernel holds on
-// it: turns the writes the kernel sends into the in-order appends a zoned
-// file takes.
+// it: turns the writes the kernel sends into what a zoned file takes, appends
+// at its end and overwrites written out of place (FileWriter::WriteAt).
 //
 // With the kernel's write-back cache, writes reach the daemon when the
-// kernel writes dirty pages back, not when the program wrote them, and they
-// break the append-only pattern in two harmless ways this class absorbs:
+// kernel writes dirty pages back, not when the program wrote them, and two
+// patterns need care:
 //
 //  - A page that was written back while partly filled and then grew is sent
 //    again whole, from its start: bytes the file already holds come back.
-//    They are compared with what is stored and skipped when equal; when they
-//    differ the program overwrote stored bytes, which a zoned file cannot
-//    take, and the write fails (InvalidArgument).
+//    They are compared with what is stored and only the bytes that differ
+//    are written, so a growing log's pages cost a read, not a rewrite.
 //  - Write-back resumes where the last round stopped, so the regrown page
 //    can arrive after pages behind it. Writes past the end are held in
 //    memory until the gap before them fills, and reads see them meanwhile.
@@ -19,10 +18,6 @@
 // only after the previous write-back of it was answered). A gap still open
 // when the file is settled (fsync, close) is a hole: it becomes zeros, as
 // after a write past the end of any file.
-//
-// Without the write-back cache (and for O_DIRECT handles) writes arrive when
-// written; Write(..., in_order_only = true) then takes only a write at the
-// end, so an overwrite fails at write().
 //
 // Thread-safe.
 #ifndef HINTFS_ADAPTERS_FUSE_ORDERED_APPENDER_H_
@@ -57,12 +52,13 @@ class OrderedAppender {
   void Renamed(const std::string& from, const std::string& to);
   std::string path();
 
-  // Takes bytes written at offset. in_order_only: anything but a write at the
-  // end (Size()) fails with InvalidArgument. *held (if given) tells whether
+  // Takes bytes written at offset. *held (if given) tells whether
   // some of the bytes had to wait for a gap before them. Bytes the file took
   // are flushed (FileWriter::Flush) before it returns, so they survive the
   // daemon being killed; held bytes live only in memory until their gap fills.
-  Status Write(uint64_t offset, std::string_view data, bool in_order_only, bool* held = nullptr);
+  // Errors: the filesystem's (NoSpace, IOError, Corruption of a block an
+  // overwrite patches); bytes before the failing piece may have been taken.
+  Status Write(uint64_t offset, std::string_view data, bool* held = nullptr);
 
   // Reads [offset, offset + n) of the file as written so far, held bytes and
   // holes (zeros) included; *got is short only at the end.
@@ -90,7 +86,10 @@ class OrderedAppender {
 
  private:
   Status OpenWriterLocked();
-  Status WriteLocked(uint64_t offset, std::string_view data, bool in_order_only, bool* held);
+  // *changed: the file took bytes (to flush).
+  Status WriteLocked(uint64_t offset, std::string_view data, bool* held, bool* changed);
+  // Writes the bytes of data that differ from the stored ones at offset.
+  Status OverwriteStoredLocked(uint64_t offset, std::string_view data, bool* changed);
   // Readers are used one thread at a time: a read takes one (or opens one)
   // and gives it back, so reads of a file need not wait for each other.
   Status TakeReaderLocked(std::unique_ptr<FileReader>* reader);

@@ -80,7 +80,8 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 m = j["mount"]
 assert j["files"] > 0, j
-assert m["writeback_cache"] and m["held_writes"] > 0 and m["refused_writes"] > 0 and m["held_bytes"] == 0, m
+assert m["writeback_cache"] and m["held_writes"] > 0 and m["failed_writes"] == 0 and m["held_bytes"] == 0, m
+assert j["overwritten_bytes"] > 0, j
 ' "$MNT/.hintfs/stats.json" || fail "stats.json"
 grep -q '^hintfs_bytes_written_fast ' "$MNT/.hintfs/metrics" || fail "metrics"
 grep -q '^hintfs_mount_held_writes ' "$MNT/.hintfs/metrics" || fail "metrics of the mount"

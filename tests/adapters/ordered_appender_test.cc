@@ -1,6 +1,6 @@
 // OrderedAppender: the kernel's write-back pattern (pages re-sent whole, out
-// of order) becomes in-order appends; overwrites are refused; held bytes
-// are readable; holes settle as zeros; truncation; durability.
+// of order) becomes in-order appends; overwrites write only the bytes that
+// changed; held bytes are readable; holes settle as zeros; truncation; durability.
 #include "adapters/fuse/ordered_appender.h"
 
 #include <gtest/gtest.h>
@@ -45,8 +45,8 @@ class OrderedAppenderTest : public test::FsTest {
 
 TEST_F(OrderedAppenderTest, InOrderWritesAppend) {
   auto a = Open("/f");
-  ASSERT_OK(a->Write(0, std::string_view(data_).substr(0, 1000), true));
-  ASSERT_OK(a->Write(1000, std::string_view(data_).substr(1000), true));
+  ASSERT_OK(a->Write(0, std::string_view(data_).substr(0, 1000)));
+  ASSERT_OK(a->Write(1000, std::string_view(data_).substr(1000)));
   EXPECT_EQ(a->Size(), data_.size());
   EXPECT_EQ(a->HeldBytes(), 0u);
   ASSERT_OK(a->CloseWriter());
@@ -67,56 +67,54 @@ TEST_F(OrderedAppenderTest, RenamesOfTheFileOrADirectoryAboveMoveThePath) {
   a->Renamed("/e/f2", "/x");  // a sibling whose name begins with the file's
   EXPECT_EQ(a->path(), "/e/f");
   // The writer, opened lazily, finds the file where it is now.
-  ASSERT_OK(a->Write(3, "def", true));
+  ASSERT_OK(a->Write(3, "def"));
   ASSERT_OK(a->CloseWriter());
   EXPECT_EQ(ReadFile("/e/f"), "abcdef");
   ASSERT_OK(fs_->Rename("/e/f", "/e/h"));
   a->Renamed("/e/f", "/e/h");
   EXPECT_EQ(a->path(), "/e/h");
-  ASSERT_OK(a->Write(6, "ghi", true));
+  ASSERT_OK(a->Write(6, "ghi"));
   ASSERT_OK(a->CloseWriter());
   EXPECT_EQ(ReadFile("/e/h"), "abcdefghi");
-}
-
-TEST_F(OrderedAppenderTest, InOrderOnlyRefusesAnyOtherOffset) {
-  auto a = Open("/f");
-  ASSERT_OK(a->Write(0, data_.substr(0, 100), true));
-  EXPECT_TRUE(a->Write(50, data_.substr(50, 100), true).IsInvalidArgument());
-  EXPECT_TRUE(a->Write(200, "x", true).IsInvalidArgument());
-  EXPECT_EQ(a->Size(), 100u);
-  ASSERT_OK(a->CloseWriter());
-  EXPECT_EQ(ReadFile("/f"), data_.substr(0, 100));
 }
 
 TEST_F(OrderedAppenderTest, RewrittenPageWithTheSameBytesIsSkipped) {
   // A page written back while 100 bytes long, then re-sent whole at 4096.
   auto a = Open("/f");
-  ASSERT_OK(a->Write(0, data_.substr(0, 100), false));
-  ASSERT_OK(a->Write(0, data_.substr(0, 4096), false));
-  ASSERT_OK(a->Write(0, data_.substr(0, 4096), false));  // and again, nothing new
-  ASSERT_OK(a->Write(4096, data_.substr(4096), false));
+  ASSERT_OK(a->Write(0, data_.substr(0, 100)));
+  ASSERT_OK(a->Write(0, data_.substr(0, 4096)));
+  ASSERT_OK(a->Write(0, data_.substr(0, 4096)));  // and again, nothing new
+  ASSERT_OK(a->Write(4096, data_.substr(4096)));
   ASSERT_OK(a->CloseWriter());
   EXPECT_EQ(ReadFile("/f"), data_);
 }
 
-TEST_F(OrderedAppenderTest, ChangedStoredBytesAreRefusedAndNothingChanges) {
+TEST_F(OrderedAppenderTest, ChangedStoredBytesAreWrittenAndOnlyThose) {
   auto a = Open("/f");
-  ASSERT_OK(a->Write(0, data_.substr(0, 5000), false));
+  ASSERT_OK(a->Write(0, data_.substr(0, 5000)));
+  ASSERT_OK(a->CloseWriter());  // on a device now
+  std::string want = data_.substr(0, 5000);
   std::string page = data_.substr(4096, 4096);
-  page[10] ^= 1;  // a byte already stored (4106 < 5000)
-  Status s = a->Write(4096, page, false);
-  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
-  EXPECT_EQ(a->Size(), 5000u);
+  page[10] ^= 1;  // a byte already stored (4106 < 5000); the rest of the page is new
+  uint64_t before = fs_->Stats().overwritten_bytes;
+  ASSERT_OK(a->Write(4096, page));
+  want.replace(4096, 4096, page);
+  EXPECT_EQ(fs_->Stats().overwritten_bytes - before, 1u);
+  EXPECT_EQ(a->Size(), 8192u);
+  std::string got(want.size(), '\0');
+  size_t n = 0;
+  ASSERT_OK(a->Read(0, got.size(), &got[0], &n));
+  EXPECT_EQ(got, want);
   ASSERT_OK(a->CloseWriter());
-  EXPECT_EQ(ReadFile("/f"), data_.substr(0, 5000));
+  EXPECT_EQ(ReadFile("/f"), want);
 }
 
 TEST_F(OrderedAppenderTest, OutOfOrderPagesAreHeldReadableThenAppended) {
   // Write-back resumed past a page that grew: pages 2..4 arrive before the
   // regrown page 1.
   auto a = Open("/f");
-  ASSERT_OK(a->Write(0, data_.substr(0, 4096 + 10), false));
-  ASSERT_OK(a->Write(2 * 4096, data_.substr(2 * 4096), false));
+  ASSERT_OK(a->Write(0, data_.substr(0, 4096 + 10)));
+  ASSERT_OK(a->Write(2 * 4096, data_.substr(2 * 4096)));
   EXPECT_EQ(a->HeldBytes(), data_.size() - 2 * 4096);
   EXPECT_EQ(a->Size(), data_.size());
   // Reads see held bytes, and zeros in the gap not yet filled.
@@ -128,7 +126,7 @@ TEST_F(OrderedAppenderTest, OutOfOrderPagesAreHeldReadableThenAppended) {
   EXPECT_EQ(got.substr(10, 4096 - 10), std::string(4096 - 10, '\0'));
   EXPECT_EQ(got.substr(4096), data_.substr(2 * 4096, 2 * 4096));
   // The page fills the gap: everything is appended, in order.
-  ASSERT_OK(a->Write(4096, data_.substr(4096, 4096), false));
+  ASSERT_OK(a->Write(4096, data_.substr(4096, 4096)));
   EXPECT_EQ(a->HeldBytes(), 0u);
   ASSERT_OK(a->CloseWriter());
   EXPECT_EQ(ReadFile("/f"), data_);
@@ -137,9 +135,9 @@ TEST_F(OrderedAppenderTest, OutOfOrderPagesAreHeldReadableThenAppended) {
 TEST_F(OrderedAppenderTest, NewerBytesReplaceHeldOnes) {
   auto a = Open("/f");
   std::string old_page(4096, 'o');
-  ASSERT_OK(a->Write(8192, old_page, false));
-  ASSERT_OK(a->Write(8192 + 1000, data_.substr(0, 500), false));  // a rewrite inside it
-  ASSERT_OK(a->Write(0, std::string(8192, 'a'), false));
+  ASSERT_OK(a->Write(8192, old_page));
+  ASSERT_OK(a->Write(8192 + 1000, data_.substr(0, 500)));  // a rewrite inside it
+  ASSERT_OK(a->Write(0, std::string(8192, 'a')));
   std::string want = std::string(8192, 'a') + std::string(1000, 'o') + data_.substr(0, 500) +
                      std::string(4096 - 1500, 'o');
   EXPECT_EQ(ReadAll(a.get()), want);
@@ -157,10 +155,10 @@ TEST_F(OrderedAppenderTest, RandomWriteBackOrdersGiveTheWholeFile) {
     std::shuffle(pages.begin(), pages.end(), rng_);
     for (size_t i = 0; i < pages.size(); i++) {
       size_t p = pages[i];
-      ASSERT_OK(a->Write(p * 4096, data_.substr(p * 4096, 4096), false));
+      ASSERT_OK(a->Write(p * 4096, data_.substr(p * 4096, 4096)));
       if (rng_() % 3 == 0) {
         size_t q = pages[rng_() % (i + 1)];  // a page already sent, again
-        ASSERT_OK(a->Write(q * 4096, data_.substr(q * 4096, 4096), false));
+        ASSERT_OK(a->Write(q * 4096, data_.substr(q * 4096, 4096)));
       }
     }
     EXPECT_EQ(a->HeldBytes(), 0u);
@@ -171,8 +169,8 @@ TEST_F(OrderedAppenderTest, RandomWriteBackOrdersGiveTheWholeFile) {
 
 TEST_F(OrderedAppenderTest, HolesSettleAsZeros) {
   auto a = Open("/f");
-  ASSERT_OK(a->Write(0, "abc", false));
-  ASSERT_OK(a->Write(10000, "xyz", false));  // a write past the end, as after lseek
+  ASSERT_OK(a->Write(0, "abc"));
+  ASSERT_OK(a->Write(10000, "xyz"));  // a write past the end, as after lseek
   ASSERT_OK(a->Sync());
   EXPECT_EQ(a->HeldBytes(), 0u);
   std::string want = "abc" + std::string(10000 - 3, '\0') + "xyz";
@@ -184,15 +182,15 @@ TEST_F(OrderedAppenderTest, HolesSettleAsZeros) {
 
 TEST_F(OrderedAppenderTest, TruncateCutsStoredAndHeldBytes) {
   auto a = Open("/f");
-  ASSERT_OK(a->Write(0, data_.substr(0, 3000), false));
-  ASSERT_OK(a->Write(8192, data_.substr(8192, 4096), false));  // held
+  ASSERT_OK(a->Write(0, data_.substr(0, 3000)));
+  ASSERT_OK(a->Write(8192, data_.substr(8192, 4096)));  // held
   ASSERT_OK(a->Truncate(10000));  // cuts the held run
   EXPECT_EQ(a->Size(), 10000u);
   EXPECT_EQ(a->HeldBytes(), 10000u - 8192);
   ASSERT_OK(a->Truncate(2000));  // into the stored bytes; the held ones go
   EXPECT_EQ(a->HeldBytes(), 0u);
   EXPECT_EQ(ReadAll(a.get()), data_.substr(0, 2000));
-  ASSERT_OK(a->Write(2000, "tail", true));  // appends continue at the cut
+  ASSERT_OK(a->Write(2000, "tail"));  // appends continue at the cut
   ASSERT_OK(a->Truncate(2010));             // an extension is a hole
   ASSERT_OK(a->CloseWriter());
   EXPECT_EQ(ReadFile("/f"), data_.substr(0, 2000) + "tail" + std::string(6, '\0'));
@@ -200,9 +198,9 @@ TEST_F(OrderedAppenderTest, TruncateCutsStoredAndHeldBytes) {
 
 TEST_F(OrderedAppenderTest, CloseSettlesHeldBytes) {
   auto a = Open("/f");
-  ASSERT_OK(a->Write(0, data_.substr(0, 4096), false));
+  ASSERT_OK(a->Write(0, data_.substr(0, 4096)));
   ASSERT_OK(a->Sync());
-  ASSERT_OK(a->Write(8192, data_.substr(8192, 4096), false));  // held, never settled
+  ASSERT_OK(a->Write(8192, data_.substr(8192, 4096)));  // held, never settled
   a->Close().ok();
   a.reset();
   Remount();
@@ -237,7 +235,7 @@ TEST_F(OrderedAppenderTest, ReadsDuringOutOfOrderWriteBackSeeOnlyWrittenBytesOrZ
       }
     });
   }
-  for (size_t p : pages) ASSERT_OK(a->Write(p * 4096, data.substr(p * 4096, 4096), false));
+  for (size_t p : pages) ASSERT_OK(a->Write(p * 4096, data.substr(p * 4096, 4096)));
   done = true;
   for (std::thread& t : readers) t.join();
   EXPECT_EQ(bad.load(), 0);
@@ -251,7 +249,7 @@ TEST_F(OrderedAppenderTest, PicksUpAnExistingFile) {
   WriteFile("/f", data_.substr(0, 777));
   auto a = Open("/f");
   EXPECT_EQ(a->Size(), 777u);
-  ASSERT_OK(a->Write(0, data_.substr(0, 1000), false));  // the kernel re-sends the first page
+  ASSERT_OK(a->Write(0, data_.substr(0, 1000)));  // the kernel re-sends the first page
   ASSERT_OK(a->CloseWriter());
   EXPECT_EQ(ReadFile("/f"), data_.substr(0, 1000));
 }

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Other people's programs on the FUSE mount (root, /dev/fuse), as on any
+# filesystem: SQLite in every journal mode (random transactions against a
+# model, integrity_check, and committed transactions surviving the daemon's
+# SIGKILL mid-transaction), git (init, commit, gc, clone), tar, and rsync
+# (-a, --inplace) when installed; clean fsck after each unmount.
+#   bash programs_test.sh HINTFS SQLITE_CHECK_PY
+set -euo pipefail
+HINTFS=$(readlink -f "${1:?}") SQLITE_CHECK=$(readlink -f "${2:?}")
+WORK=$(mktemp -d /tmp/hintfs-programs.XXXXXX)
+MNT=$WORK/mnt
+mkdir "$MNT"
+cleanup() {
+  umount -l "$MNT" 2>/dev/null || true
+  [ -n "${DAEMON:-}" ] && kill -9 "$DAEMON" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -c /dev/fuse ] || fail "no /dev/fuse"
+
+"$HINTFS" mkfs --fast "file:$WORK/ssd.img?zone_size=2MiB&zones=64" \
+               --slow "file:$WORK/hdd.img?zone_size=2MiB&zones=256" >/dev/null
+
+mount_fs() {
+  "$HINTFS" mount -f "file:$WORK/ssd.img" "$MNT" "$@" 2>> "$WORK/daemon.log" &
+  DAEMON=$!
+  for _ in $(seq 100); do mountpoint -q "$MNT" && return 0; sleep 0.1; done
+  fail "the mount did not come up"
+}
+unmount_fs() {
+  umount "$MNT"
+  wait "$DAEMON" || fail "the daemon exited with an error"
+  DAEMON=
+  "$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null || fail "fsck after unmount"
+}
+kill_daemon() {
+  kill -9 "$DAEMON"
+  wait "$WORKER" || true
+  wait "$DAEMON" 2>/dev/null || true
+  DAEMON=
+  umount -l "$MNT" 2>/dev/null || fusermount3 -u -z "$MNT" 2>/dev/null || true
+  "$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null || fail "fsck after the kill"
+}
+
+# 1. SQLite, every journal mode, against a model.
+mount_fs
+mkdir "$MNT/sqlite"
+python3 "$SQLITE_CHECK" ops "$MNT/sqlite" 1 2000 || { tail -3 "$WORK/daemon.log"; fail "sqlite"; }
+
+# 2. The daemon killed mid-transaction: every transaction whose COMMIT
+# returned is there after a remount, and the database is sound.
+for mode in delete wal; do
+  python3 "$SQLITE_CHECK" crash "$MNT/sqlite" "$WORK/$mode.log" "$mode" &
+  WORKER=$!
+  sleep 3
+  kill_daemon
+  mount_fs
+  python3 "$SQLITE_CHECK" verify "$MNT/sqlite" "$WORK/$mode.log" "$mode" || fail "sqlite $mode after the kill"
+done
+
+# 3. git: a repository with history, packed by gc, cloned, checked.
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
+git -c init.defaultBranch=main init -q "$MNT/repo" || fail "git init"
+for i in $(seq 20); do
+  seq "$i" 2000 > "$MNT/repo/file$((i % 5))"
+  git -C "$MNT/repo" add -A && git -C "$MNT/repo" commit -qm "commit $i" || fail "git commit $i"
+done
+git -C "$MNT/repo" gc -q || fail "git gc"
+git -C "$MNT/repo" fsck --strict 2>/dev/null || fail "git fsck"
+git clone -q "$MNT/repo" "$MNT/clone" || fail "git clone"
+[ "$(git -C "$MNT/clone" rev-list --count HEAD)" = 20 ] || fail "the clone lacks commits"
+cmp "$MNT/repo/file3" "$MNT/clone/file3" || fail "the clone's files differ"
+
+# 4. tar out of and into the mount, and rsync if installed.
+mkdir -p "$WORK/src/sub"
+seq 100000 > "$WORK/src/sub/numbers"
+head -c 300000 /dev/urandom > "$WORK/src/random"
+tar -C "$WORK/src" -cf "$MNT/src.tar" . || fail "tar to the mount"
+mkdir "$MNT/untarred"
+tar -C "$MNT/untarred" -xf "$MNT/src.tar" || fail "tar from the mount"
+diff -r "$WORK/src" "$MNT/untarred" || fail "untarred tree differs"
+if command -v rsync >/dev/null; then
+  rsync -a "$WORK/src/" "$MNT/rsynced/" || fail "rsync -a"
+  head -c 1000 /dev/urandom | dd of="$WORK/src/random" bs=1000 seek=50 conv=notrunc status=none
+  # -I: the change keeps size and may keep the mtime second, which rsync would skip.
+  rsync -a -I --inplace --no-whole-file "$WORK/src/" "$MNT/rsynced/" || fail "rsync --inplace"
+  diff -r "$WORK/src" "$MNT/rsynced" || fail "rsynced tree differs"
+else
+  echo "rsync not installed: skipped"
+fi
+unmount_fs
+echo "programs on the mount: ok"
