@@ -47,7 +47,7 @@ Status FsImpl::NextCopyZoneLocked(CopyTarget* target, uint64_t* used, uint64_t* 
       return Status::OK();
     }
   }
-  return Status::NoSpace(target->for_gc ? "no zone to relocate into" : "no zone to migrate into on the target tier");
+  return Status::NoSpace(target->for_gc ? "no zone to relocate into" : "no zone to copy into on the tiers allowed");
 }
 
 Status FsImpl::WriteInPieces(uint64_t length, CopyTarget* target, RateLimiter* limiter, const PieceSource& fill,

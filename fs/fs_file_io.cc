@@ -37,16 +37,24 @@ class FsFileWriter : public FileWriter {
   Status WriteAt(uint64_t offset, std::string_view data) override {
     if (closed_) return Status::InvalidArgument("write to a closed file");
     uint64_t size;
-    {
-      std::lock_guard<std::mutex> l(ino_->mu);
-      size = ino_->size;
-      if (offset < size) {
-        const size_t over = static_cast<size_t>(std::min<uint64_t>(data.size(), size - offset));
-        Status s = fs_->Overwrite(ino_.get(), offset, data.substr(0, over));
-        if (!s.ok()) return s;
-        data.remove_prefix(over);
+    for (int attempt = 0;; attempt++) {
+      Status s;
+      {
+        std::lock_guard<std::mutex> l(ino_->mu);
         size = ino_->size;
+        if (offset < size) {
+          const size_t over = static_cast<size_t>(std::min<uint64_t>(data.size(), size - offset));
+          s = fs_->Overwrite(ino_.get(), offset, data.substr(0, over));
+          if (s.ok()) data.remove_prefix(over);
+        }
       }
+      if (s.ok()) break;
+      if (!s.IsNoSpace() || attempt == 2) return s;
+      // Without the file's lock, so that GC may move its blocks too.
+      uint32_t freed = 0;
+      Status gc = fs_->CollectGarbage(4, &freed);
+      if (!gc.ok() && !gc.IsNoSpace()) return gc;
+      if (freed == 0) return s;
     }
     if (data.empty()) return Status::OK();
     // A write past the end: the gap reads as zeros.

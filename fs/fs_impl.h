@@ -217,7 +217,9 @@ class FsImpl : public Filesystem {
   Status QueueAllBytes(Inode* ino);
   Status SyncInode(Inode* ino);                       // ino->mu not held
   // Writes data over the file's bytes at offset (all inside its size) out
-  // of place (fs_overwrite.cc); the journal op is queued. ino->mu held.
+  // of place (fs_overwrite.cc); the journal op is queued. ino->mu held, so
+  // on NoSpace the caller collects garbage without it (GC moves this file's
+  // blocks too: they may be what fills the zones) and tries again.
   Status Overwrite(Inode* ino, uint64_t offset, std::string_view data);
   // Writes every queued op to the journal without flushing anything: the
   // changes survive the process being killed, as writes to a kernel
@@ -389,10 +391,8 @@ class FsImpl : public Filesystem {
                                         ZoneRole zone_class);
   // ---- overwrites (fs_overwrite.cc), ino->mu held
   // The part of an overwrite on devices: SplitAtRange's pieces inside it
-  // read, patched and written anew, then switched in; on NoSpace after GC
-  // made room, once more.
+  // read, patched and written anew, then switched in.
   Status OverwriteExtents(Inode* ino, uint64_t offset, std::string_view data);
-  Status OverwriteExtentsOnce(Inode* ino, uint64_t offset, std::string_view data);
   // Joins neighbouring extents that continue each other on one zone.
   void MergeContinuationsLocked(std::vector<Extent>* extents) const;
   bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,

@@ -42,17 +42,6 @@ void FsImpl::MergeContinuationsLocked(std::vector<Extent>* extents) const {
 }
 
 Status FsImpl::OverwriteExtents(Inode* ino, uint64_t offset, std::string_view data) {
-  Status s = OverwriteExtentsOnce(ino, offset, data);
-  if (!s.IsNoSpace()) return s;
-  // As an append would, make room by collecting garbage (never this file's:
-  // its lock is held) and try once more.
-  uint32_t freed = 0;
-  Status gc = CollectGarbageExcept(2, &freed, ino, /*only_device=*/-1);
-  if (!gc.ok() && !gc.IsNoSpace()) return gc;
-  return freed > 0 ? OverwriteExtentsOnce(ino, offset, data) : s;
-}
-
-Status FsImpl::OverwriteExtentsOnce(Inode* ino, uint64_t offset, std::string_view data) {
   const uint64_t end = offset + data.size();
   std::vector<Extent> pieces;
   std::vector<bool> inside;

@@ -9,7 +9,6 @@
 #include <rocksdb/env.h>
 
 #include "adapters/common/mount_registry.h"
-#include "adapters/common/patched_file.h"
 #include "adapters/rocksdb/hintfs_rocksdb.h"
 
 namespace hintfs {
@@ -150,28 +149,30 @@ class WritableFile : public rocksdb::FSWritableFile {
 };
 
 // Writes anywhere in a file (ingested tables get their global sequence
-// number patched in): patches persisted out of place at Sync and Close.
+// number patched in): FileWriter::WriteAt, written out of place by the core.
 class RandomRWFile : public rocksdb::FSRandomRWFile {
  public:
-  explicit RandomRWFile(std::unique_ptr<PatchedFile> f) : f_(std::move(f)) {}
+  RandomRWFile(Mount fs, std::unique_ptr<FileWriter> w, std::unique_ptr<FileReader> r)
+      : fs_(std::move(fs)), w_(std::move(w)), r_(std::move(r)) {}
   IOStatus Write(uint64_t offset, const Slice& data, const IOOptions&, IODebugContext*) override {
-    f_->Write(offset, std::string_view(data.data(), data.size()));
-    return IOStatus::OK();
+    return ToIO(w_->WriteAt(offset, std::string_view(data.data(), data.size())));
   }
   IOStatus Read(uint64_t offset, size_t n, const IOOptions&, Slice* result, char* scratch,
                 IODebugContext*) const override {
     size_t got = 0;
-    Status s = f_->Read(offset, n, scratch, &got);
+    Status s = r_->Read(offset, n, scratch, &got);
     *result = Slice(scratch, got);
     return ToIO(s);
   }
-  IOStatus Flush(const IOOptions&, IODebugContext*) override { return ToIO(f_->Persist(false)); }
-  IOStatus Sync(const IOOptions&, IODebugContext*) override { return ToIO(f_->Persist(true)); }
+  IOStatus Flush(const IOOptions&, IODebugContext*) override { return ToIO(w_->Flush()); }
+  IOStatus Sync(const IOOptions&, IODebugContext*) override { return ToIO(w_->Sync()); }
   IOStatus Fsync(const IOOptions& o, IODebugContext* d) override { return Sync(o, d); }
-  IOStatus Close(const IOOptions&, IODebugContext*) override { return ToIO(f_->Close()); }
+  IOStatus Close(const IOOptions&, IODebugContext*) override { return ToIO(w_->Close()); }
 
  private:
-  std::unique_ptr<PatchedFile> f_;  // holds the mount
+  Mount fs_;  // outlives the handles
+  std::unique_ptr<FileWriter> w_;
+  std::unique_ptr<FileReader> r_;
 };
 
 class Directory : public rocksdb::FSDirectory {
@@ -295,9 +296,12 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
 
   IOStatus NewRandomRWFile(const std::string& f, const rocksdb::FileOptions&,
                            std::unique_ptr<rocksdb::FSRandomRWFile>* result, IODebugContext*) override {
-    std::unique_ptr<PatchedFile> file;
-    Status s = PatchedFile::Open(fs_, f, &file);
-    if (s.ok()) result->reset(new RandomRWFile(std::move(file)));
+    // Created if missing, as POSIX's O_CREAT | O_RDWR.
+    std::unique_ptr<FileWriter> w;
+    std::unique_ptr<FileReader> r;
+    Status s = fs_->OpenWriter(f, WriteMode::kAppend, &w);
+    if (s.ok()) s = fs_->OpenReader(f, &r);
+    if (s.ok()) result->reset(new RandomRWFile(fs_, std::move(w), std::move(r)));
     return ToIO(s);
   }
 
