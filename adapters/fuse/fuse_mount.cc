@@ -3,6 +3,7 @@
 #include "adapters/fuse/fuse_mount.h"
 
 #include <fuse.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #include "adapters/common/mount_stats.h"
 #include "adapters/fuse/cache_invalidator.h"
 #include "adapters/fuse/dirty_limit.h"
+#include "adapters/fuse/fuse_args.h"
 #include "adapters/fuse/open_files.h"
 #include "cache/block_cache.h"
 #include "fs/uri.h"
@@ -379,6 +381,21 @@ int Truncate(const char* path, off_t size, fuse_file_info* fi) {
   return Errno(g_fs->Truncate(path, static_cast<uint64_t>(size)));
 }
 
+// Zones are written once, so nothing can be reserved ahead: mode 0 makes
+// the file at least offset + length long (zeros, written when the file is
+// settled), KEEP_SIZE has nothing to do; hole punching and the other modes
+// are not supported.
+int Fallocate(const char* path, int mode, off_t offset, off_t length, fuse_file_info* fi) {
+  if (mode & ~FALLOC_FL_KEEP_SIZE) return -EOPNOTSUPP;
+  if (offset < 0 || length <= 0) return -EINVAL;
+  if (IsVirtual(path)) return -EACCES;
+  if (mode & FALLOC_FL_KEEP_SIZE) return 0;
+  struct stat st;
+  int rc = GetAttr(path, &st, fi);
+  if (rc != 0 || offset + length <= st.st_size) return rc;
+  return Truncate(path, offset + length, fi);
+}
+
 int Mkdir(const char* path, mode_t) { return IsVirtual(path) ? -EEXIST : Errno(g_fs->Mkdir(path)); }
 int Rmdir(const char* path) { return IsVirtual(path) ? -EACCES : Errno(g_fs->Rmdir(path)); }
 int Unlink(const char* path) { return IsVirtual(path) ? -EACCES : Errno(g_fs->Unlink(path)); }
@@ -467,13 +484,20 @@ fuse_operations Operations() {
   ops.chown = Chown;
   ops.statfs = StatFs;
   ops.access = Access;
+  ops.fallocate = Fallocate;
   return ops;
 }
 
 }  // namespace
 
 int RunFuseMount(const FuseMountOptions& o) {
-  // Check the spec before detaching, so a bad one is reported here.
+  // Check the mountpoint and the spec before detaching, so that a bad one
+  // is reported here.
+  Status free = CheckMountpointFree(o.mountpoint);
+  if (!free.ok()) {
+    std::fprintf(stderr, "hintfs mount: %s\n", free.ToString().c_str());
+    return free.IsBusy() ? 1 : 2;
+  }
   {
     std::shared_ptr<Filesystem> probe;
     Status s = AcquireMount(SpecWithoutBlockCache(o.spec), &probe);
@@ -482,31 +506,7 @@ int RunFuseMount(const FuseMountOptions& o) {
       return s.IsInvalidArgument() || s.IsNotFound() ? 2 : 1;
     }
   }
-  std::vector<std::string> args = {"hintfs"};
-  if (o.debug) args.push_back("-d");
-  // Our own options out of the comma-separated lists; the rest are FUSE's.
-  g_writeback = true;
-  for (const std::string& list : o.fuse_options) {
-    std::string rest;
-    size_t start = 0;
-    while (start <= list.size()) {
-      size_t comma = list.find(',', start);
-      if (comma == std::string::npos) comma = list.size();
-      std::string opt = list.substr(start, comma - start);
-      start = comma + 1;
-      if (opt == "writeback_cache") {
-        g_writeback = true;
-      } else if (opt == "no_writeback_cache") {
-        g_writeback = false;
-      } else if (!opt.empty()) {
-        rest += (rest.empty() ? "" : ",") + opt;
-      }
-    }
-    if (!rest.empty()) {
-      args.push_back("-o");
-      args.push_back(rest);
-    }
-  }
+  std::vector<std::string> args = FuseArguments(o, &g_writeback);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(&a[0]);
   fuse_args fargs = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());

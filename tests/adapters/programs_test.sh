@@ -3,7 +3,8 @@
 # filesystem: SQLite in every journal mode (random transactions against a
 # model, integrity_check, and committed transactions surviving the daemon's
 # SIGKILL mid-transaction), git (init, commit, gc, clone), tar, and rsync
-# (-a, --inplace) when installed; clean fsck after each unmount.
+# (-a, --inplace) when installed; the mount's name and type, fallocate, and
+# a second mount on a busy mountpoint refused; clean fsck after each unmount.
 #   bash programs_test.sh HINTFS SQLITE_CHECK_PY
 set -euo pipefail
 HINTFS=$(readlink -f "${1:?}") SQLITE_CHECK=$(readlink -f "${2:?}")
@@ -89,5 +90,24 @@ if command -v rsync >/dev/null; then
 else
   echo "rsync not installed: skipped"
 fi
+
+# 5. What `mount` and `df` call it; fallocate; a second mount on the same
+# mountpoint is refused (exit status 1, one line) and the first keeps serving.
+findmnt -n -o SOURCE,FSTYPE "$MNT" | grep -qx 'hintfs *fuse.hintfs' ||
+  { findmnt "$MNT"; fail "the mount is not named hintfs of type fuse.hintfs"; }
+df "$MNT" | grep -q '^hintfs ' || fail "df does not name the mount hintfs"
+printf abc > "$MNT/falloc"
+fallocate -l 100000 "$MNT/falloc" || fail "fallocate"
+[ "$(stat -c %s "$MNT/falloc")" = 100000 ] || fail "fallocate did not extend the file"
+fallocate -n -l 300000 "$MNT/falloc" || fail "fallocate --keep-size"
+[ "$(stat -c %s "$MNT/falloc")" = 100000 ] || fail "fallocate --keep-size changed the size"
+fallocate -p -o 0 -l 10 "$MNT/falloc" 2>/dev/null && fail "hole punching claimed to work"
+[ "$(head -c 3 "$MNT/falloc")" = abc ] && [ "$(tail -c +4 "$MNT/falloc" | tr -d '\0' | wc -c)" = 0 ] ||
+  fail "fallocate changed the bytes"
+rc=0
+"$HINTFS" mount -f "file:$WORK/ssd.img" "$MNT" 2> "$WORK/err.txt" || rc=$?
+[ "$rc" -eq 1 ] && [ "$(wc -l < "$WORK/err.txt")" -eq 1 ] && grep -q 'already a mount point' "$WORK/err.txt" ||
+  { cat "$WORK/err.txt"; fail "a second mount on $MNT: exit status $rc"; }
+[ "$(head -c 3 "$MNT/falloc")" = abc ] || fail "the first mount stopped serving"
 unmount_fs
 echo "programs on the mount: ok"

@@ -1,0 +1,65 @@
+#include "adapters/fuse/fuse_args.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include "adapters/fuse/dirty_limit.h"
+
+namespace hintfs {
+
+std::vector<std::string> FuseArguments(const FuseMountOptions& o, bool* writeback) {
+  std::vector<std::string> args = {"hintfs"};
+  if (o.debug) args.push_back("-d");
+  *writeback = true;
+  bool named = false, typed = false;
+  for (const std::string& list : o.fuse_options) {
+    std::string rest;
+    size_t start = 0;
+    while (start <= list.size()) {
+      size_t comma = list.find(',', start);
+      if (comma == std::string::npos) comma = list.size();
+      std::string opt = list.substr(start, comma - start);
+      start = comma + 1;
+      if (opt == "writeback_cache") {
+        *writeback = true;
+      } else if (opt == "no_writeback_cache") {
+        *writeback = false;
+      } else if (!opt.empty()) {
+        named = named || opt.rfind("fsname=", 0) == 0;
+        typed = typed || opt.rfind("subtype=", 0) == 0;
+        rest += (rest.empty() ? "" : ",") + opt;
+      }
+    }
+    if (!rest.empty()) {
+      args.push_back("-o");
+      args.push_back(rest);
+    }
+  }
+  std::string name = std::string(named ? "" : "fsname=hintfs") + (named || typed ? "" : ",") +
+                     (typed ? "" : "subtype=hintfs");
+  if (!name.empty()) {
+    args.push_back("-o");
+    args.push_back(name);
+  }
+  return args;
+}
+
+Status CheckMountpointFree(const std::string& mountpoint) {
+  char real[PATH_MAX];
+  struct stat st;
+  if (realpath(mountpoint.c_str(), real) == nullptr || stat(real, &st) != 0) {
+    return Status::NotFound("mountpoint " + mountpoint + ": " + std::strerror(errno));
+  }
+  if (!S_ISDIR(st.st_mode)) return Status::InvalidArgument("mountpoint " + mountpoint + " is not a directory");
+  std::string bdi;
+  if (MountDeviceName(real, &bdi).ok()) {
+    return Status::Busy(mountpoint + " is already a mount point (umount it first)");
+  }
+  return Status::OK();
+}
+
+}  // namespace hintfs
