@@ -29,6 +29,7 @@ nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
   j["overwritten_bytes"] = st.overwritten_bytes;
   j["zone_resets"] = st.zone_resets;
   j["gc_runs"] = st.gc_runs;
+  j["gc_bytes_moved"] = st.gc_bytes_moved;
   j["journal_commits"] = st.journal_commits;
   j["journal_unflushed_commits"] = st.journal_unflushed_commits;
   j["journal_bytes"] = st.journal_bytes;
