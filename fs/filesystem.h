@@ -148,6 +148,9 @@ struct FileStat {
   int64_t mtime_ns = 0;
   std::vector<Extent> extents;  // bytes already on a device (files only)
   std::string tag;  // the bytes SetTag stored (empty: none)
+  uint32_t mode = 0;  // permission bits SetOwnership stored, with kModeSet (0: never set)
+  uint32_t uid = 0;
+  uint32_t gid = 0;
   // Random reads since mount: reads that did not start where the previous
   // read of the file ended (not persisted).
   uint64_t reads = 0;
@@ -354,11 +357,12 @@ class Filesystem {
 
   // A writer at the end of the file (mode says what happens to an existing
   // one). Busy if another writer has the file open; AlreadyExists for
-  // kExclusive on an existing path; InvalidArgument if path is a directory.
+  // kExclusive on an existing path; InvalidArgument if path is a directory
+  // or a symbolic link.
   virtual Status OpenWriter(const std::string& path, WriteMode mode,
                             std::unique_ptr<FileWriter>* writer) = 0;
-  // InvalidArgument if path is a directory. The reader sees the file as it
-  // grows; it stays readable after the file is unlinked.
+  // InvalidArgument if path is a directory or a symbolic link. The reader
+  // sees the file as it grows; it stays readable after the file is unlinked.
   virtual Status OpenReader(const std::string& path, std::unique_ptr<FileReader>* reader) = 0;
   virtual Status Stat(const std::string& path, FileStat* stat) = 0;
   // InvalidArgument if path is a file.
@@ -376,6 +380,18 @@ class Filesystem {
   // AlreadyExists if new_path exists; InvalidArgument if existing is a
   // directory.
   virtual Status Link(const std::string& existing, const std::string& new_path) = 0;
+  // Creates path as a symbolic link to target, which the filesystem stores
+  // and never follows (paths given to it never pass through links; FUSE's
+  // kernel side resolves them). AlreadyExists if path exists;
+  // InvalidArgument for an empty target or one over kMaxSymlinkTarget bytes.
+  virtual Status Symlink(const std::string& target, const std::string& path) = 0;
+  // The target of the symbolic link at path; InvalidArgument if path is not one.
+  virtual Status ReadLink(const std::string& path, std::string* target) = 0;
+  // Stores permission bits (mode & kModeBits) and the owner with path (a
+  // file, directory or link), durable with the next commit. The filesystem
+  // checks no permission: a layer that serves users does (FUSE's
+  // default_permissions).
+  virtual Status SetOwnership(const std::string& path, uint32_t mode, uint32_t uid, uint32_t gid) = 0;
   // Shrinks a file, or grows it with zeros. InvalidArgument for a directory.
   virtual Status Truncate(const std::string& path, uint64_t size) = 0;
   virtual Status SetMtime(const std::string& path, int64_t mtime_ns) = 0;

@@ -40,6 +40,13 @@ class FilesystemWrapper : public Filesystem {
   Status Link(const std::string& existing, const std::string& new_path) override {
     return target_->Link(existing, new_path);
   }
+  Status Symlink(const std::string& target, const std::string& path) override {
+    return target_->Symlink(target, path);
+  }
+  Status ReadLink(const std::string& path, std::string* target) override { return target_->ReadLink(path, target); }
+  Status SetOwnership(const std::string& path, uint32_t mode, uint32_t uid, uint32_t gid) override {
+    return target_->SetOwnership(path, mode, uid, gid);
+  }
   Status Truncate(const std::string& path, uint64_t size) override { return target_->Truncate(path, size); }
   Status SetMtime(const std::string& path, int64_t mtime_ns) override { return target_->SetMtime(path, mtime_ns); }
   Status KeepOnFastTier(const std::string& dir, ZoneRole file_class) override {

@@ -154,6 +154,9 @@ Status FsImpl::Stat(const std::string& path, FileStat* st) {
   st->mtime_ns = ino->mtime_ns;
   st->extents = ino->extents;
   st->tag = ino->tag;
+  st->mode = ino->mode;
+  st->uid = ino->uid;
+  st->gid = ino->gid;
   st->reads = ino->reads.load(std::memory_order_relaxed);
   return Status::OK();
 }
@@ -213,6 +216,71 @@ Status FsImpl::Mkdir(const std::string& path) {
   return CommitUnflushed();
 }
 
+Status FsImpl::Symlink(const std::string& target, const std::string& path) {
+  if (target.empty() || target.size() > kMaxSymlinkTarget) {
+    return Status::InvalidArgument(path + ": a link target holds 1 to " + std::to_string(kMaxSymlinkTarget) +
+                                   " bytes");
+  }
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    Status s = CheckWritable();
+    if (!s.ok()) return s;
+    uint64_t parent, id;
+    std::string name;
+    s = ResolveParent(path, &parent, &name);
+    if (!s.ok()) return s;
+    if (dirs_[parent].count(name)) return Status::AlreadyExists(path);
+    s = CreateLocked(parent, name, FileType::kSymlink, path, &id);
+    if (!s.ok()) return s;
+    // The target is the link's content, journaled as its tail. Nobody else
+    // can reach the new inode before mu_ is released: its own lock is not
+    // needed (and would be taken out of order here).
+    Inode* ino = inodes_.at(id).get();
+    ino->pending = target;
+    ino->tail_len = target.size();
+    ino->size = target.size();
+    ino->first_dirty = 0;
+    QueueInodeLocked(ino);
+  }
+  return CommitUnflushed();
+}
+
+Status FsImpl::ReadLink(const std::string& path, std::string* target) {
+  std::shared_ptr<Inode> ino;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    uint64_t id;
+    Status s = Resolve(path, &id);
+    if (!s.ok()) return s;
+    ino = inodes_.at(id);
+  }
+  if (ino->type != FileType::kSymlink) return Status::InvalidArgument(path + " is not a symbolic link");
+  std::lock_guard<std::mutex> il(ino->mu);
+  *target = ino->pending;
+  return Status::OK();
+}
+
+Status FsImpl::SetOwnership(const std::string& path, uint32_t mode, uint32_t uid, uint32_t gid) {
+  std::shared_ptr<Inode> ino;
+  Status s = HoldInode(path, /*files_only=*/false, &ino);
+  if (!s.ok()) return s;
+  {
+    std::lock_guard<std::mutex> il(ino->mu);
+    ino->mode = (mode & kModeBits) | kModeSet;
+    ino->uid = uid;
+    ino->gid = gid;
+    MetadataOp op;
+    op.type = MetadataOp::Type::kSetOwnership;
+    op.inode.id = ino->id;
+    op.inode.mode = ino->mode;
+    op.inode.uid = uid;
+    op.inode.gid = gid;
+    journal_->Add(op);
+  }
+  CloseHandle(ino);
+  return CommitUnflushed();
+}
+
 Status FsImpl::KeepOnFastTier(const std::string& dir, ZoneRole file_class) {
   if (!IsFileClass(file_class)) return Status::InvalidArgument(ZoneRoleName(file_class) + " is not a file class");
   std::lock_guard<std::mutex> l(mu_);
@@ -267,8 +335,11 @@ Status FsImpl::HoldInode(const std::string& path, bool files_only, std::shared_p
   uint64_t id;
   s = Resolve(path, &id);
   if (!s.ok()) return s;
-  if (files_only && dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
   *ino = inodes_.at(id);
+  if (files_only && (*ino)->type != FileType::kFile) {
+    return Status::InvalidArgument(path + ((*ino)->type == FileType::kDirectory ? " is a directory"
+                                                                                : " is a symbolic link"));
+  }
   (*ino)->open_count++;
   return Status::OK();
 }
@@ -445,7 +516,7 @@ FsStats FsImpl::Stats() {
   std::lock_guard<std::mutex> l(mu_);
   for (const auto& [id, ino] : inodes_) {
     if (ino->type == FileType::kFile) st.files++;
-    else st.directories++;
+    if (ino->type == FileType::kDirectory) st.directories++;
   }
   return st;
 }

@@ -48,6 +48,9 @@ struct Inode {
 
   std::mutex mu;  // guards everything below
   uint64_t size = 0;  // logical: extent bytes + pending
+  uint32_t mode = 0;  // InodeRecord::mode, uid, gid
+  uint32_t uid = 0;
+  uint32_t gid = 0;
   uint64_t data_version = 0;  // bumped when written bytes change (truncate)
   int64_t mtime_ns = 0;
   std::vector<Extent> extents;  // see the lock rule above
@@ -120,6 +123,9 @@ class FsImpl : public Filesystem {
   Status Unlink(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;
   Status Link(const std::string& existing, const std::string& new_path) override;
+  Status Symlink(const std::string& target, const std::string& path) override;
+  Status ReadLink(const std::string& path, std::string* target) override;
+  Status SetOwnership(const std::string& path, uint32_t mode, uint32_t uid, uint32_t gid) override;
   Status Truncate(const std::string& path, uint64_t size) override;
   Status SetMtime(const std::string& path, int64_t mtime_ns) override;
   Status SetTag(const std::string& path, const std::string& tag) override;
@@ -393,6 +399,9 @@ class FsImpl : public Filesystem {
   // The part of an overwrite on devices: SplitAtRange's pieces inside it
   // read, patched and written anew, then switched in.
   Status OverwriteExtents(Inode* ino, uint64_t offset, std::string_view data);
+  // Queues the op that replaces the file's extents [from, from + replaced)
+  // by with (kReplaceExtents). mu_ held.
+  void QueueReplacementLocked(Inode* ino, size_t from, size_t replaced, const std::vector<Extent>& with);
   // Joins neighbouring extents that continue each other on one zone.
   void MergeContinuationsLocked(std::vector<Extent>* extents) const;
   bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,

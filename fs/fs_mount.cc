@@ -366,6 +366,9 @@ Status FsImpl::LoadInodes(const MetadataImage& image, const ReplayReport& replay
     ino->mtime_ns = rec.mtime_ns;
     ino->extents = rec.extents;
     ino->tag = rec.tag;
+    ino->mode = rec.mode;
+    ino->uid = rec.uid;
+    ino->gid = rec.gid;
     ino->pending = rec.tail;  // a synced tail is not on a device yet
     ino->tail_len = rec.tail.size();
     if (rewrite) {
@@ -480,7 +483,8 @@ Status FsImpl::Unmount() {
     }
     for (auto& ino : all) {
       std::lock_guard<std::mutex> il(ino->mu);
-      if (ino->deleted) continue;
+      // A link's target stays in the journal (its tail): it is never data.
+      if (ino->deleted || ino->type == FileType::kSymlink) continue;
       Status s = FinishWriting(ino.get());
       if (!s.ok() && result.ok()) result = s;
     }

@@ -41,18 +41,43 @@ void FsImpl::MergeContinuationsLocked(std::vector<Extent>* extents) const {
   extents->swap(merged);
 }
 
+void FsImpl::QueueReplacementLocked(Inode* ino, size_t from, size_t replaced, const std::vector<Extent>& with) {
+  if (ino->deleted || options_.read_only) return;
+  MetadataOp op;
+  op.type = MetadataOp::Type::kReplaceExtents;
+  op.inode.id = ino->id;
+  op.from_index = static_cast<uint32_t>(from);
+  op.replaced = static_cast<uint32_t>(replaced);
+  op.inode.extents = with;
+  op.inode.size = ino->extent_bytes() + ino->tail_len;  // what the journal holds: the lengths did not change
+  op.inode.mtime_ns = ino->mtime_ns;
+  journal_->Add(op);
+}
+
 Status FsImpl::OverwriteExtents(Inode* ino, uint64_t offset, std::string_view data) {
   const uint64_t end = offset + data.size();
+  // A file rewritten at random has many extents: only the window around the
+  // ones that hold [offset, end) (with a neighbour each side, which the new
+  // blocks may continue) is split, switched and journaled.
+  const std::vector<Extent>& all = ino->extents;
+  size_t lo = 0;
+  uint64_t base = 0;  // file offset of all[lo]
+  while (lo < all.size() && base + all[lo].length <= offset) base += all[lo++].length;
+  size_t hi = lo;
+  for (uint64_t pos = base; hi < all.size() && pos < end;) pos += all[hi++].length;
+  if (lo > 0) base -= all[--lo].length;
+  if (hi < all.size()) hi++;
   std::vector<Extent> pieces;
   std::vector<bool> inside;
-  SplitAtRange(ino->extents, offset, end, &pieces, &inside);
-  // The pieces inside cover [first_byte, end) widened to whole blocks; each
-  // is read, patched and written anew as one MovedExtent.
+  SplitAtRange(std::vector<Extent>(all.begin() + static_cast<long>(lo), all.begin() + static_cast<long>(hi)),
+               offset - base, end - base, &pieces, &inside);
+  // The pieces inside cover [offset, end) widened to whole blocks; each is
+  // read, patched and written anew as one MovedExtent.
   CopyTarget target;
   target.role = ino->role;
   std::vector<MovedExtent> moved;
   std::vector<Extent> written;
-  uint64_t pos = 0;  // file offset of pieces[i]
+  uint64_t pos = base;  // file offset of pieces[i]
   Status s;
   std::string block_bytes;
   for (size_t i = 0; i < pieces.size() && s.ok(); pos += pieces[i].length, i++) {
@@ -85,16 +110,13 @@ Status FsImpl::OverwriteExtents(Inode* ino, uint64_t offset, std::string_view da
   }
   if (s.ok()) {
     std::lock_guard<std::mutex> l(mu_);
-    std::vector<Extent> after = SwitchMovedLocked(pieces, moved, target.role);
-    MergeContinuationsLocked(&after);
-    size_t first_changed = 0;
-    while (first_changed < after.size() && first_changed < ino->extents.size() &&
-           after[first_changed] == ino->extents[first_changed]) {
-      first_changed++;
-    }
-    ino->extents.swap(after);
-    ino->first_dirty = std::min(ino->first_dirty, first_changed);
-    QueueInodeLocked(ino);
+    std::vector<Extent> window = SwitchMovedLocked(pieces, moved, target.role);
+    MergeContinuationsLocked(&window);
+    QueueInodeLocked(ino);  // changes made before go first, as they were made
+    QueueReplacementLocked(ino, lo, hi - lo, window);
+    auto first = ino->extents.erase(ino->extents.begin() + static_cast<long>(lo),
+                                    ino->extents.begin() + static_cast<long>(hi));
+    ino->extents.insert(first, window.begin(), window.end());
   }
   // On failure the blocks written are unreferenced: their zones are
   // reclaimed as any dead zone.

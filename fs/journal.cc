@@ -379,7 +379,10 @@ Status Journal::ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image
 void Journal::NoteUnflushed(const std::vector<MetadataOp>& ops, const MetadataImage& image,
                             ReplayReport* report) {
   for (const MetadataOp& op : ops) {
-    if (op.type != MetadataOp::Type::kSetExtents && op.type != MetadataOp::Type::kCreateInode) continue;
+    if (op.type != MetadataOp::Type::kSetExtents && op.type != MetadataOp::Type::kReplaceExtents &&
+        op.type != MetadataOp::Type::kCreateInode) {
+      continue;
+    }
     if (report->durable.count(op.inode.id)) continue;
     auto it = image.inodes().find(op.inode.id);
     report->durable[op.inode.id] = it == image.inodes().end() ? InodeRecord() : it->second;

@@ -22,6 +22,38 @@ std::string ZoneRoleName(ZoneRole role) {
   return "class-" + std::to_string(static_cast<int>(role));
 }
 
+namespace {
+
+void PutExtents(std::string* dst, const std::vector<Extent>& extents) {
+  PutFixed32(dst, static_cast<uint32_t>(extents.size()));
+  for (const Extent& e : extents) {
+    PutFixed32(dst, e.device);
+    PutFixed32(dst, e.zone);
+    PutFixed64(dst, e.offset);
+    PutFixed64(dst, e.length);
+  }
+}
+
+// Errors stay in d; Corruption for a count the bytes cannot hold.
+Status GetExtents(Decoder* d, std::vector<Extent>* extents) {
+  uint32_t count = 0;
+  d->GetFixed32(&count);
+  if (!d->ok()) return Status::OK();
+  if (count > kMaxExtentsPerOp || count > d->remaining() / 24) {
+    return Status::Corruption("metadata op: extent count out of range");
+  }
+  extents->resize(count);
+  for (Extent& e : *extents) {
+    d->GetFixed32(&e.device);
+    d->GetFixed32(&e.zone);
+    d->GetFixed64(&e.offset);
+    d->GetFixed64(&e.length);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 void EncodeOp(const MetadataOp& op, std::string* dst) {
   dst->push_back(static_cast<char>(op.type));
   const InodeRecord& in = op.inode;
@@ -49,14 +81,16 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
       PutFixed32(dst, op.from_index);
       PutFixed64(dst, in.size);
       PutFixed64(dst, static_cast<uint64_t>(in.mtime_ns));
-      PutFixed32(dst, static_cast<uint32_t>(in.extents.size()));
-      for (const Extent& e : in.extents) {
-        PutFixed32(dst, e.device);
-        PutFixed32(dst, e.zone);
-        PutFixed64(dst, e.offset);
-        PutFixed64(dst, e.length);
-      }
+      PutExtents(dst, in.extents);
       PutLengthPrefixed(dst, in.tail);
+      break;
+    case MetadataOp::Type::kReplaceExtents:
+      PutFixed64(dst, in.id);
+      PutFixed32(dst, op.from_index);
+      PutFixed32(dst, op.replaced);
+      PutFixed64(dst, in.size);
+      PutFixed64(dst, static_cast<uint64_t>(in.mtime_ns));
+      PutExtents(dst, in.extents);
       break;
     case MetadataOp::Type::kAppendTail:
       PutFixed64(dst, in.id);
@@ -83,6 +117,12 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
     case MetadataOp::Type::kSetTag:
       PutFixed64(dst, in.id);
       PutLengthPrefixed(dst, in.tag);
+      break;
+    case MetadataOp::Type::kSetOwnership:
+      PutFixed64(dst, in.id);
+      PutFixed32(dst, in.mode);
+      PutFixed32(dst, in.uid);
+      PutFixed32(dst, in.gid);
       break;
     case MetadataOp::Type::kZoneOwner:
       PutFixed32(dst, op.device);
@@ -119,7 +159,7 @@ Status DecodeCreateInode(Decoder* d, InodeRecord* in) {
   if (!d->ok()) return Status::OK();
   in->type = static_cast<FileType>(tr[0]);
   in->role = static_cast<ZoneRole>(tr[1]);
-  if (in->type != FileType::kFile && in->type != FileType::kDirectory) {
+  if (in->type != FileType::kFile && in->type != FileType::kDirectory && in->type != FileType::kSymlink) {
     return Status::Corruption("metadata op: bad file type");
   }
   if (in->role != ZoneRole::kFree && !IsFileClass(in->role)) {  // free: a directory
@@ -130,26 +170,17 @@ Status DecodeCreateInode(Decoder* d, InodeRecord* in) {
 
 Status DecodeSetExtents(Decoder* d, MetadataOp* op) {
   InodeRecord& in = op->inode;
-  uint32_t count = 0;
   uint64_t mtime = 0;
+  const bool replace = op->type == MetadataOp::Type::kReplaceExtents;
   d->GetFixed64(&in.id);
   d->GetFixed32(&op->from_index);
+  if (replace) d->GetFixed32(&op->replaced);
   d->GetFixed64(&in.size);
   d->GetFixed64(&mtime);
-  d->GetFixed32(&count);
   in.mtime_ns = static_cast<int64_t>(mtime);
-  if (!d->ok()) return Status::OK();
-  if (count > kMaxExtentsPerOp || count > d->remaining() / 24) {
-    return Status::Corruption("metadata op: extent count out of range");
-  }
-  in.extents.resize(count);
-  for (Extent& e : in.extents) {
-    d->GetFixed32(&e.device);
-    d->GetFixed32(&e.zone);
-    d->GetFixed64(&e.offset);
-    d->GetFixed64(&e.length);
-  }
-  d->GetLengthPrefixed(&in.tail, kMaxTail);
+  Status s = GetExtents(d, &in.extents);
+  if (!s.ok()) return s;
+  if (!replace) d->GetLengthPrefixed(&in.tail, kMaxTail);
   return Status::OK();
 }
 
@@ -194,7 +225,8 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       d.GetFixed64(&op->parent);
       d.GetLengthPrefixed(&op->name, kMaxName);
       break;
-    case MetadataOp::Type::kSetExtents: {
+    case MetadataOp::Type::kSetExtents:
+    case MetadataOp::Type::kReplaceExtents: {
       Status s = DecodeSetExtents(&d, op);
       if (!s.ok()) return s;
       break;
@@ -236,6 +268,13 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
     case MetadataOp::Type::kSetTag:
       d.GetFixed64(&in.id);
       d.GetLengthPrefixed(&in.tag, kMaxFileTag);
+      break;
+    case MetadataOp::Type::kSetOwnership:
+      d.GetFixed64(&in.id);
+      d.GetFixed32(&in.mode);
+      d.GetFixed32(&in.uid);
+      d.GetFixed32(&in.gid);
+      if (d.ok() && (in.mode & ~(kModeBits | kModeSet)) != 0) return Status::Corruption("metadata op: bad mode");
       break;
     case MetadataOp::Type::kZoneOwner:
       d.GetFixed32(&op->device);
@@ -282,8 +321,10 @@ Status MetadataImage::Apply(const MetadataOp& op) {
     case MetadataOp::Type::kUnlink:
       return ApplyNamespaceOp(op);
     case MetadataOp::Type::kSetExtents:
+    case MetadataOp::Type::kReplaceExtents:
     case MetadataOp::Type::kAppendTail:
     case MetadataOp::Type::kSetTag:
+    case MetadataOp::Type::kSetOwnership:
       return ApplyFileOp(op);
     case MetadataOp::Type::kSetHintsV1:  // DecodeOp made it op 16
       break;
@@ -382,6 +423,23 @@ Status MetadataImage::ApplyFileOp(const MetadataOp& op) {
       rec.tail = op.inode.tail;
       return Status::OK();
     }
+    case MetadataOp::Type::kReplaceExtents: {
+      auto it = inodes_.find(op.inode.id);
+      if (it == inodes_.end()) return OpCorruption(op, "no such inode");
+      InodeRecord& rec = it->second;
+      if (op.replaced > rec.extents.size() || op.from_index > rec.extents.size() - op.replaced) {
+        return OpCorruption(op, "replaced extents beyond the list");
+      }
+      auto first = rec.extents.begin() + op.from_index, last = first + op.replaced;
+      uint64_t size = rec.size;
+      for (auto e = first; e != last; ++e) size -= e->length;
+      for (const Extent& e : op.inode.extents) size += e.length;
+      if (size != op.inode.size) return OpCorruption(op, "size does not match extents");
+      rec.extents.insert(rec.extents.erase(first, last), op.inode.extents.begin(), op.inode.extents.end());
+      rec.size = op.inode.size;
+      rec.mtime_ns = op.inode.mtime_ns;
+      return Status::OK();
+    }
     case MetadataOp::Type::kAppendTail: {
       auto it = inodes_.find(op.inode.id);
       if (it == inodes_.end()) return OpCorruption(op, "no such inode");
@@ -399,6 +457,14 @@ Status MetadataImage::ApplyFileOp(const MetadataOp& op) {
       auto it = inodes_.find(op.inode.id);
       if (it == inodes_.end()) return OpCorruption(op, "no such inode");
       it->second.tag = op.inode.tag;
+      return Status::OK();
+    }
+    case MetadataOp::Type::kSetOwnership: {
+      auto it = inodes_.find(op.inode.id);
+      if (it == inodes_.end()) return OpCorruption(op, "no such inode");
+      it->second.mode = op.inode.mode;
+      it->second.uid = op.inode.uid;
+      it->second.gid = op.inode.gid;
       return Status::OK();
     }
     default:
@@ -477,6 +543,15 @@ void MetadataImage::SnapshotOps(std::vector<MetadataOp>* ops) const {
       x.inode.extents = rec.extents;
       x.inode.tail = rec.tail;
       ops->push_back(x);
+    }
+    if (rec.mode != 0 || rec.uid != 0 || rec.gid != 0) {
+      MetadataOp o;
+      o.type = MetadataOp::Type::kSetOwnership;
+      o.inode.id = id;
+      o.inode.mode = rec.mode;
+      o.inode.uid = rec.uid;
+      o.inode.gid = rec.gid;
+      ops->push_back(o);
     }
     if (!rec.tag.empty()) {
       MetadataOp h;

@@ -17,7 +17,15 @@ namespace hintfs {
 
 constexpr uint64_t kRootInode = 1;
 
-enum class FileType : uint8_t { kFile = 1, kDirectory = 2 };
+// A symbolic link's target is its content: the bytes of its (journaled) tail.
+enum class FileType : uint8_t { kFile = 1, kDirectory = 2, kSymlink = 3 };
+
+// The longest symbolic link target (PATH_MAX less its NUL).
+constexpr size_t kMaxSymlinkTarget = 4095;
+// Permission bits (with set-user-ID, set-group-ID and sticky) an inode keeps,
+// and the bit that says they were set (a mode of 0 is a mode too).
+constexpr uint32_t kModeBits = 07777;
+constexpr uint32_t kModeSet = 010000;
 
 // What a zone is for: the filesystem's own zones (superblock, metadata
 // journal) and empty ones, or the class of the files whose data it holds.
@@ -77,6 +85,12 @@ struct InodeRecord {
   // kept in the journal so that a sync never pads a block in a data zone.
   std::string tail;
   std::string tag;  // at most kMaxFileTag bytes, see above
+  // Permission bits and owner (op 17): mode holds kModeSet once they were
+  // set; before, the layers above show 0644 for files and 0755 for
+  // directories, owned by whoever serves them.
+  uint32_t mode = 0;
+  uint32_t uid = 0;
+  uint32_t gid = 0;
 };
 
 // The file appending to a zone, recorded when it takes the zone, so that
@@ -111,6 +125,10 @@ struct MetadataOp {
     kZoneSealedTable = 15,  // device, zone, block, table_crc: op 14, and the CRC of the
                             // trailer's checksum table (ChecksumTableCrc)
     kSetTag = 16,        // inode.id, inode.tag: the file's tag (empty: none)
+    kSetOwnership = 17,  // inode.id, inode.mode, inode.uid, inode.gid
+    kReplaceExtents = 18,  // inode.id, from_index, replaced, inode.size, mtime_ns, extents: the
+                           // extents [from_index, from_index + replaced) give way to these (an
+                           // overwrite: its cost is the pieces it changed, not the list after them)
   };
   Type type = Type::kCreateInode;
   InodeRecord inode;
@@ -125,6 +143,7 @@ struct MetadataOp {
   uint32_t block = 0;           // zone-relative block index
   std::vector<uint32_t> crcs;   // one per block
   uint32_t table_crc = 0;       // kZoneSealedTable
+  uint32_t replaced = 0;        // kReplaceExtents
 };
 
 // The block checksums the journal keeps for a data zone.

@@ -10,7 +10,7 @@ void OpBacklog::Add(const std::vector<MetadataOp>& ops, const MetadataImage& ima
     if (op.type == MetadataOp::Type::kCreateInode || op.type == MetadataOp::Type::kDeleteInode) {
       extents_op_.erase(id);  // never join changes across an inode's birth or death
     }
-    bool extents = op.type == MetadataOp::Type::kSetExtents;
+    bool extents = op.type == MetadataOp::Type::kSetExtents || op.type == MetadataOp::Type::kReplaceExtents;
     if (!extents && op.type != MetadataOp::Type::kAppendTail) {
       ops_.push_back(op);
       continue;

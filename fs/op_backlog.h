@@ -1,6 +1,7 @@
 // Ops that are in the image (and in the host log) but in no device batch yet,
 // kept compact: all changes of a file's extents and tail ("set extents",
-// "append tail") between its birth and death become one "set extents" op
+// "replace extents", "append tail") between its birth and death become one
+// "set extents" op
 // stating the file as the image has it when the backlog is written, so a log
 // flushed after every record costs the next device batch one op, not one
 // per flush.

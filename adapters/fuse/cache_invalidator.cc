@@ -4,7 +4,28 @@
 
 #include <fuse.h>
 
+#include <chrono>
+#include <cstdio>
+
+#include <fmt/format.h>
+
 namespace hintfs {
+
+void LogFailedWriteBack(const Status& s) {
+  static std::mutex mu;
+  static std::chrono::steady_clock::time_point last;
+  static uint64_t skipped = 0;
+  std::lock_guard<std::mutex> l(mu);
+  auto now = std::chrono::steady_clock::now();
+  if (last.time_since_epoch().count() != 0 && now - last < std::chrono::seconds(1)) {
+    skipped++;
+    return;
+  }
+  std::string more = skipped > 0 ? fmt::format(" ({} more since the last line)", skipped) : "";
+  std::fprintf(stderr, "hintfs mount: write-back failed: %s%s\n", s.ToString().c_str(), more.c_str());
+  last = now;
+  skipped = 0;
+}
 
 void CacheInvalidator::Start(fuse* f) {
   std::lock_guard<std::mutex> l(mu_);

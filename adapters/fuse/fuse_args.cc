@@ -1,9 +1,13 @@
+#define FUSE_USE_VERSION 31
 #include "adapters/fuse/fuse_args.h"
 
+#include <fuse.h>
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <climits>
+#include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -39,14 +43,47 @@ std::vector<std::string> FuseArguments(const FuseMountOptions& o, bool* writebac
       args.push_back(rest);
     }
   }
-  std::string name = std::string(named ? "" : "fsname=hintfs") + (named || typed ? "" : ",") +
-                     (typed ? "" : "subtype=hintfs");
-  if (!name.empty()) {
-    args.push_back("-o");
-    args.push_back(name);
-  }
+  // The kernel checks permissions against the modes and owners the
+  // filesystem keeps (SetOwnership).
+  std::string ours = "default_permissions";
+  if (!named) ours += ",fsname=hintfs";
+  if (!typed) ours += ",subtype=hintfs";
+  args.push_back("-o");
+  args.push_back(ours);
   return args;
 }
+
+namespace {
+
+std::string& CapturedMessages() {
+  static std::string messages;
+  return messages;
+}
+
+void KeepMessage(fuse_log_level, const char* format, va_list ap) {
+  char buf[512];
+  std::vsnprintf(buf, sizeof(buf), format, ap);
+  CapturedMessages() += buf;
+}
+
+}  // namespace
+
+FuseLogCapture::FuseLogCapture() {
+  CapturedMessages().clear();
+  fuse_set_log_func(&KeepMessage);
+}
+
+FuseLogCapture::~FuseLogCapture() { fuse_set_log_func(nullptr); }
+
+std::string FuseLogCapture::Text() {
+  std::string t = CapturedMessages();
+  for (char& c : t) c = c == '\n' ? ' ' : c;
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  if (t.rfind("fuse: ", 0) == 0) t.erase(0, 6);
+  return t;
+}
+
+void FuseLogCapture::Print() { std::fputs(CapturedMessages().c_str(), stderr); }
 
 Status CheckMountpointFree(const std::string& mountpoint) {
   char real[PATH_MAX];

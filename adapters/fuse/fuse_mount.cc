@@ -83,57 +83,6 @@ std::string Metrics() { return MountMetrics(StatsJson()); }
 
 CacheInvalidator g_invalidator;
 
-// While alive, libfuse's messages are kept rather than printed, so a failed
-// setup step reports one line with libfuse's reason in it.
-class FuseLogCapture {
- public:
-  FuseLogCapture() {
-    Messages().clear();
-    fuse_set_log_func(&Keep);
-  }
-  ~FuseLogCapture() { fuse_set_log_func(nullptr); }  // libfuse's own printer again
-  // What libfuse said, on one line.
-  static std::string Text() {
-    std::string t = Messages();
-    for (char& c : t) c = c == '\n' ? ' ' : c;
-    while (!t.empty() && t.back() == ' ') t.pop_back();
-    if (t.rfind("fuse: ", 0) == 0) t.erase(0, 6);
-    return t;
-  }
-  // On success, what libfuse said goes out as it would have.
-  static void Print() { std::fputs(Messages().c_str(), stderr); }
-
- private:
-  static std::string& Messages() {
-    static std::string messages;
-    return messages;
-  }
-  static void Keep(fuse_log_level, const char* format, va_list ap) {
-    char buf[512];
-    std::vsnprintf(buf, sizeof(buf), format, ap);
-    Messages() += buf;
-  }
-};
-
-// One line a second at most: a program that keeps writing to a full
-// filesystem must not fill the daemon's log; the count of the lines left out
-// goes with the next one.
-void LogFailedWriteBack(const Status& s) {
-  static std::mutex mu;
-  static std::chrono::steady_clock::time_point last;
-  static uint64_t skipped = 0;
-  std::lock_guard<std::mutex> l(mu);
-  auto now = std::chrono::steady_clock::now();
-  if (last.time_since_epoch().count() != 0 && now - last < std::chrono::seconds(1)) {
-    skipped++;
-    return;
-  }
-  std::string more = skipped > 0 ? fmt::format(" ({} more since the last line)", skipped) : "";
-  std::fprintf(stderr, "hintfs mount: write-back failed: %s%s\n", s.ToString().c_str(), more.c_str());
-  last = now;
-  skipped = 0;
-}
-
 // An open handle. Virtual files carry their content, made at open.
 struct Handle {
   uint64_t inode = 0;
@@ -169,6 +118,14 @@ void* Init(fuse_conn_info* conn, fuse_config* cfg) {
   return nullptr;
 }
 
+// The permission bits an inode shows: the ones stored (SetOwnership), else
+// what the mount always showed (links are 0777, as on Linux).
+mode_t ModeBits(const FileStat& st) {
+  if (st.type == FileType::kSymlink) return 0777;
+  if (st.mode & kModeSet) return st.mode & kModeBits;
+  return st.type == FileType::kDirectory ? 0755 : 0644;
+}
+
 int GetAttr(const char* path, struct stat* st, fuse_file_info* fi) {
   std::memset(st, 0, sizeof(*st));
   if (path == nullptr) {  // unlinked, still open
@@ -201,7 +158,8 @@ int GetAttr(const char* path, struct stat* st, fuse_file_info* fi) {
     if (std::shared_ptr<OpenFile> f = g_open_files.Find(fst.inode)) fst.size = f->appender.Size();
   }
   st->st_ino = fst.inode;
-  st->st_mode = fst.type == FileType::kDirectory ? (S_IFDIR | 0755) : (S_IFREG | 0644);
+  st->st_mode = fst.type == FileType::kDirectory ? S_IFDIR : fst.type == FileType::kSymlink ? S_IFLNK : S_IFREG;
+  st->st_mode |= ModeBits(fst);
   st->st_nlink = fst.type == FileType::kDirectory ? 2 : fst.nlink;
   st->st_size = static_cast<off_t>(fst.size);
   st->st_blksize = 4096;
@@ -209,8 +167,8 @@ int GetAttr(const char* path, struct stat* st, fuse_file_info* fi) {
   st->st_mtim.tv_sec = fst.mtime_ns / 1000000000;
   st->st_mtim.tv_nsec = fst.mtime_ns % 1000000000;
   st->st_ctim = st->st_atim = st->st_mtim;
-  st->st_uid = getuid();
-  st->st_gid = getgid();
+  st->st_uid = (fst.mode & kModeSet) ? fst.uid : getuid();
+  st->st_gid = (fst.mode & kModeSet) ? fst.gid : getgid();
   return 0;
 }
 
@@ -298,7 +256,6 @@ int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
 }
 
 int Open(const char* path, fuse_file_info* fi) { return OpenCommon(path, fi, false); }
-int Create(const char* path, mode_t, fuse_file_info* fi) { return OpenCommon(path, fi, true); }
 
 int Read(const char*, char* buf, size_t size, off_t off, fuse_file_info* fi) {
   Handle* h = H(fi);
@@ -396,7 +353,6 @@ int Fallocate(const char* path, int mode, off_t offset, off_t length, fuse_file_
   return Truncate(path, offset + length, fi);
 }
 
-int Mkdir(const char* path, mode_t) { return IsVirtual(path) ? -EEXIST : Errno(g_fs->Mkdir(path)); }
 int Rmdir(const char* path) { return IsVirtual(path) ? -EACCES : Errno(g_fs->Rmdir(path)); }
 int Unlink(const char* path) { return IsVirtual(path) ? -EACCES : Errno(g_fs->Unlink(path)); }
 int Link(const char* from, const char* to) {
@@ -430,9 +386,66 @@ int Utimens(const char* path, const struct timespec tv[2], fuse_file_info*) {
   return Errno(g_fs->SetMtime(path, ns));
 }
 
-// Permissions are not kept: files are 0644 and directories 0755.
-int Chmod(const char*, mode_t, fuse_file_info*) { return 0; }
-int Chown(const char*, uid_t, gid_t, fuse_file_info*) { return 0; }
+// Modes and owners are kept with the inode (SetOwnership, both at once);
+// the kernel checks them (default_permissions).
+int SetOwnership(const char* path, const mode_t* mode, const uid_t* uid, const gid_t* gid) {
+  if (IsVirtual(path)) return -EACCES;
+  FileStat st;
+  Status s = g_fs->Stat(path, &st);
+  if (!s.ok()) return Errno(s);
+  const bool set = st.mode & kModeSet;
+  uint32_t m = mode != nullptr ? *mode : ModeBits(st);
+  uint32_t u = uid != nullptr && *uid != static_cast<uid_t>(-1) ? *uid : set ? st.uid : getuid();
+  uint32_t g = gid != nullptr && *gid != static_cast<gid_t>(-1) ? *gid : set ? st.gid : getgid();
+  return Errno(g_fs->SetOwnership(path, m, u, g));
+}
+int Chmod(const char* path, mode_t mode, fuse_file_info*) { return SetOwnership(path, &mode, nullptr, nullptr); }
+int Chown(const char* path, uid_t uid, gid_t gid, fuse_file_info*) { return SetOwnership(path, nullptr, &uid, &gid); }
+
+// A new inode keeps the mode its creator asked for (less the umask) and the
+// creator as owner, unless that is what it shows anyway (the daemon's user,
+// 0644 or 0755): a store's files cost no extra journal op.
+int KeepCreatorMode(const char* path, mode_t mode, bool dir) {
+  const fuse_context* c = fuse_get_context();
+  mode_t bits = mode & ~c->umask & kModeBits;
+  if (bits == (dir ? 0755u : 0644u) && c->uid == getuid() && c->gid == getgid()) return 0;
+  return SetOwnership(path, &bits, &c->uid, &c->gid);
+}
+
+int Create(const char* path, mode_t mode, fuse_file_info* fi) {
+  int rc = OpenCommon(path, fi, true);
+  if (rc != 0) return rc;
+  rc = KeepCreatorMode(path, mode, /*dir=*/false);
+  if (rc != 0) Release(path, fi);
+  return rc;
+}
+
+int Mkdir(const char* path, mode_t mode) {
+  if (IsVirtual(path)) return -EEXIST;
+  Status s = g_fs->Mkdir(path);
+  return s.ok() ? KeepCreatorMode(path, mode, /*dir=*/true) : Errno(s);
+}
+
+int Symlink(const char* target, const char* path) {
+  if (IsVirtual(path)) return -EACCES;
+  Status s = g_fs->Symlink(target, path);
+  if (!s.ok()) return Errno(s);
+  const fuse_context* c = fuse_get_context();
+  if (c->uid == getuid() && c->gid == getgid()) return 0;
+  mode_t bits = 0777;
+  return SetOwnership(path, &bits, &c->uid, &c->gid);
+}
+
+int ReadLink(const char* path, char* buf, size_t size) {
+  if (size == 0) return -EINVAL;
+  std::string target;
+  Status s = g_fs->ReadLink(path, &target);
+  if (!s.ok()) return s.IsInvalidArgument() ? -EINVAL : Errno(s);
+  size_t n = std::min(size - 1, target.size());  // cut short as readlink(2) does, NUL-terminated for FUSE
+  std::memcpy(buf, target.data(), n);
+  buf[n] = '\0';
+  return 0;
+}
 
 int StatFs(const char*, struct statvfs* st) {
   std::vector<DeviceUsage> usage;
@@ -484,6 +497,8 @@ fuse_operations Operations() {
   ops.chown = Chown;
   ops.statfs = StatFs;
   ops.access = Access;
+  ops.symlink = Symlink;
+  ops.readlink = ReadLink;
   ops.fallocate = Fallocate;
   return ops;
 }

@@ -3,7 +3,8 @@
 # filesystem: SQLite in every journal mode (random transactions against a
 # model, integrity_check, and committed transactions surviving the daemon's
 # SIGKILL mid-transaction), git (init, commit, gc, clone), tar, and rsync
-# (-a, --inplace) when installed; the mount's name and type, fallocate, and
+# (-a, --inplace) when installed, with symbolic links and modes kept across
+# remounts; the mount's name and type, fallocate, and
 # a second mount on a busy mountpoint refused; clean fsck after each unmount.
 #   bash programs_test.sh HINTFS SQLITE_CHECK_PY
 set -euo pipefail
@@ -73,25 +74,46 @@ git clone -q "$MNT/repo" "$MNT/clone" || fail "git clone"
 [ "$(git -C "$MNT/clone" rev-list --count HEAD)" = 20 ] || fail "the clone lacks commits"
 cmp "$MNT/repo/file3" "$MNT/clone/file3" || fail "the clone's files differ"
 
-# 4. tar out of and into the mount, and rsync if installed.
+# 4. tar out of and into the mount, and rsync if installed, of a tree with
+# symbolic links (a dangling one too) and modes.
 mkdir -p "$WORK/src/sub"
 seq 100000 > "$WORK/src/sub/numbers"
 head -c 300000 /dev/urandom > "$WORK/src/random"
+ln -s sub/numbers "$WORK/src/link-to-numbers"
+ln -s ../nowhere "$WORK/src/sub/dangling"
+chmod 600 "$WORK/src/random"
+chmod 2750 "$WORK/src/sub"
 tar -C "$WORK/src" -cf "$MNT/src.tar" . || fail "tar to the mount"
 mkdir "$MNT/untarred"
 tar -C "$MNT/untarred" -xf "$MNT/src.tar" || fail "tar from the mount"
-diff -r "$WORK/src" "$MNT/untarred" || fail "untarred tree differs"
+diff -r --no-dereference "$WORK/src" "$MNT/untarred" || fail "untarred tree differs"
 if command -v rsync >/dev/null; then
   rsync -a "$WORK/src/" "$MNT/rsynced/" || fail "rsync -a"
   head -c 1000 /dev/urandom | dd of="$WORK/src/random" bs=1000 seek=50 conv=notrunc status=none
   # -I: the change keeps size and may keep the mtime second, which rsync would skip.
   rsync -a -I --inplace --no-whole-file "$WORK/src/" "$MNT/rsynced/" || fail "rsync --inplace"
-  diff -r "$WORK/src" "$MNT/rsynced" || fail "rsynced tree differs"
+  diff -r --no-dereference "$WORK/src" "$MNT/rsynced" || fail "rsynced tree differs"
 else
   echo "rsync not installed: skipped"
 fi
 
-# 5. What `mount` and `df` call it; fallocate; a second mount on the same
+# 5. Links, modes and owners are kept across a remount; FIFOs are not supported.
+ln -s /some/target "$MNT/abs-link"
+[ "$(readlink "$MNT/abs-link")" = /some/target ] || fail "readlink"
+chmod 640 "$MNT/falloc-mode" 2>/dev/null && fail "chmod of a missing file"
+printf x > "$MNT/owned"
+chown 1234:567 "$MNT/owned" && chmod 4711 "$MNT/owned" || fail "chown/chmod"
+mkdir -m 700 "$MNT/private"
+unmount_fs
+mount_fs
+[ "$(readlink "$MNT/abs-link")" = /some/target ] || fail "readlink after a remount"
+[ "$(readlink "$MNT/untarred/link-to-numbers")" = sub/numbers ] || fail "untarred link after a remount"
+[ "$(stat -c '%a %u %g' "$MNT/owned")" = "4711 1234 567" ] || fail "mode and owner after a remount: $(stat -c '%a %u %g' "$MNT/owned")"
+[ "$(stat -c '%a' "$MNT/private")" = 700 ] || fail "mkdir -m 700 gave $(stat -c %a "$MNT/private")"
+[ "$(stat -c '%a' "$MNT/untarred/sub")" = 2750 ] || fail "untarred directory mode"
+mkfifo "$MNT/fifo" 2>/dev/null && fail "mkfifo claimed to work"
+
+# 6. What `mount` and `df` call it; fallocate; a second mount on the same
 # mountpoint is refused (exit status 1, one line) and the first keeps serving.
 findmnt -n -o SOURCE,FSTYPE "$MNT" | grep -qx 'hintfs *fuse.hintfs' ||
   { findmnt "$MNT"; fail "the mount is not named hintfs of type fuse.hintfs"; }

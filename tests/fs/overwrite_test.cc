@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "fs/metadata.h"
 #include "tests/fs/fs_fixture.h"
 
 namespace hintfs {
@@ -174,6 +175,56 @@ TEST_F(OverwriteTest, RandomWritesMatchTheModel) {
   EXPECT_EQ(ReadFile("/m"), model);
   EXPECT_GT(resets, 10u);
   ExpectClean();
+}
+
+// The op an overwrite journals names only the extents it replaces.
+TEST(ReplaceExtentsOpTest, SplicesTheRunItNamesAndRejectsWhatDoesNotFit) {
+  MetadataImage image;
+  MetadataOp create;
+  create.type = MetadataOp::Type::kCreateInode;
+  create.inode.id = 9;
+  create.inode.role = ZoneRole::kData;
+  ASSERT_OK(image.Apply(create));
+  MetadataOp set;
+  set.type = MetadataOp::Type::kSetExtents;
+  set.inode.id = 9;
+  set.inode.extents = {{0, 1, 0, 4096}, {0, 1, 4096, 8192}, {0, 2, 0, 4096}};
+  set.inode.size = 16384 + 3;
+  set.inode.tail = "abc";
+  ASSERT_OK(image.Apply(set));
+  MetadataOp op;
+  op.type = MetadataOp::Type::kReplaceExtents;
+  op.inode.id = 9;
+  op.from_index = 1;
+  op.replaced = 1;
+  op.inode.extents = {{1, 5, 0, 4096}, {0, 3, 0, 4096}};  // the middle extent rewritten in two pieces
+  op.inode.size = 16384 + 3;
+  op.inode.mtime_ns = 77;
+  std::string bytes;
+  EncodeOp(op, &bytes);
+  std::string_view in(bytes);
+  MetadataOp back;
+  ASSERT_OK(DecodeOp(&in, &back));
+  EXPECT_TRUE(in.empty());
+  ASSERT_OK(image.Apply(back));
+  const InodeRecord& rec = image.inodes().at(9);
+  std::vector<Extent> want = {{0, 1, 0, 4096}, {1, 5, 0, 4096}, {0, 3, 0, 4096}, {0, 2, 0, 4096}};
+  EXPECT_EQ(rec.extents, want);
+  EXPECT_EQ(rec.tail, "abc");
+  EXPECT_EQ(rec.mtime_ns, 77);
+  // A run past the list, or pieces that change the size, are refused.
+  MetadataOp bad = op;
+  bad.from_index = 3;
+  bad.replaced = 2;
+  EXPECT_TRUE(image.Apply(bad).IsCorruption());
+  bad = op;
+  bad.inode.extents.pop_back();  // 4096 bytes in place of 8192
+  bad.replaced = 2;
+  EXPECT_TRUE(image.Apply(bad).IsCorruption());
+  EXPECT_EQ(image.inodes().at(9).extents, want);
+  bytes.resize(bytes.size() - 5);
+  in = bytes;
+  EXPECT_FALSE(DecodeOp(&in, &back).ok());
 }
 
 }  // namespace
