@@ -1,8 +1,8 @@
 // Random operations on a directory (a hintfs FUSE mount) checked against a
 // model of what every file must hold.
 //   fuse_checker ops DIR SEED COUNT     random create/append/read/rename/unlink/
-//                                       fsync/truncate/overwrite, and files held open
-//                                       for small writes, every result checked
+//                                       fsync/truncate/overwrite/symlink/chmod, and files
+//                                       held open for small writes, every result checked
 //   fuse_checker crash DIR LOG SEED     appends and fsyncs until killed; after each
 //                                       fsync records (file, length) in the host file LOG
 //   fuse_checker crash-nosync DIR LOG SEED
@@ -84,7 +84,13 @@ struct OpenWriter {
 struct Model {
   std::map<std::string, std::string> files;  // name -> content
   std::map<std::string, OpenWriter> writers;
+  std::map<std::string, std::string> links;  // name -> target
+  std::map<std::string, mode_t> modes;       // files chmod changed (others are 0644)
   int next = 0;
+  mode_t ModeOf(const std::string& name) const {
+    auto it = modes.find(name);
+    return it == modes.end() ? 0644 : it->second;
+  }
   std::string PickAny(std::mt19937_64* rng) {
     auto it = files.begin();
     std::advance(it, static_cast<long>((*rng)() % files.size()));
@@ -170,11 +176,15 @@ void MutatingOp(int kind, std::mt19937_64* rng, Model* m) {
     if (from != to) {
       model[to] = model[from];
       model.erase(from);
+      m->modes.erase(to);
+      if (m->modes.count(from)) m->modes[to] = m->modes[from];
+      m->modes.erase(from);
     }
   } else if (kind < 75) {  // unlink
     std::string name = pick();
     if (unlink((dir + "/" + name).c_str()) != 0) Fail("unlink " + name);
     model.erase(name);
+    m->modes.erase(name);
   } else if (kind < 82) {  // truncate
     std::string name = pick();
     size_t to = (*rng)() % 2 ? 0 : (model[name].empty() ? 0 : (*rng)() % model[name].size());
@@ -234,6 +244,7 @@ void CheckingOp(int kind, std::mt19937_64* rng, Model* m) {
     struct stat st;
     if (stat((dir + "/" + name).c_str(), &st) != 0) Fail("stat " + name);
     if (static_cast<size_t>(st.st_size) != model[name].size()) Fail("size of " + name);
+    if ((st.st_mode & 07777) != m->ModeOf(name) || !S_ISREG(st.st_mode)) Fail("mode of " + name);
   } else if (kind < 96) {  // the directory lists exactly the model
     std::set<std::string> seen;
     DIR* d = opendir(dir.c_str());
@@ -245,6 +256,7 @@ void CheckingOp(int kind, std::mt19937_64* rng, Model* m) {
     closedir(d);
     std::set<std::string> want;
     for (const auto& [n, c] : model) want.insert(n);
+    for (const auto& [n, t] : m->links) want.insert(n);
     if (seen != want) Fail("directory listing differs from the model");
   } else if (kind < 100) {  // whole-file read
     std::string name = pick_any();
@@ -252,13 +264,55 @@ void CheckingOp(int kind, std::mt19937_64* rng, Model* m) {
   }
 }
 
+std::string ReadLinkOf(const std::string& name) {
+  char buf[4096];
+  ssize_t n = readlink((dir + "/" + name).c_str(), buf, sizeof(buf));
+  if (n < 0) Fail("readlink " + name);
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+// Symbolic links (made, read, renamed, removed) and modes (110 <= kind < 120).
+void LinkOrModeOp(int kind, std::mt19937_64* rng, Model* m) {
+  auto pick_link = [&] {
+    auto it = m->links.begin();
+    std::advance(it, static_cast<long>((*rng)() % m->links.size()));
+    return it->first;
+  };
+  if (kind < 114 || m->links.empty()) {  // a link to a file, a dangling one, or a long path
+    std::string name = "l" + std::to_string(m->next++);
+    std::string target = (*rng)() % 2 ? m->PickAny(rng) : "../no/such/" + std::to_string((*rng)());
+    if ((*rng)() % 8 == 0) target = std::string(1 + (*rng)() % 3000, 'x');
+    if (symlink(target.c_str(), (dir + "/" + name).c_str()) != 0) Fail("symlink " + name);
+    m->links[name] = target;
+  } else if (kind < 116) {
+    std::string name = pick_link();
+    if (ReadLinkOf(name) != m->links[name]) Fail("target of " + name);
+  } else if (kind < 117) {
+    std::string name = pick_link();
+    if (unlink((dir + "/" + name).c_str()) != 0) Fail("unlink link " + name);
+    m->links.erase(name);
+  } else if (kind < 118) {
+    std::string from = pick_link(), to = "l" + std::to_string(m->next++);
+    if (rename((dir + "/" + from).c_str(), (dir + "/" + to).c_str()) != 0) Fail("rename link " + from);
+    m->links[to] = m->links[from];
+    m->links.erase(from);
+  } else {
+    std::string name = m->PickUnheld(rng);
+    mode_t mode = static_cast<mode_t>(0400 + (*rng)() % 0400);
+    if (chmod((dir + "/" + name).c_str(), mode) != 0) Fail("chmod " + name);
+    m->modes[name] = mode;
+  }
+}
+
 int RunOps(long count) {
   std::mt19937_64 rng(seed);
   Model m;
   for (op_no = 0; op_no < count; op_no++) {
-    int kind = static_cast<int>(rng() % 110);
+    int kind = static_cast<int>(rng() % 120);
     if (m.files.size() <= m.writers.size() || kind < 15) kind = 0;
-    if (kind >= 100) {
+    if (kind >= 110) {
+      LinkOrModeOp(kind, &rng, &m);
+    } else if (kind >= 100) {
       WriterOp(&rng, &m);
     } else if (kind < 35 || (kind >= 60 && kind < 86)) {
       MutatingOp(kind, &rng, &m);
@@ -271,6 +325,13 @@ int RunOps(long count) {
   }
   for (const auto& [name, content] : m.files) {
     if (ReadAll(dir + "/" + name) != content) Fail("final content of " + name);
+    struct stat st;
+    if (stat((dir + "/" + name).c_str(), &st) != 0 || (st.st_mode & 07777) != m.ModeOf(name)) {
+      Fail("final mode of " + name);
+    }
+  }
+  for (const auto& [name, target] : m.links) {
+    if (ReadLinkOf(name) != target) Fail("final target of " + name);
   }
   std::printf("fuse_checker: %ld operations on %zu files, seed %lu: ok\n", count, m.files.size(), seed);
   return 0;
