@@ -14,8 +14,11 @@
 // write-back that fails (no space, a device error) is reported by fsync and
 // close (EIO or ENOSPC), logged, and the kernel's cached copy is dropped.
 // fallocate extends a file with zeros (nothing can be reserved ahead in
-// zones written once). The mount is named hintfs, type fuse.hintfs, and a
-// mountpoint something is already mounted on is refused.
+// zones written once). Symbolic links, modes and owners are kept
+// (Filesystem::Symlink, SetOwnership) and the kernel checks permissions
+// (default_permissions); a new inode keeps its creator's mode and owner.
+// The mount is named hintfs, type fuse.hintfs, and a mountpoint something
+// is already mounted on is refused.
 // fsync/fdatasync make a file durable (FileWriter::Sync) and fsync of a
 // directory makes namespace changes durable. Truncate works to any size.
 // Locks are the kernel's (local to this host), which is what LevelDB and
