@@ -114,9 +114,7 @@ Status FsImpl::OverwriteExtents(Inode* ino, uint64_t offset, std::string_view da
     MergeContinuationsLocked(&window);
     QueueInodeLocked(ino);  // changes made before go first, as they were made
     QueueReplacementLocked(ino, lo, hi - lo, window);
-    auto first = ino->extents.erase(ino->extents.begin() + static_cast<long>(lo),
-                                    ino->extents.begin() + static_cast<long>(hi));
-    ino->extents.insert(first, window.begin(), window.end());
+    SpliceExtents(&ino->extents, lo, hi - lo, window);
   }
   // On failure the blocks written are unreferenced: their zones are
   // reclaimed as any dead zone.
@@ -137,6 +135,9 @@ Status FsImpl::Overwrite(Inode* ino, uint64_t offset, std::string_view data) {
     return Status::InvalidArgument(fmt::format("overwrite of bytes {}+{} of a {}-byte file", offset, data.size(),
                                                ino->size));
   }
+  // Set first, so that the replacement op carries it: a separate update of
+  // the file's attributes would restate its extent list.
+  ino->mtime_ns = WallClockNs();
   const uint64_t extent_bytes = ino->extent_bytes();
   if (offset < extent_bytes) {
     const size_t on_device = static_cast<size_t>(std::min<uint64_t>(data.size(), extent_bytes - offset));
@@ -150,10 +151,9 @@ Status FsImpl::Overwrite(Inode* ino, uint64_t offset, std::string_view data) {
     ino->pending.replace(at, data.size(), data.data(), data.size());
     // A synced tail the journal holds changed: it is journaled whole again.
     if (at < ino->tail_len) ino->first_dirty = std::min(ino->first_dirty, ino->extents.size());
+    ino->attr_dirty = true;  // the mtime goes with the bytes
   }
   ino->data_version++;
-  ino->mtime_ns = WallClockNs();
-  ino->attr_dirty = true;
   return Status::OK();
 }
 

@@ -1,5 +1,7 @@
 #include "fs/metadata.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "fs/coding.h"
@@ -53,6 +55,15 @@ Status GetExtents(Decoder* d, std::vector<Extent>* extents) {
 }
 
 }  // namespace
+
+void SpliceExtents(std::vector<Extent>* extents, size_t from, size_t count, const std::vector<Extent>& with) {
+  auto first = extents->begin() + static_cast<long>(from);
+  if (count == with.size()) {
+    std::copy(with.begin(), with.end(), first);
+    return;
+  }
+  extents->insert(extents->erase(first, first + static_cast<long>(count)), with.begin(), with.end());
+}
 
 void EncodeOp(const MetadataOp& op, std::string* dst) {
   dst->push_back(static_cast<char>(op.type));
@@ -435,7 +446,7 @@ Status MetadataImage::ApplyFileOp(const MetadataOp& op) {
       for (auto e = first; e != last; ++e) size -= e->length;
       for (const Extent& e : op.inode.extents) size += e.length;
       if (size != op.inode.size) return OpCorruption(op, "size does not match extents");
-      rec.extents.insert(rec.extents.erase(first, last), op.inode.extents.begin(), op.inode.extents.end());
+      SpliceExtents(&rec.extents, op.from_index, op.replaced, op.inode.extents);
       rec.size = op.inode.size;
       rec.mtime_ns = op.inode.mtime_ns;
       return Status::OK();

@@ -73,6 +73,11 @@ struct Extent {
   }
 };
 
+// Replaces (*extents)[from, from + count) by with; in place when the counts
+// match (an overwrite of single-block extents), so a file of many extents
+// pays for the run, not for moving the list behind it.
+void SpliceExtents(std::vector<Extent>* extents, size_t from, size_t count, const std::vector<Extent>& with);
+
 struct InodeRecord {
   uint64_t id = 0;
   FileType type = FileType::kFile;

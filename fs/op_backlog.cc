@@ -11,7 +11,14 @@ void OpBacklog::Add(const std::vector<MetadataOp>& ops, const MetadataImage& ima
       extents_op_.erase(id);  // never join changes across an inode's birth or death
     }
     bool extents = op.type == MetadataOp::Type::kSetExtents || op.type == MetadataOp::Type::kReplaceExtents;
-    if (!extents && op.type != MetadataOp::Type::kAppendTail) {
+    auto joined = extents_op_.find(id);
+    // An overwrite's replacement names only the extents it changed: kept as
+    // it is, it costs the device batch its pieces, where a placeholder would
+    // restate the file from the first extent it replaced (a file rewritten
+    // at random: nearly its whole list). After a placeholder it must join
+    // it, which states the file as it ends up.
+    bool verbatim = op.type == MetadataOp::Type::kReplaceExtents && joined == extents_op_.end();
+    if (verbatim || (!extents && op.type != MetadataOp::Type::kAppendTail)) {
       ops_.push_back(op);
       continue;
     }
@@ -20,7 +27,6 @@ void OpBacklog::Add(const std::vector<MetadataOp>& ops, const MetadataImage& ima
     auto rec = image.inodes().find(id);
     uint32_t from = op.from_index;
     if (!extents) from = rec == image.inodes().end() ? 0 : static_cast<uint32_t>(rec->second.extents.size());
-    auto joined = extents_op_.find(id);
     if (joined != extents_op_.end()) {
       MetadataOp& into = ops_[joined->second];
       into.from_index = std::min(into.from_index, from);

@@ -1,10 +1,11 @@
 // Ops that are in the image (and in the host log) but in no device batch yet,
 // kept compact: all changes of a file's extents and tail ("set extents",
-// "replace extents", "append tail") between its birth and death become one
-// "set extents" op
-// stating the file as the image has it when the backlog is written, so a log
-// flushed after every record costs the next device batch one op, not one
-// per flush.
+// "append tail", and "replace extents" after one of those) between its birth
+// and death become one "set extents" op stating the file as the image has it
+// when the backlog is written, so a log flushed after every record costs the
+// next device batch one op, not one per flush. Replacements before any such
+// change stay as they are: each names only the few extents an overwrite
+// changed.
 #ifndef HINTFS_FS_OP_BACKLOG_H_
 #define HINTFS_FS_OP_BACKLOG_H_
 

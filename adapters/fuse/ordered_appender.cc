@@ -76,10 +76,17 @@ Status OrderedAppender::Write(uint64_t offset, std::string_view data, bool* held
   return s;
 }
 
-Status OrderedAppender::OverwriteStoredLocked(uint64_t offset, std::string_view data, bool* changed) {
+Status OrderedAppender::OverwriteStoredLocked(uint64_t offset, std::string_view data, bool crosses_end,
+                                              bool* changed) {
   // A page written back again after it grew brings back bytes the file
   // holds unchanged: only the bytes that differ are written (out of place,
-  // FileWriter::WriteAt), so re-sent pages cost a read, not a rewrite.
+  // FileWriter::WriteAt), so re-sent pages cost a read, not a rewrite. Only
+  // a write that reaches past the stored end can be one; any other is a
+  // program's rewrite, written as it comes.
+  if (!crosses_end) {
+    *changed = true;
+    return writer_->WriteAt(offset, data);
+  }
   std::unique_ptr<FileReader> reader;
   Status s = TakeReaderLocked(&reader);
   if (!s.ok()) return s;
@@ -108,7 +115,7 @@ Status OrderedAppender::WriteLocked(uint64_t offset, std::string_view data, bool
   if (!s.ok()) return s;
   if (offset < stored_) {
     uint64_t overlap = std::min<uint64_t>(data.size(), stored_ - offset);
-    s = OverwriteStoredLocked(offset, data.substr(0, overlap), changed);
+    s = OverwriteStoredLocked(offset, data.substr(0, overlap), /*crosses_end=*/overlap < data.size(), changed);
     if (!s.ok()) return s;
     data.remove_prefix(overlap);
     offset += overlap;

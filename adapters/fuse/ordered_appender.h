@@ -88,8 +88,10 @@ class OrderedAppender {
   Status OpenWriterLocked();
   // *changed: the file took bytes (to flush).
   Status WriteLocked(uint64_t offset, std::string_view data, bool* held, bool* changed);
-  // Writes the bytes of data that differ from the stored ones at offset.
-  Status OverwriteStoredLocked(uint64_t offset, std::string_view data, bool* changed);
+  // Writes data over stored bytes at offset: when the write goes on past
+  // the stored end (crosses_end: a regrown page sent again), only the
+  // bytes that differ from the stored ones.
+  Status OverwriteStoredLocked(uint64_t offset, std::string_view data, bool crosses_end, bool* changed);
   // Readers are used one thread at a time: a read takes one (or opens one)
   // and gives it back, so reads of a file need not wait for each other.
   Status TakeReaderLocked(std::unique_ptr<FileReader>* reader);

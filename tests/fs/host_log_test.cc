@@ -181,5 +181,64 @@ TEST(OpBacklogTest, MergedOpsReplayToTheSameImage) {
   EXPECT_TRUE(backlog.empty());
 }
 
+// Overwrites' replacements stay as they are until a "set extents" or
+// "append tail" starts a joined op; after it they join it. Either way the
+// ops replay to the same image.
+TEST(OpBacklogTest, ReplacementsStayVerbatimUntilAJoinedOp) {
+  MetadataImage image, replay;
+  auto both = [&](const MetadataOp& op) {
+    ASSERT_TRUE(image.Apply(op).ok());
+    ASSERT_TRUE(replay.Apply(op).ok());
+  };
+  MetadataOp root;
+  root.type = MetadataOp::Type::kCreateInode;
+  root.inode.id = kRootInode;
+  root.inode.type = FileType::kDirectory;
+  both(root);
+  MetadataOp create;
+  create.type = MetadataOp::Type::kCreateInode;
+  create.inode.id = 2;
+  both(create);
+  MetadataOp set;  // the file as an earlier batch left it: 8 blocks
+  set.type = MetadataOp::Type::kSetExtents;
+  set.inode.id = 2;
+  for (uint64_t b = 0; b < 8; b++) set.inode.extents.push_back({0, 4, b * 4096, 4096});
+  set.inode.size = 8 * 4096;
+  both(set);
+  OpBacklog backlog;
+  auto add = [&](const MetadataOp& op) {
+    ASSERT_TRUE(image.Apply(op).ok());
+    backlog.Add({op}, image);
+  };
+  auto replace = [&](uint32_t index, uint64_t new_offset) {
+    MetadataOp op;
+    op.type = MetadataOp::Type::kReplaceExtents;
+    op.inode.id = 2;
+    op.from_index = index;
+    op.replaced = 1;
+    op.inode.extents = {{0, 5, new_offset, 4096}};
+    op.inode.size = image.inodes().at(2).size;
+    add(op);
+  };
+  replace(3, 0);
+  replace(6, 4096);
+  MetadataOp tail;
+  tail.type = MetadataOp::Type::kAppendTail;
+  tail.inode.id = 2;
+  tail.inode.tail = "abc";
+  tail.inode.size = 8 * 4096 + 3;
+  add(tail);
+  replace(1, 8192);
+  std::vector<MetadataOp> ops = backlog.Take(image);
+  ASSERT_EQ(ops.size(), 3u);  // two replacements as they were, then one joined op
+  EXPECT_EQ(ops[0].type, MetadataOp::Type::kReplaceExtents);
+  EXPECT_EQ(ops[0].inode.extents.size(), 1u);
+  EXPECT_EQ(ops[2].type, MetadataOp::Type::kSetExtents);
+  EXPECT_EQ(ops[2].from_index, 1u);
+  for (const MetadataOp& op : ops) ASSERT_TRUE(replay.Apply(op).ok());
+  EXPECT_EQ(replay.inodes().at(2).extents, image.inodes().at(2).extents);
+  EXPECT_EQ(replay.inodes().at(2).tail, "abc");
+}
+
 }  // namespace
 }  // namespace hintfs
