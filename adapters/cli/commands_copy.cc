@@ -1,9 +1,12 @@
 // hintfs backup and restore: copy a whole tree out of or into the filesystem.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -65,6 +68,19 @@ uint64_t SalvageRest(FileReader* r, uint64_t from, uint64_t size, std::ofstream*
   return lost;
 }
 
+// Gives a backed-up file or directory the mode and owner the filesystem
+// keeps for it, if any was set (as root; otherwise the owner stays).
+void SetHostOwnership(Filesystem* fs, const std::string& path, const std::string& host) {
+  FileStat st;
+  if (!fs->Stat(path, &st).ok() || !(st.mode & kModeSet)) return;
+  if (lchown(host.c_str(), st.uid, st.gid) != 0 && errno != EPERM) {
+    std::fprintf(stderr, "hintfs: backup: %s: owner not set: %s\n", host.c_str(), std::strerror(errno));
+  }
+  if (chmod(host.c_str(), st.mode & kModeBits) != 0) {
+    std::fprintf(stderr, "hintfs: backup: %s: mode not set: %s\n", host.c_str(), std::strerror(errno));
+  }
+}
+
 }  // namespace
 
 int Backup(const std::string& uri, const std::string& host_dir, bool salvage) {
@@ -88,6 +104,15 @@ int Backup(const std::string& uri, const std::string& host_dir, bool salvage) {
     std::string host = host_dir + e.path;
     if (e.type == FileType::kDirectory) {
       stdfs::create_directories(host, ec);
+      if (ec) return Fail("backup", Status::IOError(host + ": " + ec.message()));
+      continue;
+    }
+    if (e.type == FileType::kSymlink) {
+      std::string target;
+      s = fs->ReadLink(e.path, &target);
+      if (!s.ok()) return Fail("backup " + e.path, s);
+      stdfs::remove(host, ec);
+      stdfs::create_symlink(target, host, ec);
       if (ec) return Fail("backup", Status::IOError(host + ": " + ec.message()));
       continue;
     }
@@ -117,10 +142,13 @@ int Backup(const std::string& uri, const std::string& host_dir, bool salvage) {
     out.close();
     if (!out) return Fail("backup", Status::IOError("writing " + host + " failed"));
     SetHostMtime(host, e.mtime_ns);
+    SetHostOwnership(fs.get(), e.path, host);
     files++;
   }
   for (auto it = tree.rbegin(); it != tree.rend(); ++it) {
-    if (it->type == FileType::kDirectory) SetHostMtime(host_dir + it->path, it->mtime_ns);
+    if (it->type != FileType::kDirectory) continue;
+    SetHostOwnership(fs.get(), it->path, host_dir + it->path);
+    SetHostMtime(host_dir + it->path, it->mtime_ns);
   }
   bar.Finish();
   std::printf("backed up %zu files, %s to %s%s\n", files, HumanSize(done).c_str(), host_dir.c_str(),
@@ -152,14 +180,25 @@ int Restore(const std::string& uri, const std::string& host_dir) {
   size_t files = 0, skipped = 0;
   std::vector<std::pair<std::string, int64_t>> dir_times;
   for (const auto& entry : entries) {
-    std::string rel = "/" + stdfs::relative(entry.path(), host_dir).string();
+    // Lexically: relative() would resolve a symbolic link to its target.
+    std::string rel = "/" + entry.path().lexically_relative(host_dir).string();
     struct stat st;
     if (lstat(entry.path().c_str(), &st) != 0) continue;
     int64_t mtime = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
     if (S_ISDIR(st.st_mode)) {
       s = fs->Mkdir(rel);
-      if (!s.ok() && !s.IsAlreadyExists()) return Fail("restore " + rel, s);
+      if (s.ok() || s.IsAlreadyExists()) s = fs->SetOwnership(rel, st.st_mode & kModeBits, st.st_uid, st.st_gid);
+      if (!s.ok()) return Fail("restore " + rel, s);
       dir_times.push_back({rel, mtime});
+      continue;
+    }
+    if (S_ISLNK(st.st_mode)) {
+      std::error_code link_ec;
+      stdfs::path target = stdfs::read_symlink(entry.path(), link_ec);
+      if (link_ec) return Fail("restore", Status::IOError(entry.path().string() + ": " + link_ec.message()));
+      s = fs->Symlink(target.string(), rel);
+      if (!s.ok()) return Fail("restore " + rel, s);
+      files++;
       continue;
     }
     if (!S_ISREG(st.st_mode)) {
@@ -185,6 +224,7 @@ int Restore(const std::string& uri, const std::string& host_dir) {
     s = w->Close();
     if (!s.ok()) return Fail("restore " + rel, s);
     s = fs->SetMtime(rel, mtime);
+    if (s.ok()) s = fs->SetOwnership(rel, st.st_mode & kModeBits, st.st_uid, st.st_gid);
     if (!s.ok()) return Fail("restore " + rel, s);
     files++;
   }

@@ -95,7 +95,9 @@ json UsageJson(const DeviceUsage& u) {
                u.file_bytes == 0 ? 0.0 : static_cast<double>(used) / static_cast<double>(u.file_bytes)}};
 }
 
-const char* TypeName(FileType t) { return t == FileType::kDirectory ? "dir" : "file"; }
+const char* TypeName(FileType t) {
+  return t == FileType::kDirectory ? "dir" : t == FileType::kSymlink ? "link" : "file";
+}
 
 std::string TierOfExtents(const Filesystem& fs, const std::vector<Extent>& extents) {
   bool fast = false, slow = false;
@@ -290,8 +292,10 @@ int Ls(const std::string& uri, const std::string& path, bool long_format, bool r
         break;
       }
     }
+    std::string target;
+    if (e.type == FileType::kSymlink && fs->ReadLink(p, &target).ok()) extents = " -> " + target;
     std::string level = tag.level >= 0 ? "L" + std::to_string(tag.level) : "-";
-    std::string file_class = e.type == FileType::kDirectory ? "-" : FileClassName(st.role);
+    std::string file_class = e.type == FileType::kFile ? FileClassName(st.role) : "-";
     std::printf("%-4s %12llu %2u %-5s %-3s %-5s %s%s\n", TypeName(e.type),
                 static_cast<unsigned long long>(st.size), st.nlink,
                 file_class.c_str(), level.c_str(),

@@ -25,10 +25,29 @@ for i in range(300):
         size = random.randint(5 << 20, 9 << 20)  # larger than any zone
     with open(os.path.join(d, f"f{i}"), "wb") as f:
         f.write(random.randbytes(size))
+    if i % 7 == 0:
+        os.chmod(os.path.join(d, f"f{i}"), 0o600 + i % 0o100)
+# Symbolic links, one dangling, and a directory of its own mode.
+os.symlink(f"e0/f0", os.path.join(root, "d0", "link-to-f0"))
+os.symlink("../../nowhere", os.path.join(root, "d1", "e1", "dangling"))
+os.chmod(os.path.join(root, "d2"), 0o750)
 PY
 "$HINTFS" restore "file:$WORK/ssd.img" "$WORK/src" >/dev/null
 "$HINTFS" backup "file:$WORK/hdd.img" "$WORK/out" >/dev/null
-diff -r "$WORK/src" "$WORK/out" >/dev/null || fail "backup differs from the restored tree"
+diff -r --no-dereference "$WORK/src" "$WORK/out" >/dev/null || fail "backup differs from the restored tree"
+python3 - "$WORK/src" "$WORK/out" <<'PY' || fail "backup lost modes or links"
+import os, sys
+def modes(root):
+    out = {}
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            st = os.lstat(p)
+            out[os.path.relpath(p, root)] = (st.st_mode, os.readlink(p) if os.path.islink(p) else None)
+    return out
+a, b = modes(sys.argv[1]), modes(sys.argv[2])
+assert a == b, sorted(set(a.items()) ^ set(b.items()))[:4]
+PY
 "$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null || fail "fsck after restore"
 
 # Every byte of every device is accounted for, and files add up to the tree.
@@ -36,7 +55,8 @@ diff -r "$WORK/src" "$WORK/out" >/dev/null || fail "backup differs from the rest
 python3 - "$WORK/df.json" "$WORK/src" <<'PY' || fail "df --json accounting"
 import json, os, sys
 devices = json.load(open(sys.argv[1]))["devices"]
-files = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(sys.argv[2]) for f in fs)
+files = sum(os.lstat(os.path.join(d, f)).st_size for d, _, fs in os.walk(sys.argv[2]) for f in fs
+            if not os.path.islink(os.path.join(d, f)))
 for d in devices:
     parts = d["reserved_bytes"] + d["unusable_bytes"] + d["live_bytes"] + d["garbage_bytes"] + d["free_bytes"]
     assert parts == d["raw_bytes"], (d, parts)
