@@ -5,7 +5,8 @@
 # SIGKILL mid-transaction), git (init, commit, gc, clone), tar, and rsync
 # (-a, --inplace) when installed, with symbolic links and modes kept across
 # remounts; the mount's name and type, fallocate, and
-# a second mount on a busy mountpoint refused; clean fsck after each unmount.
+# a second mount on a busy mountpoint refused, permissions checked, -o ro;
+# clean fsck after each unmount.
 #   bash programs_test.sh HINTFS SQLITE_CHECK_PY
 set -euo pipefail
 HINTFS=$(readlink -f "${1:?}") SQLITE_CHECK=$(readlink -f "${2:?}")
@@ -105,13 +106,23 @@ printf x > "$MNT/owned"
 chown 1234:567 "$MNT/owned" && chmod 4711 "$MNT/owned" || fail "chown/chmod"
 mkdir -m 700 "$MNT/private"
 unmount_fs
-mount_fs
+mount_fs -o allow_other  # so that another user can try
 [ "$(readlink "$MNT/abs-link")" = /some/target ] || fail "readlink after a remount"
 [ "$(readlink "$MNT/untarred/link-to-numbers")" = sub/numbers ] || fail "untarred link after a remount"
 [ "$(stat -c '%a %u %g' "$MNT/owned")" = "4711 1234 567" ] || fail "mode and owner after a remount: $(stat -c '%a %u %g' "$MNT/owned")"
 [ "$(stat -c '%a' "$MNT/private")" = 700 ] || fail "mkdir -m 700 gave $(stat -c %a "$MNT/private")"
 [ "$(stat -c '%a' "$MNT/untarred/sub")" = 2750 ] || fail "untarred directory mode"
 mkfifo "$MNT/fifo" 2>/dev/null && fail "mkfifo claimed to work"
+# The kernel checks the modes kept (default_permissions): another user
+# cannot read a 0600 file of root, and can once it is 0644.
+chmod 755 "$WORK"
+printf secret > "$MNT/secret"
+chmod 600 "$MNT/secret"
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+as_nobody cat "$MNT/secret" >/dev/null 2>&1 && fail "nobody read a 0600 file of root"
+chmod 644 "$MNT/secret"
+[ "$(as_nobody cat "$MNT/secret")" = secret ] || fail "nobody could not read a 0644 file"
+as_nobody sh -c "echo x > '$MNT/secret'" 2>/dev/null && fail "nobody wrote a 0644 file of root"
 
 # 6. What `mount` and `df` call it; fallocate; a second mount on the same
 # mountpoint is refused (exit status 1, one line) and the first keeps serving.
@@ -131,5 +142,12 @@ rc=0
 [ "$rc" -eq 1 ] && [ "$(wc -l < "$WORK/err.txt")" -eq 1 ] && grep -q 'already a mount point' "$WORK/err.txt" ||
   { cat "$WORK/err.txt"; fail "a second mount on $MNT: exit status $rc"; }
 [ "$(head -c 3 "$MNT/falloc")" = abc ] || fail "the first mount stopped serving"
+unmount_fs
+
+# 7. -o ro: reads work, every change is refused (EROFS).
+mount_fs -o ro
+[ "$(head -c 3 "$MNT/falloc")" = abc ] || fail "read on a read-only mount"
+printf x 2>/dev/null > "$MNT/new-file" && fail "a file was created on a read-only mount"
+mkdir "$MNT/new-dir" 2>/dev/null && fail "a directory was made on a read-only mount"
 unmount_fs
 echo "programs on the mount: ok"

@@ -7,6 +7,8 @@
 # hintfs wrote for the overwrites: bytes overwritten, device bytes written,
 # GC runs and bytes GC moved (the mount's stats.json before each unmount).
 #   bash tests/bench/fio_mount_vs_ext4.sh [SIZE] [RUNTIME] [ROUNDS]
+# FAST_ZONES and SLOW_ZONES (64 MiB zones; default 32 and 64) size the
+# filesystem: a small one makes the overwrites' garbage need GC.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SIZE=${1:-256M} RUNTIME=${2:-20} ROUNDS=${3:-3}
@@ -19,8 +21,8 @@ for r in $(seq "$ROUNDS"); do
   rm -rf "${W:?}"/ext4/* && sync
   DIR=$W/ext4 SIZE=$SIZE RUNTIME=$RUNTIME bash fio-jobs/run.sh fio-jobs/mount.fio | sed "s/^/ext4 $r /"
   rm -f "$W"/*.img
-  "$HINTFS" mkfs --fast "file:$W/ssd.img?zone_size=64MiB&zones=32" \
-                 --slow "file:$W/hdd.img?zone_size=64MiB&zones=64" >/dev/null
+  "$HINTFS" mkfs --fast "file:$W/ssd.img?zone_size=64MiB&zones=${FAST_ZONES:-32}" \
+                 --slow "file:$W/hdd.img?zone_size=64MiB&zones=${SLOW_ZONES:-64}" >/dev/null
   "$HINTFS" mount "file:$W/ssd.img" "$W/mnt"
   DIR=$W/mnt SIZE=$SIZE RUNTIME=$RUNTIME bash fio-jobs/run.sh fio-jobs/mount.fio | sed "s/^/hintfs $r /"
   python3 -c '
