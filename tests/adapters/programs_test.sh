@@ -62,6 +62,22 @@ for mode in delete wal; do
   python3 "$SQLITE_CHECK" verify "$MNT/sqlite" "$WORK/$mode.log" "$mode" || fail "sqlite $mode after the kill"
 done
 
+# 2b. A file opened "r+" and written in the middle (the case that failed at
+# close with EINVAL before overwrites existed), then read back after a remount.
+python3 - "$MNT/rplus" <<'PY' || fail "python r+ write"
+import sys
+p = sys.argv[1]
+with open(p, "wb") as f:
+    f.write(b"a" * 10000)
+with open(p, "r+b") as f:
+    f.seek(4000)
+    f.write(b"MIDDLE")
+PY
+unmount_fs
+mount_fs
+python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); assert d == b"a" * 4000 + b"MIDDLE" + b"a" * 5994, len(d)' \
+  "$MNT/rplus" || fail "python r+ bytes after a remount"
+
 # 3. git: a repository with history, packed by gc, cloned, checked.
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
 git -c init.defaultBranch=main init -q "$MNT/repo" || fail "git init"
