@@ -85,8 +85,25 @@ timeout "$TIMEOUT" qemu-system-x86_64 \
   -device nvme-ns,drive=conf,bus=nvme0,nsid=1,zoned=true,zoned.zone_size=1M,zoned.zone_capacity=768K,zoned.max_open=2,zoned.max_active=3,logical_block_size=4096,physical_block_size=4096 \
   -drive file="$WORK/fast.img",id=fast,format=raw,if=none \
   -device nvme-ns,drive=fast,bus=nvme0,nsid=2,zoned=true,zoned.zone_size=64M,zoned.zone_capacity=62M,zoned.max_open=14,zoned.max_active=14,logical_block_size=4096,physical_block_size=4096 \
-  < /dev/null 2>&1 | tee "$LOG"
-qemu_rc=${PIPESTATUS[0]}
+  < /dev/null > "$LOG" 2>&1 &
+qemu_pid=$!
+# The guest powers off after its status line; when the power-off hangs (it
+# has, rarely, under TCG) the status is in and the guest is stopped here
+# rather than at the timeout.
+shown=0
+while kill -0 "$qemu_pid" 2>/dev/null; do
+  sleep 1
+  lines=$(wc -l < "$LOG")
+  [ "$lines" -gt "$shown" ] && sed -n "$((shown + 1)),${lines}p" "$LOG" && shown=$lines
+  if grep -q '^HINTFS-GUEST-EXIT=' <(tr -d '\r' < "$LOG"); then
+    for _ in $(seq 20); do kill -0 "$qemu_pid" 2>/dev/null || break; sleep 1; done
+    kill "$qemu_pid" 2>/dev/null || true
+    break
+  fi
+done
+wait "$qemu_pid"
+qemu_rc=$?
+sed -n "$((shown + 1)),\$p" "$LOG"
 set -e
 status=$(tr -d '\r' < "$LOG" | sed -n 's/^HINTFS-GUEST-EXIT=\([0-9]*\)$/\1/p' | tail -1)
 if [ -z "$status" ]; then
