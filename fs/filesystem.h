@@ -387,6 +387,14 @@ class Filesystem {
   virtual Status Symlink(const std::string& target, const std::string& path) = 0;
   // The target of the symbolic link at path; InvalidArgument if path is not one.
   virtual Status ReadLink(const std::string& path, std::string* target) = 0;
+  // Creates path as a special node: a FIFO, socket or device node, which the
+  // filesystem only records (format: the POSIX file-type bits, S_IFIFO,
+  // S_IFSOCK, S_IFCHR or S_IFBLK; rdev: the device number) and the kernel
+  // serves. AlreadyExists if path exists; InvalidArgument for another format.
+  virtual Status MakeSpecial(const std::string& path, uint32_t format, uint64_t rdev) = 0;
+  // The format and device number of the special node at path;
+  // InvalidArgument if path is not one.
+  virtual Status ReadSpecial(const std::string& path, uint32_t* format, uint64_t* rdev) = 0;
   // Stores permission bits (mode & kModeBits) and the owner with path (a
   // file, directory or link), durable with the next commit. The filesystem
   // checks no permission: a layer that serves users does (FUSE's

@@ -44,6 +44,12 @@ class FilesystemWrapper : public Filesystem {
     return target_->Symlink(target, path);
   }
   Status ReadLink(const std::string& path, std::string* target) override { return target_->ReadLink(path, target); }
+  Status MakeSpecial(const std::string& path, uint32_t format, uint64_t rdev) override {
+    return target_->MakeSpecial(path, format, rdev);
+  }
+  Status ReadSpecial(const std::string& path, uint32_t* format, uint64_t* rdev) override {
+    return target_->ReadSpecial(path, format, rdev);
+  }
   Status SetOwnership(const std::string& path, uint32_t mode, uint32_t uid, uint32_t gid) override {
     return target_->SetOwnership(path, mode, uid, gid);
   }

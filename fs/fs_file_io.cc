@@ -158,7 +158,7 @@ Status FsImpl::OpenWriter(const std::string& path, WriteMode mode,
       if (mode == WriteMode::kExclusive) return Status::AlreadyExists(path);
       id = e->second;
       if (dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
-      if (inodes_.at(id)->type == FileType::kSymlink) return Status::InvalidArgument(path + " is a symbolic link");
+      if (inodes_.at(id)->type != FileType::kFile) return Status::InvalidArgument(path + " is not a regular file");
     } else {
       s = CreateLocked(parent, name, FileType::kFile, path, &id);
       if (!s.ok()) return s;
@@ -202,7 +202,7 @@ Status FsImpl::OpenReader(const std::string& path, std::unique_ptr<FileReader>* 
   if (!s.ok()) return s;
   if (dirs_.count(id)) return Status::InvalidArgument(path + " is a directory");
   auto ino = inodes_.at(id);
-  if (ino->type == FileType::kSymlink) return Status::InvalidArgument(path + " is a symbolic link");
+  if (ino->type != FileType::kFile) return Status::InvalidArgument(path + " is not a regular file");
   ino->open_count++;
   if (ino->created_as.empty()) ino->created_as = path;  // files from before this mount
   reader->reset(new FsFileReader(this, ino, &readahead_));

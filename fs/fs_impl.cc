@@ -1,8 +1,9 @@
 // Filesystem: the namespace (paths, directories, links, renames, locks).
 #include "fs/fs_impl.h"
 
-
 #include <fmt/format.h>
+
+#include "fs/coding.h"
 
 namespace hintfs {
 
@@ -221,6 +222,40 @@ Status FsImpl::Symlink(const std::string& target, const std::string& path) {
     return Status::InvalidArgument(path + ": a link target holds 1 to " + std::to_string(kMaxSymlinkTarget) +
                                    " bytes");
   }
+  return CreateWithContent(path, FileType::kSymlink, target);
+}
+
+Status FsImpl::ReadLink(const std::string& path, std::string* target) {
+  return ReadContent(path, FileType::kSymlink, target);
+}
+
+namespace {
+// POSIX's file-type bits of the nodes MakeSpecial records.
+constexpr uint32_t kFifo = 0010000, kCharDevice = 0020000, kBlockDevice = 0060000, kSocket = 0140000;
+}  // namespace
+
+Status FsImpl::MakeSpecial(const std::string& path, uint32_t format, uint64_t rdev) {
+  if (format != kFifo && format != kCharDevice && format != kBlockDevice && format != kSocket) {
+    return Status::InvalidArgument(path + ": not a FIFO, socket or device node format");
+  }
+  std::string content;
+  PutFixed32(&content, format);
+  PutFixed64(&content, rdev);
+  return CreateWithContent(path, FileType::kSpecial, content);
+}
+
+Status FsImpl::ReadSpecial(const std::string& path, uint32_t* format, uint64_t* rdev) {
+  std::string content;
+  Status s = ReadContent(path, FileType::kSpecial, &content);
+  if (!s.ok()) return s;
+  Decoder d(content, "special node");
+  d.GetFixed32(format);
+  d.GetFixed64(rdev);
+  if (!d.ok() || d.remaining() != 0) return Status::Corruption(path + ": special node record of a bad size");
+  return Status::OK();
+}
+
+Status FsImpl::CreateWithContent(const std::string& path, FileType type, const std::string& content) {
   {
     std::lock_guard<std::mutex> l(mu_);
     Status s = CheckWritable();
@@ -230,22 +265,22 @@ Status FsImpl::Symlink(const std::string& target, const std::string& path) {
     s = ResolveParent(path, &parent, &name);
     if (!s.ok()) return s;
     if (dirs_[parent].count(name)) return Status::AlreadyExists(path);
-    s = CreateLocked(parent, name, FileType::kSymlink, path, &id);
+    s = CreateLocked(parent, name, type, path, &id);
     if (!s.ok()) return s;
-    // The target is the link's content, journaled as its tail. Nobody else
-    // can reach the new inode before mu_ is released: its own lock is not
-    // needed (and would be taken out of order here).
+    // The content is journaled as the tail. Nobody else can reach the new
+    // inode before mu_ is released: its own lock is not needed (and would
+    // be taken out of order here).
     Inode* ino = inodes_.at(id).get();
-    ino->pending = target;
-    ino->tail_len = target.size();
-    ino->size = target.size();
+    ino->pending = content;
+    ino->tail_len = content.size();
+    ino->size = content.size();
     ino->first_dirty = 0;
     QueueInodeLocked(ino);
   }
   return CommitUnflushed();
 }
 
-Status FsImpl::ReadLink(const std::string& path, std::string* target) {
+Status FsImpl::ReadContent(const std::string& path, FileType type, std::string* content) {
   std::shared_ptr<Inode> ino;
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -254,9 +289,12 @@ Status FsImpl::ReadLink(const std::string& path, std::string* target) {
     if (!s.ok()) return s;
     ino = inodes_.at(id);
   }
-  if (ino->type != FileType::kSymlink) return Status::InvalidArgument(path + " is not a symbolic link");
+  if (ino->type != type) {
+    return Status::InvalidArgument(path + (type == FileType::kSymlink ? " is not a symbolic link"
+                                                                      : " is not a FIFO, socket or device node"));
+  }
   std::lock_guard<std::mutex> il(ino->mu);
-  *target = ino->pending;
+  *content = ino->pending;
   return Status::OK();
 }
 
@@ -338,7 +376,7 @@ Status FsImpl::HoldInode(const std::string& path, bool files_only, std::shared_p
   *ino = inodes_.at(id);
   if (files_only && (*ino)->type != FileType::kFile) {
     return Status::InvalidArgument(path + ((*ino)->type == FileType::kDirectory ? " is a directory"
-                                                                                : " is a symbolic link"));
+                                                                                : " is not a regular file"));
   }
   (*ino)->open_count++;
   return Status::OK();

@@ -125,6 +125,8 @@ class FsImpl : public Filesystem {
   Status Link(const std::string& existing, const std::string& new_path) override;
   Status Symlink(const std::string& target, const std::string& path) override;
   Status ReadLink(const std::string& path, std::string* target) override;
+  Status MakeSpecial(const std::string& path, uint32_t format, uint64_t rdev) override;
+  Status ReadSpecial(const std::string& path, uint32_t* format, uint64_t* rdev) override;
   Status SetOwnership(const std::string& path, uint32_t mode, uint32_t uid, uint32_t gid) override;
   Status Truncate(const std::string& path, uint64_t size) override;
   Status SetMtime(const std::string& path, int64_t mtime_ns) override;
@@ -257,6 +259,11 @@ class FsImpl : public Filesystem {
   Status ResolveParent(const std::string& path, uint64_t* parent, std::string* name);
   Status CreateLocked(uint64_t parent, const std::string& name, FileType type,
                       const std::string& path, uint64_t* inode);
+  // Creates path as a link or special node whose content (journaled as its
+  // tail) is content, and commits it.
+  Status CreateWithContent(const std::string& path, FileType type, const std::string& content);
+  // The content of the link or special node at path, of type type.
+  Status ReadContent(const std::string& path, FileType type, std::string* content);
   // After an unlink of path: delete the inode if unused. Observers hear of a
   // file from before this mount, never opened since, by that path.
   void DropLinkLocked(uint64_t inode, const std::string& path);

@@ -483,8 +483,9 @@ Status FsImpl::Unmount() {
     }
     for (auto& ino : all) {
       std::lock_guard<std::mutex> il(ino->mu);
-      // A link's target stays in the journal (its tail): it is never data.
-      if (ino->deleted || ino->type == FileType::kSymlink) continue;
+      // A link's target or a node's record stays in the journal (its tail):
+      // it is never data.
+      if (ino->deleted || ino->type == FileType::kSymlink || ino->type == FileType::kSpecial) continue;
       Status s = FinishWriting(ino.get());
       if (!s.ok() && result.ok()) result = s;
     }

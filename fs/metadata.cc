@@ -170,7 +170,8 @@ Status DecodeCreateInode(Decoder* d, InodeRecord* in) {
   if (!d->ok()) return Status::OK();
   in->type = static_cast<FileType>(tr[0]);
   in->role = static_cast<ZoneRole>(tr[1]);
-  if (in->type != FileType::kFile && in->type != FileType::kDirectory && in->type != FileType::kSymlink) {
+  if (in->type != FileType::kFile && in->type != FileType::kDirectory && in->type != FileType::kSymlink &&
+      in->type != FileType::kSpecial) {
     return Status::Corruption("metadata op: bad file type");
   }
   if (in->role != ZoneRole::kFree && !IsFileClass(in->role)) {  // free: a directory

@@ -18,7 +18,9 @@ namespace hintfs {
 constexpr uint64_t kRootInode = 1;
 
 // A symbolic link's target is its content: the bytes of its (journaled) tail.
-enum class FileType : uint8_t { kFile = 1, kDirectory = 2, kSymlink = 3 };
+// A special node (a FIFO, socket or device node, which the kernel serves) has
+// as its content its format and device number (EncodeSpecialNode).
+enum class FileType : uint8_t { kFile = 1, kDirectory = 2, kSymlink = 3, kSpecial = 4 };
 
 // The longest symbolic link target (PATH_MAX less its NUL).
 constexpr size_t kMaxSymlinkTarget = 4095;

@@ -116,6 +116,18 @@ int Backup(const std::string& uri, const std::string& host_dir, bool salvage) {
       if (ec) return Fail("backup", Status::IOError(host + ": " + ec.message()));
       continue;
     }
+    if (e.type == FileType::kSpecial) {
+      uint32_t format = 0;
+      uint64_t rdev = 0;
+      s = fs->ReadSpecial(e.path, &format, &rdev);
+      if (!s.ok()) return Fail("backup " + e.path, s);
+      stdfs::remove(host, ec);
+      if (mknod(host.c_str(), format | 0600, static_cast<dev_t>(rdev)) != 0) {
+        return Fail("backup", Status::IOError(host + ": " + std::strerror(errno)));
+      }
+      SetHostOwnership(fs.get(), e.path, host);
+      continue;
+    }
     std::unique_ptr<FileReader> r;
     s = fs->OpenReader(e.path, &r);
     if (!s.ok()) return Fail("backup " + e.path, s);
@@ -197,6 +209,13 @@ int Restore(const std::string& uri, const std::string& host_dir) {
       stdfs::path target = stdfs::read_symlink(entry.path(), link_ec);
       if (link_ec) return Fail("restore", Status::IOError(entry.path().string() + ": " + link_ec.message()));
       s = fs->Symlink(target.string(), rel);
+      if (!s.ok()) return Fail("restore " + rel, s);
+      files++;
+      continue;
+    }
+    if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+      s = fs->MakeSpecial(rel, st.st_mode & S_IFMT, st.st_rdev);
+      if (s.ok()) s = fs->SetOwnership(rel, st.st_mode & kModeBits, st.st_uid, st.st_gid);
       if (!s.ok()) return Fail("restore " + rel, s);
       files++;
       continue;

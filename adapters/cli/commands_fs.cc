@@ -96,7 +96,7 @@ json UsageJson(const DeviceUsage& u) {
 }
 
 const char* TypeName(FileType t) {
-  return t == FileType::kDirectory ? "dir" : t == FileType::kSymlink ? "link" : "file";
+  return t == FileType::kDirectory ? "dir" : t == FileType::kSymlink ? "link" : t == FileType::kSpecial ? "node" : "file";
 }
 
 std::string TierOfExtents(const Filesystem& fs, const std::vector<Extent>& extents) {

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "adapters/fuse/dirty_limit.h"
+#include "fs/uri.h"
 
 namespace hintfs {
 
@@ -84,6 +85,13 @@ std::string FuseLogCapture::Text() {
 }
 
 void FuseLogCapture::Print() { std::fputs(CapturedMessages().c_str(), stderr); }
+
+std::string SpecWithoutBlockCache(const std::string& spec) {
+  DeviceUri uri;
+  if (!DeviceUri::Parse(spec, &uri).ok() || uri.Has("cache")) return spec;
+  uri.params["cache"] = "off";
+  return uri.ToString();
+}
 
 Status CheckMountpointFree(const std::string& mountpoint) {
   char real[PATH_MAX];

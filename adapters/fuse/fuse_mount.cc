@@ -32,7 +32,6 @@
 #include "adapters/fuse/fuse_args.h"
 #include "adapters/fuse/open_files.h"
 #include "cache/block_cache.h"
-#include "fs/uri.h"
 #include "hints/block_index_keeper.h"
 
 namespace hintfs {
@@ -159,6 +158,15 @@ int GetAttr(const char* path, struct stat* st, fuse_file_info* fi) {
   }
   st->st_ino = fst.inode;
   st->st_mode = fst.type == FileType::kDirectory ? S_IFDIR : fst.type == FileType::kSymlink ? S_IFLNK : S_IFREG;
+  if (fst.type == FileType::kSpecial) {
+    uint32_t format = 0;
+    uint64_t rdev = 0;
+    s = g_fs->ReadSpecial(path, &format, &rdev);
+    if (!s.ok()) return Errno(s);
+    st->st_mode = format;
+    st->st_rdev = rdev;
+    fst.size = 0;
+  }
   st->st_mode |= ModeBits(fst);
   st->st_nlink = fst.type == FileType::kDirectory ? 2 : fst.nlink;
   st->st_size = static_cast<off_t>(fst.size);
@@ -201,19 +209,6 @@ int ReadDir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_file_
 // they fault in again through the daemon.
 void DropRecordedTablesFromPageCache(const Hint& h) {
   if (h.kind == Hint::Kind::kCompactionOutput && h.reason != "inferred") g_invalidator.Invalidate(h.path);
-}
-
-// The SSD block cache serves reads that are exactly one data block, as stores
-// issue them; through the kernel every read arrives page-aligned and
-// page-sized, so on the mount it never served (0 lookups in a read-only run)
-// and only cost: the index of every slow table read to look for blocks, and
-// hhzs 0.65-0.94 of B3 where it was 0.93-1.11 without it (docs/benchmarks.md,
-// issue 20). The mount leaves it off unless the spec asks for it.
-std::string SpecWithoutBlockCache(const std::string& spec) {
-  DeviceUri uri;
-  if (!DeviceUri::Parse(spec, &uri).ok() || uri.Has("cache")) return spec;  // errors: AcquireMount's to report
-  uri.params["cache"] = "off";
-  return uri.ToString();
 }
 
 int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
@@ -436,6 +431,20 @@ int Symlink(const char* target, const char* path) {
   return SetOwnership(path, &bits, &c->uid, &c->gid);
 }
 
+// FIFOs, sockets and device nodes are recorded; the kernel serves them.
+int Mknod(const char* path, mode_t mode, dev_t rdev) {
+  if (IsVirtual(path)) return -EEXIST;
+  if (S_ISREG(mode)) {  // create() is the usual way; mknod of a file makes it empty
+    std::unique_ptr<FileWriter> w;
+    Status s = g_fs->OpenWriter(path, WriteMode::kExclusive, &w);
+    if (s.ok()) s = w->Close();
+    return s.ok() ? KeepCreatorMode(path, mode, /*dir=*/false) : Errno(s);
+  }
+  Status s = g_fs->MakeSpecial(path, mode & S_IFMT, rdev);
+  if (s.IsInvalidArgument()) return -EINVAL;
+  return s.ok() ? KeepCreatorMode(path, mode, /*dir=*/false) : Errno(s);
+}
+
 int ReadLink(const char* path, char* buf, size_t size) {
   if (size == 0) return -EINVAL;
   std::string target;
@@ -499,6 +508,7 @@ fuse_operations Operations() {
   ops.access = Access;
   ops.symlink = Symlink;
   ops.readlink = ReadLink;
+  ops.mknod = Mknod;
   ops.fallocate = Fallocate;
   return ops;
 }

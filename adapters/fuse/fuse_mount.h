@@ -14,7 +14,8 @@
 // write-back that fails (no space, a device error) is reported by fsync and
 // close (EIO or ENOSPC), logged, and the kernel's cached copy is dropped.
 // fallocate extends a file with zeros (nothing can be reserved ahead in
-// zones written once). Symbolic links, modes and owners are kept
+// zones written once). Symbolic links, special nodes (FIFOs, sockets,
+// device nodes: the kernel serves them), modes and owners are kept
 // (Filesystem::Symlink, SetOwnership) and the kernel checks permissions
 // (default_permissions); a new inode keeps its creator's mode and owner.
 // The mount is named hintfs, type fuse.hintfs, and a mountpoint something

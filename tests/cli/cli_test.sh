@@ -27,14 +27,16 @@ for i in range(300):
         f.write(random.randbytes(size))
     if i % 7 == 0:
         os.chmod(os.path.join(d, f"f{i}"), 0o600 + i % 0o100)
-# Symbolic links, one dangling, and a directory of its own mode.
+# Symbolic links, one dangling, a FIFO, and a directory of its own mode.
 os.symlink(f"e0/f0", os.path.join(root, "d0", "link-to-f0"))
 os.symlink("../../nowhere", os.path.join(root, "d1", "e1", "dangling"))
 os.chmod(os.path.join(root, "d2"), 0o750)
+os.mkfifo(os.path.join(root, "d3", "fifo"), 0o640)
 PY
 "$HINTFS" restore "file:$WORK/ssd.img" "$WORK/src" >/dev/null
 "$HINTFS" backup "file:$WORK/hdd.img" "$WORK/out" >/dev/null
-diff -r --no-dereference "$WORK/src" "$WORK/out" >/dev/null || fail "backup differs from the restored tree"
+# diff cannot compare FIFOs (it reports them as differing): the modes check below covers them.
+diff -r --no-dereference -x fifo "$WORK/src" "$WORK/out" >/dev/null || fail "backup differs from the restored tree"
 python3 - "$WORK/src" "$WORK/out" <<'PY' || fail "backup lost modes or links"
 import os, sys
 def modes(root):

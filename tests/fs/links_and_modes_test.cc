@@ -1,4 +1,5 @@
-// Symbolic links and the modes and owners inodes keep: created, read,
+// Symbolic links, special nodes (FIFOs, sockets, device nodes) and the modes
+// and owners inodes keep: created, read,
 // renamed, removed, and kept across remounts, a kill and journal rolls
 // (snapshots); bad input refused; the op that stores them decoded strictly.
 #include <gtest/gtest.h>
@@ -117,6 +118,43 @@ TEST_F(LinksAndModesTest, ModesAndOwnersAreKept) {
   check("after journal rolls");
   ExpectClean();
   EXPECT_EQ(ReadFile("/f"), "data");
+}
+
+TEST_F(LinksAndModesTest, SpecialNodesRecordTheirFormatAndDevice) {
+  const uint32_t kFifo = 0010000, kCharDevice = 0020000, kRegular = 0100000;
+  ASSERT_OK(fs_->MakeSpecial("/fifo", kFifo, 0));
+  ASSERT_OK(fs_->MakeSpecial("/null", kCharDevice, (1 << 8) | 3));
+  EXPECT_TRUE(fs_->MakeSpecial("/file", kRegular, 0).IsInvalidArgument());
+  EXPECT_TRUE(fs_->MakeSpecial("/fifo", kFifo, 0).IsAlreadyExists());
+  std::unique_ptr<FileReader> r;
+  EXPECT_TRUE(fs_->OpenReader("/fifo", &r).IsInvalidArgument());
+  std::string target;
+  EXPECT_TRUE(fs_->ReadLink("/fifo", &target).IsInvalidArgument());
+  ASSERT_OK(fs_->Symlink("x", "/link"));
+  uint32_t format = 0;
+  uint64_t rdev = 0;
+  EXPECT_TRUE(fs_->ReadSpecial("/link", &format, &rdev).IsInvalidArgument());
+  auto check = [&](const char* when) {
+    FileStat st;
+    ASSERT_OK(fs_->Stat("/null", &st));
+    EXPECT_EQ(st.type, FileType::kSpecial) << when;
+    ASSERT_OK(fs_->ReadSpecial("/null", &format, &rdev));
+    EXPECT_EQ(format, kCharDevice) << when;
+    EXPECT_EQ(rdev, (1u << 8) | 3) << when;
+    ASSERT_OK(fs_->ReadSpecial("/fifo", &format, &rdev));
+    EXPECT_EQ(format, kFifo) << when;
+    ExpectClean();
+  };
+  check("live");
+  Remount();
+  check("after a remount");
+  fs_.reset();
+  Mount();
+  check("after a kill");
+  ASSERT_OK(fs_->Unlink("/fifo"));
+  Remount();
+  EXPECT_TRUE(fs_->ReadSpecial("/fifo", &format, &rdev).IsNotFound());
+  EXPECT_EQ(fs_->Stats().files, 0u);
 }
 
 TEST(OwnershipOpTest, RoundTripsAndRejectsBadModes) {
