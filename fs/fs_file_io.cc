@@ -363,8 +363,7 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* dire
       slot.live += chunk;
       Extent e{dev, zone, offset, data_bytes};
       Extent* last = ino->extents.empty() ? nullptr : &ino->extents.back();
-      if (last != nullptr && last->device == dev && last->zone == zone &&
-          last->length % bs == 0 && last->offset + last->length == offset) {
+      if (last != nullptr && ContinuesLocked(*last, e)) {
         last->length += data_bytes;
         ino->first_dirty = std::min(ino->first_dirty, ino->extents.size() - 1);
       } else {

@@ -409,6 +409,13 @@ class FsImpl : public Filesystem {
   // Queues the op that replaces the file's extents [from, from + replaced)
   // by with (kReplaceExtents). mu_ held.
   void QueueReplacementLocked(Inode* ino, size_t from, size_t replaced, const std::vector<Extent>& with);
+  // Whether next continues last on its zone, so that last may grow by it:
+  // only an extent of whole blocks may grow (a partial last block's padding
+  // lies between it and anything written after it).
+  bool ContinuesLocked(const Extent& last, const Extent& next) const {
+    return last.device == next.device && last.zone == next.zone && last.offset + last.length == next.offset &&
+           last.length % members_[last.device]->block_size == 0;
+  }
   // Joins neighbouring extents that continue each other on one zone.
   void MergeContinuationsLocked(std::vector<Extent>* extents) const;
   bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,

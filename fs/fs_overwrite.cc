@@ -28,10 +28,7 @@ void FsImpl::MergeContinuationsLocked(std::vector<Extent>* extents) const {
   for (const Extent& e : *extents) {
     if (!merged.empty()) {
       Extent& last = merged.back();
-      // Only an extent of whole blocks may grow: a partial last block's
-      // padding lies between it and anything written after it.
-      if (last.device == e.device && last.zone == e.zone && last.offset + last.length == e.offset &&
-          last.length % members_[e.device]->block_size == 0) {
+      if (ContinuesLocked(last, e)) {
         last.length += e.length;
         continue;
       }
