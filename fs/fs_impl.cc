@@ -201,21 +201,7 @@ Status FsImpl::ReadDir(const std::string& path, std::vector<DirEntry>* entries) 
   return Status::OK();
 }
 
-Status FsImpl::Mkdir(const std::string& path) {
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    Status s = CheckWritable();
-    if (!s.ok()) return s;
-    uint64_t parent, id;
-    std::string name;
-    s = ResolveParent(path, &parent, &name);
-    if (!s.ok()) return s;
-    if (dirs_[parent].count(name)) return Status::AlreadyExists(path);
-    s = CreateLocked(parent, name, FileType::kDirectory, path, &id);
-    if (!s.ok()) return s;
-  }
-  return CommitUnflushed();
-}
+Status FsImpl::Mkdir(const std::string& path) { return CreateWithContent(path, FileType::kDirectory, ""); }
 
 Status FsImpl::Symlink(const std::string& target, const std::string& path) {
   if (target.empty() || target.size() > kMaxSymlinkTarget) {
@@ -267,15 +253,17 @@ Status FsImpl::CreateWithContent(const std::string& path, FileType type, const s
     if (dirs_[parent].count(name)) return Status::AlreadyExists(path);
     s = CreateLocked(parent, name, type, path, &id);
     if (!s.ok()) return s;
-    // The content is journaled as the tail. Nobody else can reach the new
-    // inode before mu_ is released: its own lock is not needed (and would
-    // be taken out of order here).
-    Inode* ino = inodes_.at(id).get();
-    ino->pending = content;
-    ino->tail_len = content.size();
-    ino->size = content.size();
-    ino->first_dirty = 0;
-    QueueInodeLocked(ino);
+    if (!content.empty()) {
+      // The content is journaled as the tail. Nobody else can reach the new
+      // inode before mu_ is released: its own lock is not needed (and would
+      // be taken out of order here).
+      Inode* ino = inodes_.at(id).get();
+      ino->pending = content;
+      ino->tail_len = content.size();
+      ino->size = content.size();
+      ino->first_dirty = 0;
+      QueueInodeLocked(ino);
+    }
   }
   return CommitUnflushed();
 }

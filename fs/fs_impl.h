@@ -259,8 +259,8 @@ class FsImpl : public Filesystem {
   Status ResolveParent(const std::string& path, uint64_t* parent, std::string* name);
   Status CreateLocked(uint64_t parent, const std::string& name, FileType type,
                       const std::string& path, uint64_t* inode);
-  // Creates path as a link or special node whose content (journaled as its
-  // tail) is content, and commits it.
+  // Creates path as a directory, link or special node, with content (if any)
+  // journaled as its tail, and commits it. AlreadyExists if path exists.
   Status CreateWithContent(const std::string& path, FileType type, const std::string& content);
   // The content of the link or special node at path, of type type.
   Status ReadContent(const std::string& path, FileType type, std::string* content);
