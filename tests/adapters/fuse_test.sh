@@ -9,33 +9,10 @@
 #   bash fuse_test.sh HINTFS FUSE_CHECKER FUSE_STORES FIO_RUN_SH
 set -euo pipefail
 HINTFS=$(readlink -f "${1:?}") CHECKER=$(readlink -f "${2:?}") STORES=$(readlink -f "${3:?}") FIO_RUN=$(readlink -f "${4:?}")
-WORK=$(mktemp -d /tmp/hintfs-fuse.XXXXXX)
-MNT=$WORK/mnt
-mkdir "$MNT"
-cleanup() {
-  umount -l "$MNT" 2>/dev/null || true
-  [ -n "${DAEMON:-}" ] && kill -9 "$DAEMON" 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -c /dev/fuse ] || fail "no /dev/fuse"
+source "$(dirname "$0")/mount_harness.sh" fuse
 
 "$HINTFS" mkfs --policy b2 --fast "file:$WORK/ssd.img?zone_size=2MiB&zones=64" \
                --slow "file:$WORK/hdd.img?zone_size=2MiB&zones=512" >/dev/null
-
-mount_fs() {
-  "$HINTFS" mount -f "file:$WORK/ssd.img" "$MNT" "$@" &
-  DAEMON=$!
-  for _ in $(seq 100); do mountpoint -q "$MNT" && return 0; sleep 0.1; done
-  fail "the mount did not come up"
-}
-unmount_fs() {
-  umount "$MNT"
-  wait "$DAEMON" || fail "the daemon exited with an error"
-  DAEMON=
-  "$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null || fail "fsck after unmount"
-}
 
 # 0. A bad mount option: one line naming it, exit status 2, nothing mounted.
 rc=0
@@ -110,11 +87,7 @@ mkdir "$MNT/crash"
 "$CHECKER" crash "$MNT/crash" "$WORK/synced.log" 7 &
 WORKER=$!
 sleep 3
-kill -9 "$DAEMON"
-wait "$WORKER" || true
-DAEMON=
-umount -l "$MNT" 2>/dev/null || fusermount3 -u -z "$MNT" 2>/dev/null || true
-"$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null || fail "fsck after the kill"
+kill_daemon
 mount_fs
 "$CHECKER" verify "$MNT/crash" "$WORK/synced.log" 7 || fail "synced data lost across the kill"
 
@@ -125,11 +98,7 @@ mkdir "$MNT/crash-nosync"
 "$CHECKER" crash-nosync "$MNT/crash-nosync" "$WORK/handed.log" 8 &
 WORKER=$!
 sleep 3
-kill -9 "$DAEMON"
-wait "$WORKER" || true
-DAEMON=
-umount -l "$MNT" 2>/dev/null || fusermount3 -u -z "$MNT" 2>/dev/null || true
-"$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null || fail "fsck after the second kill"
+kill_daemon
 mount_fs
 "$CHECKER" verify "$MNT/crash-nosync" "$WORK/handed.log" 8 || fail "bytes the daemon took lost across the kill"
 

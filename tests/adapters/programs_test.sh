@@ -10,41 +10,11 @@
 #   bash programs_test.sh HINTFS SQLITE_CHECK_PY
 set -euo pipefail
 HINTFS=$(readlink -f "${1:?}") SQLITE_CHECK=$(readlink -f "${2:?}")
-WORK=$(mktemp -d /tmp/hintfs-programs.XXXXXX)
-MNT=$WORK/mnt
-mkdir "$MNT"
-cleanup() {
-  umount -l "$MNT" 2>/dev/null || true
-  [ -n "${DAEMON:-}" ] && kill -9 "$DAEMON" 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -c /dev/fuse ] || fail "no /dev/fuse"
+source "$(dirname "$0")/mount_harness.sh" programs
+DAEMON_LOG=$WORK/daemon.log
 
 "$HINTFS" mkfs --fast "file:$WORK/ssd.img?zone_size=2MiB&zones=64" \
                --slow "file:$WORK/hdd.img?zone_size=2MiB&zones=256" >/dev/null
-
-mount_fs() {
-  "$HINTFS" mount -f "file:$WORK/ssd.img" "$MNT" "$@" 2>> "$WORK/daemon.log" &
-  DAEMON=$!
-  for _ in $(seq 100); do mountpoint -q "$MNT" && return 0; sleep 0.1; done
-  fail "the mount did not come up"
-}
-unmount_fs() {
-  umount "$MNT"
-  wait "$DAEMON" || fail "the daemon exited with an error"
-  DAEMON=
-  "$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null || fail "fsck after unmount"
-}
-kill_daemon() {
-  kill -9 "$DAEMON"
-  wait "$WORKER" || true
-  wait "$DAEMON" 2>/dev/null || true
-  DAEMON=
-  umount -l "$MNT" 2>/dev/null || fusermount3 -u -z "$MNT" 2>/dev/null || true
-  "$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null || fail "fsck after the kill"
-}
 
 # 1. SQLite, every journal mode, against a model.
 mount_fs
