@@ -10,7 +10,6 @@ namespace hintfs {
 
 namespace {
 constexpr size_t kCompareChunk = 64 * 1024;
-constexpr size_t kZeroChunk = 1 << 20;
 constexpr size_t kMaxIdleReaders = 4;
 }  // namespace
 
@@ -171,15 +170,11 @@ Status OrderedAppender::DrainLocked() {
 }
 
 Status OrderedAppender::AppendZerosLocked(uint64_t n) {
-  std::string zeros(std::min<uint64_t>(n, kZeroChunk), '\0');
-  while (n > 0) {
-    size_t k = std::min<uint64_t>(n, zeros.size());
-    Status s = writer_->Append(std::string_view(zeros.data(), k));
-    if (!s.ok()) return s;
-    stored_ += k;
-    n -= k;
-  }
-  return Status::OK();
+  if (n == 0) return Status::OK();
+  // A write past the end leaves zeros before it (FileWriter::WriteAt).
+  Status s = writer_->WriteAt(stored_ + n - 1, std::string_view("\0", 1));
+  stored_ = writer_->Size();  // also what a failure took
+  return s;
 }
 
 Status OrderedAppender::Read(uint64_t offset, size_t n, char* dst, size_t* got) {
