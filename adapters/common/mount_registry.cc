@@ -48,10 +48,16 @@ Status CreateMemFilesystemIfMissing(const std::string& spec) {
   return Filesystem::Mkfs(opts);
 }
 
-// Takes the URI keys the filesystem core understands (host_log, verify_reads,
-// memberN, reserve_zones, readahead) and stats= into opts; InvalidArgument for a bad
-// value.
+// Takes the URI keys the filesystem core understands (read_only, host_log,
+// verify_reads, memberN, reserve_zones, readahead) and stats= into opts;
+// InvalidArgument for a bad value.
 Status TakeFilesystemOptions(DeviceUri* uri, MountOptions* opts, std::string* stats_path) {
+  if (uri->Has("read_only")) {  // nothing is written to any member
+    std::string v = uri->GetString("read_only", "");
+    if (v != "on" && v != "off") return Status::InvalidArgument("read_only= takes on or off");
+    opts->read_only = v == "on";
+    uri->params.erase("read_only");
+  }
   if (uri->Has("host_log")) {  // where process-kill commits go (fs/host_log.h)
     std::string dir = uri->GetString("host_log", "");
     if (dir.empty()) return Status::InvalidArgument("host_log= needs a directory or 'off'");
@@ -145,6 +151,13 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   std::string stats_path;  // the mount's statistics go there at unmount
   s = TakeFilesystemOptions(&uri, &opts, &stats_path);
   if (!s.ok()) return s;
+  if (opts.read_only) {
+    // Every service writes: migration and block tiering move data, the
+    // cache fills fast zones.
+    services_wanted.migration = false;
+    services_wanted.cache = "off";
+    services_wanted.blocks = 0;
+  }
   // MANIFEST edits become hints for every mount: stores that send none
   // (LevelDB, anything on a FUSE mount) still tell placement their levels,
   // and a new table's level is guessed from the compactions running.

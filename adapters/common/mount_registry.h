@@ -5,6 +5,8 @@
 // A spec is the URI of any member device, with optional query options:
 //   file:/var/lib/db/ssd.img?policy=fast-first&profile_scale=10
 // "policy" picks the placement policy (recorded, so it stays chosen);
+// "read_only=on" writes nothing to any member (writes fail with NotSupported;
+// migration, the cache and block tiering do not run);
 // "trace=HOSTPATH" records every hint and I/O event to a trace file
 // (hints/trace.h); "stats=HOSTPATH" writes the mount's statistics there as
 // JSON when it unmounts (mount_stats.h); "host_log=DIR" keeps the host log

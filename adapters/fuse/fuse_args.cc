@@ -16,6 +16,23 @@
 
 namespace hintfs {
 
+namespace {
+
+// The options of one -o list ("a,b=c"), empty ones left out.
+std::vector<std::string> SplitOptionList(const std::string& list) {
+  std::vector<std::string> options;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    if (comma > start) options.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return options;
+}
+
+}  // namespace
+
 std::vector<std::string> FuseArguments(const FuseMountOptions& o, bool* writeback) {
   std::vector<std::string> args = {"hintfs"};
   if (o.debug) args.push_back("-d");
@@ -23,17 +40,12 @@ std::vector<std::string> FuseArguments(const FuseMountOptions& o, bool* writebac
   bool named = false, typed = false;
   for (const std::string& list : o.fuse_options) {
     std::string rest;
-    size_t start = 0;
-    while (start <= list.size()) {
-      size_t comma = list.find(',', start);
-      if (comma == std::string::npos) comma = list.size();
-      std::string opt = list.substr(start, comma - start);
-      start = comma + 1;
+    for (const std::string& opt : SplitOptionList(list)) {
       if (opt == "writeback_cache") {
         *writeback = true;
       } else if (opt == "no_writeback_cache") {
         *writeback = false;
-      } else if (!opt.empty()) {
+      } else {
         named = named || opt.rfind("fsname=", 0) == 0;
         typed = typed || opt.rfind("subtype=", 0) == 0;
         rest += (rest.empty() ? "" : ",") + opt;
@@ -86,10 +98,16 @@ std::string FuseLogCapture::Text() {
 
 void FuseLogCapture::Print() { std::fputs(CapturedMessages().c_str(), stderr); }
 
-std::string SpecWithoutBlockCache(const std::string& spec) {
+std::string MountSpec(const FuseMountOptions& o) {
   DeviceUri uri;
-  if (!DeviceUri::Parse(spec, &uri).ok() || uri.Has("cache")) return spec;
-  uri.params["cache"] = "off";
+  if (!DeviceUri::Parse(o.spec, &uri).ok()) return o.spec;
+  if (!uri.Has("cache")) uri.params["cache"] = "off";
+  for (const std::string& list : o.fuse_options) {
+    for (const std::string& opt : SplitOptionList(list)) {
+      if (opt == "ro") uri.params["read_only"] = "on";
+      if (opt == "rw") uri.params.erase("read_only");
+    }
+  }
   return uri.ToString();
 }
 

@@ -17,14 +17,18 @@ namespace hintfs {
 // "hintfs" of type "fuse.hintfs") unless the lists name it.
 std::vector<std::string> FuseArguments(const FuseMountOptions& options, bool* writeback);
 
-// spec with the SSD block cache off unless it names cache=. The cache serves
-// reads that are exactly one data block, as stores issue them; through the
-// kernel every read arrives page-aligned and page-sized, so on the mount it
-// never served (0 lookups in a read-only run) and only cost: the index of
-// every slow table read to look for blocks, and hhzs 0.65-0.94 of B3 where
-// it was 0.93-1.11 without it (docs/benchmarks.md, issue 20). A spec that
-// does not parse comes back as it is (AcquireMount reports it).
-std::string SpecWithoutBlockCache(const std::string& spec);
+// The mount spec for options.spec: the SSD block cache off unless the spec
+// names cache=, and read_only=on if the -o lists say ro (the kernel refuses
+// writes with EROFS; read_only keeps the daemon from writing anything, even
+// the journal records of mount and unmount).
+//
+// The cache serves reads that are exactly one data block, as stores issue
+// them; through the kernel every read arrives page-aligned and page-sized, so
+// on the mount it never served (0 lookups in a read-only run) and only cost:
+// the index of every slow table read to look for blocks, and hhzs 0.65-0.94
+// of B3 where it was 0.93-1.11 without it (docs/benchmarks.md, issue 20). A
+// spec that does not parse comes back as it is (AcquireMount reports it).
+std::string MountSpec(const FuseMountOptions& options);
 
 // Busy if something is already mounted at mountpoint (a second mount would
 // hide the first); NotFound if it does not exist, InvalidArgument if it is

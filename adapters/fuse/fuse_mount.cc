@@ -525,7 +525,7 @@ int RunFuseMount(const FuseMountOptions& o) {
   }
   {
     std::shared_ptr<Filesystem> probe;
-    Status s = AcquireMount(SpecWithoutBlockCache(o.spec), &probe);
+    Status s = AcquireMount(MountSpec(o), &probe);
     if (!s.ok()) {
       std::fprintf(stderr, "hintfs mount: %s\n", s.ToString().c_str());
       return s.IsInvalidArgument() || s.IsNotFound() ? 2 : 1;
@@ -567,7 +567,7 @@ int RunFuseMount(const FuseMountOptions& o) {
     return 1;
   }
   std::shared_ptr<HintBus> bus;
-  Status s = AcquireMount(SpecWithoutBlockCache(o.spec), &g_fs, &bus);
+  Status s = AcquireMount(MountSpec(o), &g_fs, &bus);
   int rc = 0;
   uint64_t subscription = 0;
   if (!s.ok()) {

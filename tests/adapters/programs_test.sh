@@ -140,10 +140,18 @@ rc=0
 [ "$(head -c 3 "$MNT/falloc")" = abc ] || fail "the first mount stopped serving"
 unmount_fs
 
-# 7. -o ro: reads work, every change is refused (EROFS).
+# 7. -o ro: reads work, every change is refused (EROFS), and the daemon
+# writes nothing to the images (not even the records of mount and unmount).
+images_sum() { sha256sum "$WORK/ssd.img" "$WORK/hdd.img"; }
+before=$(images_sum)
 mount_fs -o ro
 [ "$(head -c 3 "$MNT/falloc")" = abc ] || fail "read on a read-only mount"
 printf x 2>/dev/null > "$MNT/new-file" && fail "a file was created on a read-only mount"
 mkdir "$MNT/new-dir" 2>/dev/null && fail "a directory was made on a read-only mount"
+umount "$MNT"
+wait "$DAEMON" || fail "the read-only daemon exited with an error"
+DAEMON=
+[ "$(images_sum)" = "$before" ] || fail "a read-only mount changed the images"
+mount_fs
 unmount_fs
 echo "programs on the mount: ok"
