@@ -117,7 +117,7 @@ Status Superblock::Read(ZonedDevice* device, Superblock* sb) {
   Status s = device->ReportZone(0, &z0);
   if (!s.ok()) return s;
   if (z0.is_sequential() && z0.write_pointer - z0.start < kSize) {
-    return Status::Corruption(device->uri() + ": no hintfs superblock (zone 0 is empty)");
+    return Status::NotFound(device->uri() + " holds no hintfs filesystem (zone 0 is empty): make one with hintfs mkfs");
   }
   std::string block(kSize, '\0');
   s = device->Read(0, kSize, &block[0]);

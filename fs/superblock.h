@@ -60,8 +60,8 @@ struct Superblock {
   // version this build does not read.
   static Status Decode(std::string_view block, Superblock* sb);
 
-  // Reads and decodes the superblock of device (its read errors, or
-  // Decode's).
+  // Reads and decodes the superblock of device: NotFound if zone 0 holds
+  // nothing (no filesystem was made), else its read errors or Decode's.
   static Status Read(ZonedDevice* device, Superblock* sb);
 };
 

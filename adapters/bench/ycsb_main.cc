@@ -27,6 +27,7 @@
 
 #include "adapters/bench/key_generators.h"
 #include "adapters/bench/kv_store.h"
+#include "adapters/common/cli_conventions.h"
 #include "cache/caching_filesystem.h"
 
 namespace hintfs {
@@ -379,6 +380,7 @@ int Run(Args a) {
 int main(int argc, char** argv) {
   hintfs::Args a;
   CLI::App app{"YCSB-style workloads for RocksDB or LevelDB, on hintfs or the host filesystem"};
+  hintfs::ApplyCliConventions(&app, "hintfs-ycsb");
   app.add_option("--uri", a.store.hintfs_spec, "target: mount spec of a hintfs member (options in its query)");
   app.add_option("--dir", a.store.host_dir, "target: a database directory on the host filesystem");
   app.add_option("--engine", a.store.engine, "key-value store")->check(CLI::IsMember({"rocksdb", "leveldb"}));
@@ -412,13 +414,14 @@ int main(int argc, char** argv) {
   app.add_option("--json", a.json_path, "write one JSON object per phase to this host file");
   app.add_option("--csv", a.csv_path, "append one row per phase to this host CSV file (header if new)");
   app.add_option("--label", a.label, "a label for this run's JSON and CSV rows (e.g. scheme/workload)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    std::fprintf(stderr, "hintfs-ycsb: %s\n", e.what());
-    return 2;
-  }
+  app.footer(
+      "Examples:\n"
+      "  hintfs-ycsb --uri 'file:/var/tmp/ssd.img?policy=hhzs' --db /ycsb --records 100000 --load \\\n"
+      "              --workload A --ops 100000 --threads 8\n"
+      "  hintfs-ycsb --dir /var/tmp/ycsb-host --engine leveldb --records 10000 --load --workload C --ops 10000\n"
+      "Exit status: 0 success, 1 failure, 2 bad usage.");
+  int status = hintfs::ParseCommandLine(&app, argc, argv);
+  if (status >= 0) return status;
   if (a.label.find_first_of(",\n\"") != std::string::npos) {
     std::fprintf(stderr, "hintfs-ycsb: --label may not contain commas, quotes or newlines\n");
     return 2;

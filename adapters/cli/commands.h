@@ -1,5 +1,6 @@
-// The subcommands of the hintfs tool. Each returns the process exit status:
-// 0 success, 1 failure (a one-line error is printed), 2 bad usage.
+// The subcommands of the hintfs tool. Each returns the process exit status
+// (adapters/common/exit_status.h): 0 success, 1 failure, 3 damage; a
+// one-line error is printed. Bad usage (2) is found before they run.
 #ifndef HINTFS_ADAPTERS_CLI_COMMANDS_H_
 #define HINTFS_ADAPTERS_CLI_COMMANDS_H_
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/common/exit_status.h"
 #include "fs/filesystem.h"
 #include "fs/walk.h"
 
@@ -32,19 +34,19 @@ int Fsck(const std::string& uri, bool deep, bool json);
 // fsck --repair: mounts with MountOptions::repair (journal replayed up to
 // damage, files past what the devices hold cut), reads every file back and
 // moves those that do not check out to /lost+found with the cut ones, then
-// checks the result; exit 0 if it is clean.
+// checks the result; exit 0 if it is clean, 3 if problems remain.
 int Repair(const std::string& uri, bool json);
 int Gc(const std::string& uri, uint32_t zones);
 int Cat(const std::string& uri, const std::string& path);
 // salvage: mount a damaged filesystem as fsck --repair would (read-only),
-// copy what checks out, zeros for blocks that do not; exit 1 if anything was
+// copy what checks out, zeros for blocks that do not; exit 3 if anything was
 // damaged.
 int Backup(const std::string& uri, const std::string& host_dir, bool salvage);
 int Restore(const std::string& uri, const std::string& host_dir);
 int Profiles();
 
 struct ReplayArgs {
-  std::string policy = "hhzs";
+  std::string policy;  // required: replay compares policies
   std::string fast_profile = "zn540";
   std::string slow_profile = "st14000";
   uint32_t ssd_zones = 64;
@@ -55,7 +57,7 @@ struct ReplayArgs {
 int TraceDump(const std::string& path, bool json);
 int Replay(const std::string& path, const ReplayArgs& args);
 
-// Prints "hintfs: <what>: <status>" and returns 1.
+// Prints "hintfs: <what>: <status>" and returns ExitStatusFor(status).
 int Fail(const std::string& what, const Status& s);
 // Mounts uri with the recorded placement policy, and the members named by
 // SetMemberUris at the places given there.

@@ -165,7 +165,7 @@ int Backup(const std::string& uri, const std::string& host_dir, bool salvage) {
   bar.Finish();
   std::printf("backed up %zu files, %s to %s%s\n", files, HumanSize(done).c_str(), host_dir.c_str(),
               damaged ? " (with damage, listed above)" : "");
-  return damaged ? 1 : 0;
+  return damaged ? kExitDamage : kExitOk;
 }
 
 int Restore(const std::string& uri, const std::string& host_dir) {

@@ -23,7 +23,7 @@ using nlohmann::json;
 
 int Fail(const std::string& what, const Status& s) {
   std::fprintf(stderr, "hintfs: %s: %s\n", what.c_str(), s.ToString().c_str());
-  return 1;
+  return ExitStatusFor(s);
 }
 
 namespace {
@@ -396,7 +396,7 @@ int Fsck(const std::string& uri, bool deep, bool as_json) {
                 static_cast<unsigned long long>(report.extents),
                 deep ? fmt::format(", {} of data read back", HumanSize(report.bytes_checked)).c_str() : "");
   }
-  return report.ok() ? 0 : 1;
+  return report.ok() ? kExitOk : kExitDamage;
 }
 
 int Gc(const std::string& uri, uint32_t zones) {

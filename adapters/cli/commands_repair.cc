@@ -83,7 +83,7 @@ int Repair(const std::string& uri, bool as_json) {
                 static_cast<unsigned long long>(report.files), static_cast<unsigned long long>(report.directories),
                 done.empty() ? ", nothing to repair" : "");
   }
-  return report.ok() ? 0 : 1;
+  return report.ok() ? kExitOk : kExitDamage;
 }
 
 }  // namespace cli

@@ -1,5 +1,6 @@
 // hintfs: the command-line tool. Argument parsing only; the work is in
-// commands_*.cc. Bad usage prints one line and exits with status 2.
+// commands_*.cc. The conventions (help, version, bad usage: one line and
+// exit status 2) are adapters/common/cli_conventions.h's.
 #include <cstdio>
 #include <map>
 #include <string>
@@ -8,8 +9,10 @@
 #include <CLI/CLI.hpp>
 
 #include "adapters/cli/commands.h"
+#include "adapters/common/cli_conventions.h"
 #include "adapters/fuse/fuse_mount.h"
 #include "fs/device/zoned_device.h"
+#include "placement/policy_registry.h"
 
 using namespace hintfs;
 
@@ -42,6 +45,13 @@ CLI::Validator DeviceUriValidator() {
       "DEVICE_URI");
 }
 
+// The placement policies, for --help.
+std::string PolicyList() {
+  std::string list;
+  for (const std::string& name : AllocationPolicyNames()) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
 // The URI of a command on an existing filesystem, and where its members are.
 void AddUri(CLI::App* cmd, CliArgs* a) {
   cmd->add_option("URI", a->uri, "device URI of any member, e.g. file:/tmp/ssd.img")
@@ -70,44 +80,58 @@ void AddFilesystemCommands(CLI::App* app, CliArgs* a, Commands* c) {
   c->mkfs->add_option("--fast-data-zones", a->mkfs.fast_data_zones,
                       "zones of each fast device files may fill, the filesystem's own zones on top (0: all)")
       ->check(CLI::Range(0, 1 << 24));
-  c->mkfs->add_option("--policy", a->mkfs.policy, "placement policy");
+  c->mkfs->add_option("--policy", a->mkfs.policy, "placement policy: " + PolicyList());
   c->mkfs->add_flag("--force", a->mkfs.force, "overwrite an existing filesystem or device image");
+  c->mkfs->footer(
+      "Examples (an emulated zoned SSD and HDD in image files, made if missing):\n"
+      "  hintfs mkfs --fast 'file:/var/tmp/ssd.img?zone_size=64MiB&zones=64&profile=zn540' \\\n"
+      "              --slow 'file:/var/tmp/hdd.img?zone_size=256MiB&zones=64&profile=st14000'\n"
+      "  hintfs mkfs --policy hhzs --fast zbd:/dev/nvme0n2 --slow zbd:/dev/sdb");
   c->info = app->add_subcommand("info", "show the superblock and members");
   AddUri(c->info, a);
   c->info->add_flag("--json", a->json, "JSON output");
+  c->info->footer("Example:\n  hintfs info file:/var/tmp/ssd.img");
   c->df = app->add_subcommand("df", "space per tier: size, live, garbage, free, amplification");
   AddUri(c->df, a);
   c->df->add_flag("--json", a->json, "JSON output");
+  c->df->footer("Example:\n  hintfs df file:/var/tmp/ssd.img");
   c->ls = app->add_subcommand("ls", "list files with tier and extents");
   AddUri(c->ls, a);
   c->ls->add_option("PATH", a->path, "directory or file (default /)");
   c->ls->add_flag("-l,--long", a->long_format, "long format: size, links, role, tier, extents");
   c->ls->add_flag("-R,--recursive", a->recursive, "descend into directories");
   c->ls->add_flag("--json", a->json, "JSON output");
+  c->ls->footer("Examples:\n  hintfs ls -l file:/var/tmp/ssd.img /db\n  hintfs ls -R --json file:/var/tmp/ssd.img");
   c->dump = app->add_subcommand("dump", "zones, files and extents");
   AddUri(c->dump, a);
   c->dump->add_flag("--json", a->json, "JSON output");
-  c->fsck = app->add_subcommand("fsck", "check journal, extents, write pointers; exit 1 on any problem");
+  c->dump->footer("Example:\n  hintfs dump --json file:/var/tmp/ssd.img");
+  c->fsck = app->add_subcommand("fsck", "check journal, extents, write pointers; exit 3 on any problem");
   AddUri(c->fsck, a);
   c->fsck->add_flag("--deep", a->deep, "also read back every extent");
   c->fsck->add_flag("--repair", a->repair,
                     "bring a damaged filesystem back: journal replayed up to damage, files that do not "
                     "check out moved to /lost+found");
   c->fsck->add_flag("--json", a->json, "JSON output");
+  c->fsck->footer("Examples:\n  hintfs fsck --deep file:/var/tmp/ssd.img\n  hintfs fsck --repair file:/var/tmp/ssd.img");
   c->gc = app->add_subcommand("gc", "relocate live data out of mostly dead zones");
   AddUri(c->gc, a);
   c->gc->add_option("--zones", a->gc_zones, "at most this many zones")->check(CLI::Range(1, 1 << 20));
+  c->gc->footer("Example:\n  hintfs gc file:/var/tmp/ssd.img --zones 4");
   c->cat = app->add_subcommand("cat", "write a file to standard output");
   AddUri(c->cat, a);
   c->cat->add_option("PATH", a->path, "file")->required();
+  c->cat->footer("Example:\n  hintfs cat file:/var/tmp/ssd.img /db/CURRENT");
   c->backup = app->add_subcommand("backup", "copy the whole tree to a host directory");
   AddUri(c->backup, a);
   c->backup->add_option("HOSTDIR", a->host_dir, "destination directory")->required();
   c->backup->add_flag("--salvage", a->salvage,
                       "copy what checks out of a damaged filesystem (read-only; zeros for damaged blocks)");
+  c->backup->footer("Example:\n  hintfs backup file:/var/tmp/ssd.img /var/tmp/copy");
   c->restore = app->add_subcommand("restore", "copy a host directory tree into the filesystem");
   AddUri(c->restore, a);
   c->restore->add_option("HOSTDIR", a->host_dir, "source directory")->required();
+  c->restore->footer("Example:\n  hintfs restore file:/var/tmp/ssd.img /var/tmp/copy");
 }
 
 // Profiles, traces, replay and the FUSE mount.
@@ -118,15 +142,17 @@ void AddToolCommands(CLI::App* app, CliArgs* a, Commands* c) {
   c->trace_dump = trace->add_subcommand("dump", "print a trace's events (text, or one JSON object a line)");
   c->trace_dump->add_option("TRACE", a->trace_path, "trace file")->required();
   c->trace_dump->add_flag("--json", a->json, "JSON lines");
+  c->trace_dump->footer("Example:\n  hintfs trace dump /tmp/db.trace | head");
   c->replay = app->add_subcommand("replay", "run a placement policy over a trace on modelled devices");
   c->replay->add_option("TRACE", a->trace_path, "trace file")->required();
-  c->replay->add_option("--policy", a->replay.policy, "placement policy (hhzs, b1..b4, all-fast, ...)");
+  c->replay->add_option("--policy", a->replay.policy, "placement policy: " + PolicyList())->required();
   c->replay->add_option("--ssd-zones", a->replay.ssd_zones, "fast-tier zones")->check(CLI::Range(1, 1 << 24));
   c->replay->add_option("--hdd-zones", a->replay.hdd_zones, "slow-tier zones")->check(CLI::Range(1, 1 << 24));
   c->replay->add_option("--zone-size", a->replay.zone_size, "zone capacity of both tiers");
   c->replay->add_option("--fast-profile", a->replay.fast_profile, "timing profile of the fast tier");
   c->replay->add_option("--slow-profile", a->replay.slow_profile, "timing profile of the slow tier");
   c->replay->add_flag("--json", a->replay.json, "one JSON object");
+  c->replay->footer("Example:\n  hintfs replay /tmp/db.trace --policy hhzs --ssd-zones 20");
   c->mount = app->add_subcommand("mount", "serve the filesystem as a directory through FUSE");
   c->mount->add_option("URI", a->mount.spec, "member device, with mount options in its query")->required();
   c->mount->add_option("MOUNTPOINT", a->mount.mountpoint, "an existing directory")
@@ -134,7 +160,11 @@ void AddToolCommands(CLI::App* app, CliArgs* a, Commands* c) {
       ->check(CLI::ExistingDirectory);
   c->mount->add_flag("-f,--foreground", a->mount.foreground, "stay in the foreground");
   c->mount->add_flag("-d,--debug", a->mount.debug, "FUSE debug output (implies -f)");
-  c->mount->add_option("-o", a->mount.fuse_options, "mount options: no_writeback_cache, and FUSE's (allow_other, ...)");
+  c->mount->add_option("-o", a->mount.fuse_options,
+                       "mount options: ro, no_writeback_cache, and FUSE's (allow_other, ...)");
+  c->mount->footer(
+      "Examples:\n  hintfs mount 'file:/var/tmp/ssd.img?policy=hhzs' /mnt/hintfs\n"
+      "  hintfs mount -o ro file:/var/tmp/ssd.img /mnt/hintfs\n  umount /mnt/hintfs");
 }
 
 int Run(const Commands& c, CliArgs& a) {
@@ -168,24 +198,15 @@ int Run(const Commands& c, CliArgs& a) {
 
 int main(int argc, char** argv) {
   CLI::App app{"hintfs: a hint-aware tiered filesystem over zoned devices"};
+  ApplyCliConventions(&app, "hintfs");
   app.require_subcommand(1);
-  app.set_version_flag("--version", "hintfs 0.1.0");
+  app.footer("Exit status: 0 success, 1 failure, 2 bad usage, 3 damage found.\n"
+             "hintfs help COMMAND shows a command's options, defaults and examples.");
   CliArgs args;
   Commands commands;
   AddFilesystemCommands(&app, &args, &commands);
   AddToolCommands(&app, &args, &commands);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::string msg = e.what();
-    std::fprintf(stderr, "hintfs: %s (see hintfs --help)\n", msg.c_str());
-    return 2;
-  }
+  int status = ParseCommandLine(&app, argc, argv);
+  if (status >= 0) return status;
   return Run(commands, args);
 }

@@ -166,9 +166,19 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   auto keeper = std::make_shared<BlockIndexKeeper>(opts.observer);
   opts.observer = keeper;
   opts.device_params = EnvOr("HINTFS_DEVICE_PARAMS", "");
+  std::string device_keys;
   for (const auto& [key, value] : uri.params) {
-    opts.device_params += (opts.device_params.empty() ? "" : "&") + key + "=" + value;
+    device_keys += (device_keys.empty() ? "" : "&") + key + "=" + value;
   }
+  s = CheckDeviceUri(device_keys.empty() ? base : base + "?" + device_keys);
+  if (!s.ok() && s.message().find("unknown device URI key") != std::string::npos) {
+    // The device's list of keys leaves out the mount's own.
+    return Status::InvalidArgument(s.message() + "; mount keys: policy, trace, stats, read_only, host_log, "
+                                   "verify_reads, memberN, reserve_zones, readahead, migration, migration_rate, "
+                                   "cache, cache_budget, blocks, block_retention");
+  }
+  if (!s.ok()) return s;
+  if (!device_keys.empty()) opts.device_params += (opts.device_params.empty() ? "" : "&") + device_keys;
   if (uri.scheme == "mem") {
     s = CreateMemFilesystemIfMissing(base);
     if (!s.ok()) return s;

@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "adapters/common/exit_status.h"
 #include "adapters/common/mount_registry.h"
 #include "adapters/common/mount_stats.h"
 #include "adapters/fuse/cache_invalidator.h"
@@ -521,14 +522,16 @@ int RunFuseMount(const FuseMountOptions& o) {
   Status free = CheckMountpointFree(o.mountpoint);
   if (!free.ok()) {
     std::fprintf(stderr, "hintfs mount: %s\n", free.ToString().c_str());
-    return free.IsBusy() ? 1 : 2;
+    return free.IsBusy() ? kExitFailed : kExitUsage;
   }
   {
     std::shared_ptr<Filesystem> probe;
     Status s = AcquireMount(MountSpec(o), &probe);
     if (!s.ok()) {
       std::fprintf(stderr, "hintfs mount: %s\n", s.ToString().c_str());
-      return s.IsInvalidArgument() || s.IsNotFound() ? 2 : 1;
+      // Spec keys and values are checked here (bad usage); the rest is
+      // as for every command.
+      return s.IsInvalidArgument() ? kExitUsage : ExitStatusFor(s);
     }
   }
   std::vector<std::string> args = FuseArguments(o, &g_writeback);
@@ -542,13 +545,13 @@ int RunFuseMount(const FuseMountOptions& o) {
     f = fuse_new(&fargs, &ops, sizeof(ops), nullptr);
     if (f == nullptr) {
       std::fprintf(stderr, "hintfs mount: bad FUSE options: %s\n", FuseLogCapture::Text().c_str());
-      return 2;
+      return kExitUsage;
     }
     if (fuse_mount(f, o.mountpoint.c_str()) != 0) {
       fuse_destroy(f);
       std::fprintf(stderr, "hintfs mount: cannot mount on %s: %s\n", o.mountpoint.c_str(),
                    FuseLogCapture::Text().c_str());
-      return 1;
+      return kExitFailed;
     }
     FuseLogCapture::Print();
   }
@@ -564,7 +567,7 @@ int RunFuseMount(const FuseMountOptions& o) {
   if (fuse_daemonize(o.foreground ? 1 : 0) != 0) {
     fuse_unmount(f);
     fuse_destroy(f);
-    return 1;
+    return kExitFailed;
   }
   std::shared_ptr<HintBus> bus;
   Status s = AcquireMount(MountSpec(o), &g_fs, &bus);
@@ -572,12 +575,12 @@ int RunFuseMount(const FuseMountOptions& o) {
   uint64_t subscription = 0;
   if (!s.ok()) {
     std::fprintf(stderr, "hintfs mount: %s\n", s.ToString().c_str());
-    rc = 1;
+    rc = ExitStatusFor(s);
   } else {
     g_invalidator.Start(f);
     if (g_writeback) subscription = bus->Subscribe(DropRecordedTablesFromPageCache);
     fuse_set_signal_handlers(fuse_get_session(f));
-    rc = fuse_loop_mt(f, 0) == 0 ? 0 : 1;
+    rc = fuse_loop_mt(f, 0) == 0 ? kExitOk : kExitFailed;
     fuse_remove_signal_handlers(fuse_get_session(f));
   }
   if (subscription != 0) bus->Unsubscribe(subscription);

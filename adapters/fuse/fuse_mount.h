@@ -48,7 +48,8 @@ struct FuseMountOptions {
 
 // Mounts and serves until unmounted (fusermount3 -u, umount, SIGTERM or
 // SIGINT); then the hintfs mount is released cleanly. Returns a process exit
-// status: 0, 1 for runtime failures, 2 for bad arguments.
+// status (adapters/common/exit_status.h): 0; 1 for a failure (no image, a
+// busy mountpoint...); 2 for a bad mount option or spec key; 3 for damage.
 int RunFuseMount(const FuseMountOptions& options);
 
 }  // namespace hintfs

@@ -40,10 +40,11 @@ struct StoredProfile {
 };
 
 // Opens or creates the emulated device uri names (scheme "file" or "mem").
-// NotFound for a missing device when not create; InvalidArgument for a bad
-// geometry or option; Corruption for an image that is not one (bad magic,
-// checksum) or shorter than its geometry; Busy if another process or handle
-// holds the image.
+// NotFound for a missing device when not create, a missing directory when
+// create, or a file that is not an image (no hintfs header); InvalidArgument
+// for a bad geometry or option; Corruption for an image whose header fails
+// its checksum or that is shorter than its geometry; Busy if another process
+// or handle holds the image.
 Status OpenEmulatedDevice(const DeviceUri& uri, bool create, std::unique_ptr<ZonedDevice>* device,
                           StoredProfile* profile);
 

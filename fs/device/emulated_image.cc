@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -92,7 +93,10 @@ namespace {
 Status DecodeHeader(std::string_view h, DeviceGeometry* g, StoredProfile* p, uint64_t* data_offset,
                     uint64_t* power_cycles, const std::string& path) {
   if (h.size() < kHeaderSize || std::memcmp(h.data(), kImageMagic, sizeof(kImageMagic)) != 0) {
-    return Status::Corruption(path + " is not a hintfs emulated device image (bad magic)");
+    // A blank file, or one holding something else: not damage, but the wrong
+    // file (or one mkfs never made).
+    return Status::NotFound(path + " is not a hintfs device image (no hintfs header at its start): "
+                            "check the path, or make one with hintfs mkfs --force");
   }
   if (DecodeFixed32(h.data() + kHeaderSize - 4) != crc32c::Value(h.data(), kHeaderSize - 4)) {
     return Status::Corruption(path + ": device header checksum mismatch");
@@ -416,7 +420,12 @@ Status OpenImage(const DeviceUri& uri, bool create, std::shared_ptr<DeviceState>
     fresh = true;
   }
   if (fd < 0) {
-    if (errno == ENOENT) return Status::NotFound(uri.path + ": no such device image");
+    if (errno == ENOENT && create) {
+      std::string dir = std::filesystem::path(uri.path).parent_path().string();
+      return Status::NotFound(fmt::format("cannot create {}: directory {} does not exist", uri.path,
+                                          dir.empty() ? "." : dir));
+    }
+    if (errno == ENOENT) return Status::NotFound("no device image at " + uri.path + ": make one with hintfs mkfs");
     return Status::IOError(fmt::format("{}: {}", uri.path, std::strerror(errno)), errno);
   }
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {

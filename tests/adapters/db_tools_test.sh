@@ -54,10 +54,10 @@ assert 0 <= j["ssd_utilization"] <= 1 and j["modeled_seconds"] > 0
 for level in ("wal", "L0"):
     assert {"fast_bytes", "slow_bytes"} <= set(j["per_level"][level]), level
 PY
-rc=0; "$HINTFS" replay "$WORK/load.trace" --ssd-zones 0 >/dev/null 2>&1 || rc=$?
+rc=0; "$HINTFS" replay "$WORK/load.trace" --policy hhzs --ssd-zones 0 >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "replay --ssd-zones 0 exited $rc, not 2"
 head -c 5000 "$WORK/load.trace" > "$WORK/cut.trace"; printf 'junk' >> "$WORK/cut.trace"
-err=$("$HINTFS" replay "$WORK/cut.trace" 2>&1 >/dev/null) && fail "replay accepted a damaged trace"
+err=$("$HINTFS" replay "$WORK/cut.trace" --policy hhzs 2>&1 >/dev/null) && fail "replay accepted a damaged trace"
 echo "$err" | grep -q "at byte" || fail "damaged trace error names no offset: $err"
 # Stock db_bench with the SSD block cache as RocksDB's secondary cache
 # (tables on the slow tier, a block cache far smaller than the data); the

@@ -2,7 +2,9 @@
 # Acceptance test of the hintfs tool, as a user runs it: mkfs on two file
 # devices, restore a few hundred random files (some larger than a zone),
 # backup gives a byte-identical tree, fsck passes, df --json accounts for every
-# byte, bad arguments exit 2, a corrupt image makes fsck fail.
+# byte, bad arguments exit 2, a corrupt image makes fsck fail; the exit
+# statuses of the README's table, help and version, and errors that say
+# what to do.
 set -euo pipefail
 HINTFS=${1:?usage: cli_test.sh path/to/hintfs}
 WORK=$(mktemp -d /tmp/hintfs-cli.XXXXXX)
@@ -80,6 +82,23 @@ j = json.load(sys.stdin)
 assert j["migration"]["to_fast_bytes"] == 0 and "capacity" in j["migration"]["moves"], j["migration"]
 assert j["cache"]["hits"] == 0 and "hit_ratio" in j["cache"], j["cache"]' || fail "info --json migration/cache"
 
+# The exit-status table: runs hintfs with the arguments after the first two,
+# checks the status, and keeps its one line of stderr in $WORK/err.txt.
+expect_status() {
+  local want=$1 what=$2 rc=0
+  shift 2
+  "$HINTFS" "$@" >/dev/null 2>"$WORK/err.txt" || rc=$?
+  [ "$rc" -eq "$want" ] || { cat "$WORK/err.txt"; fail "$what: 'hintfs $*' exited $rc, not $want"; }
+}
+
+# Help and version: standard output, exit 0; help COMMAND shows defaults and examples.
+"$HINTFS" --version | grep -qx "hintfs [0-9.]*" || fail "hintfs --version"
+"$HINTFS" help mkfs | grep -q -- "--meta-zones UINT.*=3" || fail "help mkfs shows no defaults"
+for cmd in mkfs info df ls dump fsck gc cat backup restore replay mount; do
+  "$HINTFS" help "$cmd" | grep -q "^Examples\?" || fail "help $cmd shows no example"
+done
+"$HINTFS" help | grep -q "Exit status" || fail "help does not give the exit statuses"
+
 # Bad usage: one line on stderr, exit status 2.
 expect_usage_error() {
   local rc=0 err
@@ -98,6 +117,8 @@ expect_usage_error info "nope:$WORK/ssd.img"
 expect_usage_error info "file:$WORK/ssd.img?bogus=1"
 expect_usage_error fsck "file:$WORK/ssd.img?fail_read=abc"
 expect_usage_error mkfs --fast "file:$WORK/new.img?zones=8&profile=nosuchprofile"
+expect_usage_error help nosuchcommand
+expect_usage_error replay "$WORK/any.trace"  # --policy is required
 
 # A copied set: refused until its other member is named; then it is a filesystem of its own.
 cp "$WORK/ssd.img" "$WORK/ssd-copy.img"
@@ -121,10 +142,8 @@ printf '\xa5' | dd of="$WORK/ssd.img" bs=1 seek=$((1048576 + offset)) conv=notru
 if "$HINTFS" cat "file:$WORK/ssd.img" "$victim" >/dev/null 2>"$WORK/err.txt"; then fail "cat served damaged data"; fi
 grep -q "checksum mismatch" "$WORK/err.txt" || fail "the damaged read does not say why"
 "$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null || fail "fsck (without --deep) should not read data"
-if "$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null; then fail "fsck --deep missed damaged data"; fi
-if "$HINTFS" backup --salvage "file:$WORK/ssd.img" "$WORK/salvaged" >/dev/null 2>"$WORK/err.txt"; then
-  fail "backup --salvage did not report the damage"
-fi
+expect_status 3 "damaged data" fsck --deep "file:$WORK/ssd.img"
+expect_status 3 "damaged data" backup --salvage "file:$WORK/ssd.img" "$WORK/salvaged"
 grep -q "$victim: .* unreadable" "$WORK/err.txt" || fail "backup --salvage does not name the damaged file"
 cmp -s "$WORK/src/d1/e1/f1" "$WORK/salvaged/d1/e1/f1" || fail "backup --salvage lost an intact file"
 "$HINTFS" fsck --repair "file:$WORK/ssd.img" > "$WORK/repair.txt" || fail "fsck --repair"
@@ -133,15 +152,25 @@ grep -q "$victim moved to /lost+found/" "$WORK/repair.txt" || fail "fsck --repai
 "$HINTFS" backup "file:$WORK/ssd.img" "$WORK/after" >/dev/null 2>&1 || true
 cmp -s "$WORK/src/d1/e1/f1" "$WORK/after/d1/e1/f1" || fail "fsck --repair lost an intact file"
 
-# Refusals and damage: clear errors, exit 1.
-if "$HINTFS" mkfs --fast "$FAST" --slow "$SLOW" 2>/dev/null; then fail "mkfs overwrote without --force"; fi
-if "$HINTFS" info "file:$WORK/missing.img" 2>/dev/null; then fail "info on a missing image"; fi
+# Refusals: exit 1 and a line that says what to do.
+expect_status 1 "an existing filesystem" mkfs --fast "$FAST" --slow "$SLOW"
+grep -q -- "--force" "$WORK/err.txt" || fail "mkfs refusal does not name --force"
+expect_status 1 "a missing image" info "file:$WORK/missing.img"
+grep -q "no device image at $WORK/missing.img: make one with hintfs mkfs" "$WORK/err.txt" || fail "missing image: $(cat "$WORK/err.txt")"
+: > "$WORK/blank.img"
+for cmd in info df ls fsck; do
+  expect_status 1 "a blank file" "$cmd" "file:$WORK/blank.img"
+  grep -q "is not a hintfs device image" "$WORK/err.txt" || fail "blank file, $cmd: $(cat "$WORK/err.txt")"
+done
+expect_status 1 "a missing directory" mkfs --fast "file:$WORK/nodir/ssd.img"
+grep -q "directory $WORK/nodir does not exist" "$WORK/err.txt" || fail "missing directory: $(cat "$WORK/err.txt")"
+# Damage: exit 3.
 # Damage the payload of the second batch (the second block) of the active journal zone: image
 # data begins at 1 MiB, zones are 4 MiB, a batch header is 40 bytes.
 zone=$("$HINTFS" info --json "file:$WORK/ssd.img" | python3 -c 'import json,sys; print(json.load(sys.stdin)["journal"]["active_zone"])')
 printf '\xff\xff\xff\xff' | dd of="$WORK/ssd.img" bs=1 seek=$((1048576 + zone * 4194304 + 4096 + 40)) conv=notrunc status=none
 before=$(md5sum "$WORK/ssd.img")
-if "$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null 2>&1; then fail "fsck passed a corrupt journal"; fi
+expect_status 3 "a corrupt journal" fsck "file:$WORK/ssd.img"
 [ "$before" = "$(md5sum "$WORK/ssd.img")" ] || fail "fsck wrote to a corrupt image"
 # fsck --repair replays the journal up to the damage and brings the filesystem back.
 "$HINTFS" fsck --repair "file:$WORK/ssd.img" > "$WORK/repair.txt" || { cat "$WORK/repair.txt"; fail "fsck --repair of a damaged journal"; }

@@ -458,7 +458,8 @@ TEST(DeviceImage, CorruptHeaderIsRejected) {
     fputc(c ^ 0x40, f);
     fclose(f);
     Status s = OpenZonedDevice("file:" + path, false, &dev);
-    EXPECT_TRUE(s.IsCorruption()) << offset << ": " << s.ToString();
+    // A wrong magic is a file that is not an image; the rest is damage.
+    EXPECT_TRUE(offset == 0 ? s.IsNotFound() : s.IsCorruption()) << offset << ": " << s.ToString();
     f = fopen(path.c_str(), "r+b");
     fseek(f, offset, SEEK_SET);
     fputc(c, f);
