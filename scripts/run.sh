@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine (run as root):
 #   bash scripts/run.sh demo   install what is missing, build, run the demo
-#   bash scripts/run.sh test   install what is missing, build, run every test
+#   bash scripts/run.sh test   install what is missing, build, run every test, then
+#                              build the Debian packages and check them installed
 #   bash scripts/run.sh build  install and build only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ PACKAGES=(meson ninja-build g++ pkg-config cmake libgtest-dev libgmock-dev libcl
           nlohmann-json3-dev libfmt-dev libisal-dev python3
           librocksdb-dev rocksdb-tools libleveldb-dev libsnappy-dev libfuse3-dev fuse3 fio
           libzbd-dev libnvme-dev libjson-c-dev qemu-system-x86 busybox-static kmod xz-utils python3-matplotlib
-          git rsync sqlite3)
+          git rsync sqlite3 help2man bash-completion debhelper)
 
 install_deps() {
   local missing=()
@@ -43,7 +44,13 @@ run_tests() {
   local passed failed scripts_ok
   passed=$( (grep -hoE '^\[  PASSED  \] [0-9]+ test' "$log" || true) | awk '{s+=$4} END {print s+0}')
   failed=$( (grep -hoE '^\[  FAILED  \] [0-9]+ test' "$log" || true) | awk '{s+=$4} END {print s+0}')
-  scripts_ok=$(grep -cE '^(cli acceptance: ok|db tools: ok|damage campaign: .* 0 violations)$' "$log" || true)
+  scripts_ok=$(grep -cE '^(cli acceptance: ok|db tools: ok|damage campaign: .* 0 violations|readme examples: ok|bash completion: ok)$' "$log" || true)
+  # The Debian packages, built from this tree and installed as a user would.
+  local deb="$BUILD/deb" pkg_rc=0
+  { bash scripts/package.sh "$deb" && bash tests/package/deb_check.sh "$deb"; } > "$BUILD/package.log" 2>&1 || pkg_rc=$?
+  tail -1 "$BUILD/package.log"
+  if [ "$pkg_rc" -ne 0 ]; then tail -20 "$BUILD/package.log"; failed=$((failed + 1)); rc=1; fi
+  grep -q "^debian packages: ok" "$BUILD/package.log" && scripts_ok=$((scripts_ok + 1))
   if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
   echo "$((passed + scripts_ok)) passed, $failed failed"
   return "$rc"
