@@ -63,6 +63,11 @@ int Fail(const std::string& what, const Status& s);
 // SetMemberUris at the places given there.
 Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs,
                    bool repair = false);
+// Mounts uri read-only for info, df, ls and dump. A file-image filesystem
+// another process has mounted (Busy) is mounted as a snapshot (file:
+// snapshot=1): its journal on the devices (commits up to its last sync), the
+// note saying so on stderr.
+Status MountForLooking(const std::string& uri, std::unique_ptr<Filesystem>* fs);
 // The --member N=URI options of the command line (MountOptions::member_uris).
 void SetMemberUris(const std::map<uint32_t, std::string>& member_uris);
 

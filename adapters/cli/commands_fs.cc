@@ -35,7 +35,9 @@ std::map<uint32_t, std::string>& MemberUris() {
 
 void SetMemberUris(const std::map<uint32_t, std::string>& member_uris) { MemberUris() = member_uris; }
 
-Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs, bool repair) {
+namespace {
+
+MountOptions CliMountOptions(bool read_only, bool repair) {
   MountOptions opts;
   opts.repair = repair;
   opts.member_uris = MemberUris();
@@ -43,7 +45,34 @@ Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Files
   opts.policy_factory = [](const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {
     return NewAllocationPolicy(name, policy);
   };
-  return Filesystem::Mount(uri, opts, fs);
+  return opts;
+}
+
+}  // namespace
+
+Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Filesystem>* fs, bool repair) {
+  return Filesystem::Mount(uri, CliMountOptions(read_only, repair), fs);
+}
+
+Status MountForLooking(const std::string& uri, std::unique_ptr<Filesystem>* fs) {
+  Status s = MountForCli(uri, /*read_only=*/true, fs);
+  DeviceUri parsed;
+  if (!s.IsBusy() || !DeviceUri::Parse(uri, &parsed).ok() || parsed.scheme != "file") return s;
+  // In use by another process: its images as it has written them, without
+  // the host log (the holder's commits since its last sync live there, and
+  // name blocks the snapshot may not have).
+  MountOptions opts = CliMountOptions(/*read_only=*/true, /*repair=*/false);
+  opts.device_params = "snapshot=1";
+  opts.host_log_dir.clear();
+  for (int attempt = 0; attempt < 3; attempt++) {
+    s = Filesystem::Mount(uri, opts, fs);
+    if (s.ok()) {
+      std::fprintf(stderr, "hintfs: %s is in use by another process: shown as of its last sync\n", uri.c_str());
+      return s;
+    }
+    if (!s.IsCorruption()) break;  // else the holder rewrote a journal zone under the read: again
+  }
+  return s;
 }
 
 int Mkfs(const MkfsArgs& args) {
@@ -132,7 +161,7 @@ json ExtentsJson(const std::vector<Extent>& extents) {
 
 int Info(const std::string& uri, bool as_json) {
   std::unique_ptr<Filesystem> fs;
-  Status s = MountForCli(uri, true, &fs);
+  Status s = MountForLooking(uri, &fs);
   if (!s.ok()) return Fail("info", s);
   const Superblock& sb = fs->superblock();
   FsStats st = fs->Stats();
@@ -228,7 +257,7 @@ int Info(const std::string& uri, bool as_json) {
 
 int Df(const std::string& uri, bool as_json) {
   std::unique_ptr<Filesystem> fs;
-  Status s = MountForCli(uri, true, &fs);
+  Status s = MountForLooking(uri, &fs);
   if (!s.ok()) return Fail("df", s);
   std::vector<DeviceUsage> usage;
   s = fs->Usage(&usage);
@@ -256,7 +285,7 @@ int Df(const std::string& uri, bool as_json) {
 int Ls(const std::string& uri, const std::string& path, bool long_format, bool recursive,
        bool as_json) {
   std::unique_ptr<Filesystem> fs;
-  Status s = MountForCli(uri, true, &fs);
+  Status s = MountForLooking(uri, &fs);
   if (!s.ok()) return Fail("ls", s);
   json arr = json::array();
   FileStat root;
@@ -314,7 +343,7 @@ int Ls(const std::string& uri, const std::string& path, bool long_format, bool r
 
 int Dump(const std::string& uri, bool as_json) {
   std::unique_ptr<Filesystem> fs;
-  Status s = MountForCli(uri, true, &fs);
+  Status s = MountForLooking(uri, &fs);
   if (!s.ok()) return Fail("dump", s);
   std::vector<ZoneReport> zones;
   s = fs->Zones(&zones);

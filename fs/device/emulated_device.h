@@ -1,7 +1,7 @@
 // Emulated zoned devices: the embedded default and what every test runs on.
 //
 //   file:PATH?zone_size=64MiB&zones=32[&zone_capacity=..][&conv_zones=N]
-//            [&block_size=4096][&max_open=N][&max_active=N][&sync=0|1]
+//            [&block_size=4096][&max_open=N][&max_active=N][&sync=0|1][&snapshot=1]
 //   mem:NAME?...same keys...
 //
 // A file device keeps its geometry and every zone's write pointer and
@@ -10,6 +10,12 @@
 // like a drive; opening an existing image needs no query. A mem device lives
 // in a process-wide table under NAME, so a test can "restart" the filesystem
 // on the same memory.
+//
+// file:PATH?snapshot=1 opens an image another process holds, read-only and
+// without its lock: the device as the holder has written it so far (zone
+// states are stored at every write), for looking at a filesystem in use
+// (hintfs info, df, ls); its writes, resets and flushes fail with
+// NotSupported.
 //
 // A file device reads through a shared read-only mapping of its image (no
 // system call per read); the image must keep its size while it is open (one

@@ -165,8 +165,9 @@ Status PwriteFd(int fd, uint64_t offset, const char* data, size_t n) {
 
 class FileBacking : public Backing {
  public:
-  FileBacking(int fd, uint64_t data_offset, uint64_t capacity, uint64_t zone_size, bool sync)
-      : fd_(fd), data_offset_(data_offset), zone_size_(zone_size), sync_(sync) {
+  // A snapshot backing reads only (the image is another process's).
+  FileBacking(int fd, uint64_t data_offset, uint64_t capacity, uint64_t zone_size, bool sync, bool snapshot)
+      : fd_(fd), data_offset_(data_offset), zone_size_(zone_size), sync_(sync), snapshot_(snapshot) {
     // Reads copy out of a shared read-only mapping of the image (the page
     // cache pwrite fills): no system call per read. Without one, pread.
     map_size_ = data_offset + capacity;
@@ -196,6 +197,7 @@ class FileBacking : public Backing {
   }
 
   Status DiscardZone(uint32_t zone) override {
+    if (snapshot_) return SnapshotRefuses();
     if (fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
                   static_cast<off_t>(data_offset_ + zone_size_ * zone),
                   static_cast<off_t>(zone_size_)) != 0 &&
@@ -211,6 +213,7 @@ class FileBacking : public Backing {
   }
 
   Status PersistPowerCycles(uint64_t power_cycles) override {
+    if (snapshot_) return SnapshotRefuses();
     std::string h(kHeaderSize, '\0');
     Status s = PreadFull(0, h.size(), &h[0]);
     if (!s.ok()) return s;
@@ -232,8 +235,10 @@ class FileBacking : public Backing {
 
   Status PreadFull(uint64_t offset, size_t n, char* buf) { return PreadFd(fd_, offset, n, buf); }
   Status PwriteFull(uint64_t offset, const char* data, size_t n) {
+    if (snapshot_) return SnapshotRefuses();
     return PwriteFd(fd_, offset, data, n);
   }
+  static Status SnapshotRefuses() { return Status::NotSupported("the image is open as a snapshot (read-only)"); }
 
  private:
   int fd_;
@@ -242,6 +247,7 @@ class FileBacking : public Backing {
   uint64_t data_offset_;
   uint64_t zone_size_;
   bool sync_;
+  bool snapshot_;
 };
 
 }  // namespace
@@ -331,7 +337,7 @@ Status CreateImage(const DeviceUri& uri, int fd, bool sync, DeviceState* state,
     if (z < g.conventional_zones) state->zones[z].condition = ZoneCondition::kNotWritePointer;
     image += EncodeZoneEntry(state->zones[z]);
   }
-  auto backing = std::make_unique<FileBacking>(fd, data_offset, g.capacity_bytes(), g.zone_size, sync);
+  auto backing = std::make_unique<FileBacking>(fd, data_offset, g.capacity_bytes(), g.zone_size, sync, false);
   s = backing->PwriteFull(0, image.data(), image.size());
   if (s.ok() && ftruncate(fd, static_cast<off_t>(data_offset + g.capacity_bytes())) != 0) {
     s = Status::IOError(fmt::format("{}: ftruncate: {}", uri.path, std::strerror(errno)), errno);
@@ -348,7 +354,7 @@ Status CreateImage(const DeviceUri& uri, int fd, bool sync, DeviceState* state,
 
 // Reads an existing image's header and zone table from fd (which it then
 // owns).
-Status LoadImage(const DeviceUri& uri, int fd, bool sync, DeviceState* state,
+Status LoadImage(const DeviceUri& uri, int fd, bool sync, bool snapshot, DeviceState* state,
                  std::unique_ptr<Backing>* backing_out) {
   uint64_t data_offset = 0;
   Status s;
@@ -401,7 +407,7 @@ Status LoadImage(const DeviceUri& uri, int fd, bool sync, DeviceState* state,
   }
   // The backing owns the descriptor, and with it the flock that keeps a
   // second handle from opening the same image.
-  *backing_out = std::make_unique<FileBacking>(fd, data_offset, g.capacity_bytes(), g.zone_size, sync);
+  *backing_out = std::make_unique<FileBacking>(fd, data_offset, g.capacity_bytes(), g.zone_size, sync, snapshot);
   return Status::OK();
 }
 
@@ -413,7 +419,12 @@ Status OpenImage(const DeviceUri& uri, bool create, std::shared_ptr<DeviceState>
   Status s = uri.GetUint("sync", 1, &sync);
   if (!s.ok()) return s;
   if (sync > 1) return Status::InvalidArgument("sync: expected 0 or 1");
-  int fd = ::open(uri.path.c_str(), O_RDWR | O_CLOEXEC);
+  uint64_t snapshot = 0;
+  s = uri.GetUint("snapshot", 0, &snapshot);
+  if (!s.ok()) return s;
+  if (snapshot > 1) return Status::InvalidArgument("snapshot: expected 0 or 1");
+  if (snapshot == 1 && create) return Status::InvalidArgument("snapshot=1 opens an existing image; it creates none");
+  int fd = ::open(uri.path.c_str(), (snapshot == 1 ? O_RDONLY : O_RDWR) | O_CLOEXEC);
   bool fresh = false;
   if (fd < 0 && errno == ENOENT && create) {
     fd = ::open(uri.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -428,13 +439,15 @@ Status OpenImage(const DeviceUri& uri, bool create, std::shared_ptr<DeviceState>
     if (errno == ENOENT) return Status::NotFound("no device image at " + uri.path + ": make one with hintfs mkfs");
     return Status::IOError(fmt::format("{}: {}", uri.path, std::strerror(errno)), errno);
   }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  // A snapshot reads what another process holds: it takes no lock, and sees
+  // the image as of the holder's last flush of zone states.
+  if (snapshot == 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
     return Status::Busy(uri.path + ": device image is in use by another process or handle");
   }
   auto state = std::make_shared<DeviceState>();
   s = fresh ? CreateImage(uri, fd, sync != 0, state.get(), backing_out)
-            : LoadImage(uri, fd, sync != 0, state.get(), backing_out);
+            : LoadImage(uri, fd, sync != 0, snapshot == 1, state.get(), backing_out);
   if (s.ok()) *state_out = state;
   return s;
 }

@@ -42,7 +42,7 @@ Status ParseDeviceUri(const std::string& text, DeviceUri* out, FaultPlan* out_pl
   // A real drive's geometry is its own; only emulated devices take one.
   if (emulated) {
     keys.insert({"zone_size", "zone_capacity", "zones", "conv_zones", "block_size", "max_open",
-                 "max_active", "sync"});
+                 "max_active", "sync", "snapshot"});
   }
   s = uri.CheckKeys(keys);
   if (!s.ok()) return s;

@@ -123,4 +123,28 @@ assert ("cache" in j) == (sys.argv[2] != ""), (sys.argv[2], sorted(j))
 ' "$MNT/.hintfs/stats.json" "$spec" || fail "block cache on the mount with spec '$spec'"
   unmount_fs
 done
+# 6. info, df, ls and dump of the filesystem while the daemon has it: a
+# snapshot as of its last sync (a synced file is in it), said on stderr;
+# fsck, which must see a quiet filesystem, is refused.
+mount_fs
+mkdir "$MNT/live"
+python3 -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o644)
+os.write(fd, b"y" * 123456)
+os.fsync(fd)
+os.close(fd)
+d = os.open(os.path.dirname(sys.argv[1]), os.O_RDONLY)
+os.fsync(d)
+os.close(d)' "$MNT/live/synced"
+"$HINTFS" ls -l "file:$WORK/ssd.img" /live > "$WORK/live.txt" 2> "$WORK/live.err" || { cat "$WORK/live.err"; fail "ls of a mounted filesystem"; }
+grep -q "123456 .*/live/synced" "$WORK/live.txt" || { cat "$WORK/live.txt"; fail "the synced file is not in the live ls"; }
+grep -q "in use by another process: shown as of its last sync" "$WORK/live.err" || fail "live ls does not say it is a snapshot"
+for cmd in info df dump; do
+  "$HINTFS" "$cmd" --json "file:$WORK/ssd.img" 2>/dev/null | python3 -c 'import json, sys; json.load(sys.stdin)' ||
+    fail "$cmd --json of a mounted filesystem"
+done
+rc=0; "$HINTFS" fsck "file:$WORK/ssd.img" >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "fsck of a mounted filesystem exited $rc, not 1"
+unmount_fs
 echo "fuse mount: ok"

@@ -468,6 +468,32 @@ TEST(DeviceImage, CorruptHeaderIsRejected) {
   ASSERT_OK(OpenZonedDevice("file:" + path, false, &dev));
 }
 
+// A snapshot opens an image another handle holds (no lock), sees what that
+// handle wrote (zone states are stored at every write, as a process kill
+// keeps them), and writes nothing.
+TEST(DeviceImage, SnapshotSeesTheHoldersWritesAndWritesNothing) {
+  ScratchDir dir;
+  std::string path = dir.File("held.img");
+  std::unique_ptr<ZonedDevice> holder, snap;
+  ASSERT_OK(OpenZonedDevice("file:" + path + "?zone_size=1MiB&zones=4", true, &holder));
+  std::string a(4096, 'a'), b(4096, 'b');
+  ASSERT_OK(holder->Write(0, a.data(), a.size()));
+  ASSERT_OK(holder->Flush());
+  ASSERT_OK(holder->Write(a.size(), b.data(), b.size()));  // written, not flushed
+  EXPECT_TRUE(OpenZonedDevice("file:" + path, false, &snap).IsBusy());
+  ASSERT_OK(OpenZonedDevice("file:" + path + "?snapshot=1", false, &snap));
+  ZoneInfo z;
+  ASSERT_OK(snap->ReportZone(0, &z));
+  EXPECT_EQ(z.write_pointer - z.start, a.size() + b.size());
+  std::string back(a.size() + b.size(), '\0');
+  ASSERT_OK(snap->Read(0, back.size(), &back[0]));
+  EXPECT_EQ(back, a + b);
+  EXPECT_TRUE(snap->Write(z.write_pointer, b.data(), b.size()).IsNotSupported());
+  EXPECT_TRUE(snap->ResetZone(1).IsNotSupported());
+  std::unique_ptr<ZonedDevice> none;
+  EXPECT_TRUE(OpenZonedDevice("file:" + dir.File("new.img") + "?zones=2&snapshot=1", true, &none).IsInvalidArgument());
+}
+
 // Issue 17: an image cut to half its size read back zeros where data was.
 TEST(DeviceImage, ShorterThanItsGeometryIsRejected) {
   ScratchDir dir;
