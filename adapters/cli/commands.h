@@ -55,6 +55,10 @@ struct ReplayArgs {
   bool json = false;
 };
 int TraceDump(const std::string& path, bool json);
+// A live view of the mount serving metrics at address (HOST:PORT): tiers,
+// levels, migration, cache; count frames (0: until interrupted), a frame an
+// interval. Exit 1 if nothing answers there.
+int Top(const std::string& address, double interval_seconds, uint32_t count);
 int Replay(const std::string& path, const ReplayArgs& args);
 
 // Prints "hintfs: <what>: <status>" and returns ExitStatusFor(status).

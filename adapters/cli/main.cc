@@ -24,6 +24,9 @@ struct CliArgs {
   std::string uri, path = "/", host_dir, trace_path;
   bool json = false, long_format = false, recursive = false, deep = false, repair = false, salvage = false;
   uint32_t gc_zones = 16;
+  std::string top_address;
+  double top_interval = 1.0;
+  uint32_t top_count = 0;
   std::vector<std::string> member_args;
   cli::ReplayArgs replay;
   FuseMountOptions mount;
@@ -32,7 +35,7 @@ struct CliArgs {
 // The subcommands, to tell which one was given.
 struct Commands {
   CLI::App *mkfs, *info, *df, *ls, *dump, *fsck, *gc, *cat, *backup, *restore, *profiles, *trace_dump, *replay,
-      *mount;
+      *mount, *top;
 };
 
 // A malformed device URI is bad usage (exit 2), found before any device is touched.
@@ -162,6 +165,14 @@ void AddToolCommands(CLI::App* app, CliArgs* a, Commands* c) {
   c->mount->add_flag("-d,--debug", a->mount.debug, "FUSE debug output (implies -f)");
   c->mount->add_option("-o", a->mount.fuse_options,
                        "mount options: ro, no_writeback_cache, and FUSE's (allow_other, ...)");
+  c->top = app->add_subcommand("top", "a live view of a mount's tiers, levels, migration and cache");
+  c->top->add_option("ADDRESS", a->top_address, "HOST:PORT of the mount's metrics (?metrics=HOST:PORT in its URI)")
+      ->required();
+  c->top->add_option("--interval", a->top_interval, "seconds between frames")->check(CLI::Range(0.1, 3600.0));
+  c->top->add_option("--count", a->top_count, "frames to show (0: until interrupted)");
+  c->top->footer(
+      "Example:\n  LD_PRELOAD=$LIB db_bench --fs_uri='hintfs://file:/tmp/x/ssd.img?metrics=127.0.0.1:9187' ... &\n"
+      "  hintfs top 127.0.0.1:9187");
   c->mount->footer(
       "Examples:\n  hintfs mount 'file:/var/tmp/ssd.img?policy=hhzs' /mnt/hintfs\n"
       "  hintfs mount -o ro file:/var/tmp/ssd.img /mnt/hintfs\n  umount /mnt/hintfs");
@@ -187,6 +198,7 @@ int Run(const Commands& c, CliArgs& a) {
   if (c.profiles->parsed()) return cli::Profiles();
   if (c.trace_dump->parsed()) return cli::TraceDump(a.trace_path, a.json);
   if (c.replay->parsed()) return cli::Replay(a.trace_path, a.replay);
+  if (c.top->parsed()) return cli::Top(a.top_address, a.top_interval, a.top_count);
   if (c.mount->parsed()) {
     if (a.mount.debug) a.mount.foreground = true;
     return RunFuseMount(a.mount);

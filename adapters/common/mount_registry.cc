@@ -11,6 +11,7 @@
 #include "hints/level_inference.h"
 #include "hints/manifest_watcher.h"
 #include "hints/trace.h"
+#include "adapters/common/metrics_server.h"
 #include "adapters/common/mount_services.h"
 #include "adapters/common/mount_stats.h"
 #include "placement/policy_registry.h"
@@ -151,6 +152,9 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   std::string stats_path;  // the mount's statistics go there at unmount
   s = TakeFilesystemOptions(&uri, &opts, &stats_path);
   if (!s.ok()) return s;
+  std::string metrics_address = uri.GetString("metrics", "");  // served over HTTP while mounted
+  if (uri.Has("metrics") && metrics_address.empty()) return Status::InvalidArgument("metrics= needs HOST:PORT");
+  uri.params.erase("metrics");
   if (opts.read_only) {
     // Every service writes: migration and block tiering move data, the
     // cache fills fast zones.
@@ -174,7 +178,7 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   if (!s.ok() && s.message().find("unknown device URI key") != std::string::npos) {
     // The device's list of keys leaves out the mount's own.
     return Status::InvalidArgument(s.message() + "; mount keys: policy, trace, stats, read_only, host_log, "
-                                   "verify_reads, memberN, reserve_zones, readahead, migration, migration_rate, "
+                                   "verify_reads, memberN, reserve_zones, readahead, metrics, migration, migration_rate, "
                                    "cache, cache_budget, blocks, block_retention");
   }
   if (!s.ok()) return s;
@@ -200,7 +204,19 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   std::shared_ptr<MountServices> services(started.release());
   std::shared_ptr<Filesystem> target = services->filesystem();
   mounted_fs.reset();
-  std::shared_ptr<Filesystem> shared(target.get(), [services, target, stats_path](Filesystem*) mutable {
+  std::shared_ptr<MetricsServer> metrics;
+  if (!metrics_address.empty()) {
+    std::unique_ptr<MetricsServer> server;
+    Filesystem* raw = target.get();  // the server stops before target goes
+    s = MetricsServer::Start(metrics_address, [raw] { return MountStatsJson(raw, nlohmann::json::object()); },
+                             &server);
+    if (!s.ok()) return s;
+    std::fprintf(stderr, "hintfs: %s: metrics at http://%s:%d/metrics\n", base.c_str(), server->host().c_str(),
+                 server->port());
+    metrics = std::move(server);
+  }
+  std::shared_ptr<Filesystem> shared(target.get(), [services, target, stats_path, metrics](Filesystem*) mutable {
+    metrics.reset();
     services->Stop();
     if (!stats_path.empty()) WriteStatsFile(target.get(), stats_path);
     services.reset();

@@ -9,7 +9,9 @@
 // migration, the cache and block tiering do not run);
 // "trace=HOSTPATH" records every hint and I/O event to a trace file
 // (hints/trace.h); "stats=HOSTPATH" writes the mount's statistics there as
-// JSON when it unmounts (mount_stats.h); "host_log=DIR" keeps the host log
+// JSON when it unmounts (mount_stats.h); "metrics=HOST:PORT" serves them
+// over HTTP while mounted (metrics_server.h: /metrics, /stats.json; port 0
+// picks one, said on stderr); "host_log=DIR" keeps the host log
 // (fs/host_log.h) in DIR instead of /dev/shm, "host_log=off" writes
 // unflushed journal batches to the device instead; "verify_reads=off" skips
 // checking block checksums on reads (GC, migration and fsck still check);

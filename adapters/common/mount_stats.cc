@@ -3,13 +3,47 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "cache/caching_filesystem.h"
+#include "fs/walk.h"
+#include "hints/file_tag.h"
 
 namespace hintfs {
+
+namespace {
+
+// Bytes on each tier per LSM level (from the levels recorded in the files'
+// hints; "other" for files with none: WALs, MANIFESTs, files of other
+// programs), and the files of each.
+nlohmann::json BytesPerLevel(Filesystem* fs) {
+  struct Row {
+    uint64_t files = 0, bytes[2] = {0, 0};
+  };
+  std::map<std::string, Row> rows;
+  const Superblock& sb = fs->superblock();
+  Walk(fs, "/", /*recursive=*/true, [&](const std::string& path, const DirEntry& entry) {
+    FileStat st;
+    if (entry.type != FileType::kFile || !fs->Stat(path, &st).ok()) return;
+    int level = FileTagOf(st.tag).level;
+    Row& row = rows[level >= 0 ? "L" + std::to_string(level) : "other"];
+    row.files++;
+    for (const Extent& e : st.extents) {
+      if (e.device < sb.members.size()) row.bytes[sb.members[e.device].tier == Tier::kFast ? 0 : 1] += e.length;
+    }
+  });
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [name, row] : rows) {
+    out[name] = {{"files", row.files}, {"fast_bytes", row.bytes[0]}, {"slow_bytes", row.bytes[1]}};
+  }
+  return out;
+}
+
+}  // namespace
 
 nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
   using json = nlohmann::json;
@@ -44,6 +78,7 @@ nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
                               {"empty_zones", u.empty_zones}, {"data_zones", u.data_zones}});
     }
   }
+  j["levels"] = BytesPerLevel(fs);
   if (auto* caching = dynamic_cast<CachingFilesystem*>(fs)) {
     j["cache"] = json::parse(caching->cache()->StatsJson(), nullptr, false);
   }
@@ -68,11 +103,25 @@ std::string MountMetrics(const nlohmann::json& j) {
   metric("zone_resets", "zones reset", "", j["zone_resets"].get<uint64_t>());
   metric("journal_commits", "journal batches committed", "", j["journal_commits"].get<uint64_t>());
   metric("journal_bytes", "bytes written to the journal", "", j["journal_bytes"].get<uint64_t>());
-  for (const auto& d : j["devices"]) {
-    std::string labels = fmt::format("{{device=\"{}\",tier=\"{}\"}}", d["uri"].get<std::string>(),
-                                     d["tier"].get<std::string>());
-    out += fmt::format("hintfs_device_live_bytes{} {}\n", labels, d["live_bytes"].get<uint64_t>());
-    out += fmt::format("hintfs_device_free_bytes{} {}\n", labels, d["free_bytes"].get<uint64_t>());
+  // Per device: one HELP and TYPE line per metric, then a sample a device.
+  const std::pair<const char*, const char*> device_metrics[] = {
+      {"live_bytes", "bytes of live data on the device"},
+      {"free_bytes", "bytes free for writing on the device"},
+      {"garbage_bytes", "bytes of dead data GC can reclaim on the device"}};
+  for (const auto& [name, help] : device_metrics) {
+    out += fmt::format("# HELP hintfs_device_{} {}\n# TYPE hintfs_device_{} gauge\n", name, help, name);
+    for (const auto& d : j["devices"]) {
+      out += fmt::format("hintfs_device_{}{{device=\"{}\",tier=\"{}\"}} {}\n", name, d["uri"].get<std::string>(),
+                         d["tier"].get<std::string>(), d[name].get<uint64_t>());
+    }
+  }
+  out += "# HELP hintfs_level_bytes bytes of each LSM level on each tier (level other: files without one)\n"
+         "# TYPE hintfs_level_bytes gauge\n";
+  for (const auto& [level, row] : j["levels"].items()) {
+    for (const char* tier : {"fast", "slow"}) {
+      out += fmt::format("hintfs_level_bytes{{level=\"{}\",tier=\"{}\"}} {}\n", level, tier,
+                         row[std::string(tier) + "_bytes"].get<uint64_t>());
+    }
   }
   if (j.contains("cache") && j["cache"].is_object()) {
     metric("cache_hits", "block cache hits", "", j["cache"].value("hits", 0ull));

@@ -12,8 +12,8 @@
 
 namespace hintfs {
 
-// Filesystem, devices, policy, migration and cache; extra is added under
-// "mount" (the FUSE layer's own figures).
+// Filesystem, devices, policy, migration, bytes per LSM level and tier, and
+// cache; extra is added under "mount" (the FUSE layer's own figures).
 nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra);
 
 // The same figures as Prometheus metrics.

@@ -73,4 +73,22 @@ LD_PRELOAD=$PLUGIN db_bench --fs_uri="$URI?cache=all&cache_budget=64MiB" --secon
 import json, sys
 c = json.load(sys.stdin)["cache"]
 assert c["admitted"] > 0 and c["hits"] > 0, c' || fail "the secondary cache was not used"
+# The metrics endpoint of a running db_bench (metrics=127.0.0.1:0: the port
+# is said on stderr) and `hintfs top` reading it; top fails once it is gone.
+LD_PRELOAD=$PLUGIN db_bench --fs_uri="$URI?metrics=127.0.0.1:0" --options_file=/options.ini --db=/db4 \
+  --num=20000 --benchmarks=fillrandom,readrandom --duration=8 > /dev/null 2> "$WORK/metrics.err" &
+BENCH=$!
+address=
+for _ in $(seq 100); do
+  address=$(sed -n 's|.*metrics at http://\([^/]*\)/metrics|\1|p' "$WORK/metrics.err")
+  [ -n "$address" ] && break
+  sleep 0.1
+done
+[ -n "$address" ] || { cat "$WORK/metrics.err"; fail "db_bench did not say where its metrics are"; }
+"$HINTFS" top "$address" --count 2 --interval 0.5 > "$WORK/top.txt" || fail "hintfs top $address"
+grep -q "^level " "$WORK/top.txt" && grep -q "^fast " "$WORK/top.txt" && grep -q "MiB/s" "$WORK/top.txt" ||
+  { cat "$WORK/top.txt"; fail "hintfs top shows no tiers, levels or rates"; }
+wait "$BENCH" || fail "db_bench with metrics"
+rc=0; "$HINTFS" top "$address" --count 1 >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "hintfs top of a stopped endpoint exited $rc, not 1"
 echo "db tools: ok"

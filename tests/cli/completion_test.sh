@@ -19,7 +19,7 @@ complete_words() {
 [ "$(complete_words "$HINTFS" mk)" = mkfs ] || fail "mk -> $(complete_words "$HINTFS" mk)"
 [ "$(complete_words "$HINTFS" f)" = fsck ] || fail "f -> $(complete_words "$HINTFS" f)"
 all=$(complete_words "$HINTFS" "")
-for cmd in mkfs info df ls dump fsck gc cat backup restore profiles trace replay mount; do
+for cmd in mkfs info df ls dump fsck gc cat backup restore profiles trace replay mount top; do
   [[ " $all " == *" $cmd "* ]] || fail "the commands lack $cmd: $all"
 done
 [ "$(complete_words "$HINTFS" fsck --de)" = --deep ] || fail "fsck --de"
