@@ -169,7 +169,10 @@ int Info(const std::string& uri, bool as_json) {
   j["uuid"] = UuidToString(sb.fs_uuid);
   j["created_ns"] = sb.created_ns;
   j["policy"] = fs->policy_name();
-  j["policy_state"] = json::parse(fs->PolicyStateJson());
+  auto attributes = fs->Attributes();
+  // Saved by the last mount's services when it stopped; else what this
+  // mount rebuilt from the files.
+  j["policy_state"] = SavedRecord(attributes, "policy_state", json::parse(fs->PolicyStateJson()));
   j["journal"] = {{"device", sb.meta_device},
                   {"first_zone", sb.meta_first_zone},
                   {"zones", sb.meta_zone_count},
@@ -198,7 +201,6 @@ int Info(const std::string& uri, bool as_json) {
   }
   j["members"] = members;
   // Saved by the migrator of the last mount that ran one (placement/migrator.h).
-  auto attributes = fs->Attributes();
   j["migration"] = SavedRecord(attributes, "migration", json::parse(MigratorStats().ToJson()));
   // Saved by the SSD block cache when it closed (cache/block_cache.h).
   j["cache"] = SavedRecord(attributes, "cache",

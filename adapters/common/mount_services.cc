@@ -207,6 +207,10 @@ void MountServices::Stop() {
   if (block_indexes_) block_indexes_->Detach();
   if (migrator_) migrator_->Stop();
   if (caching_) caching_->cache()->Close();
+  // The policy's view at the end of the run, for `hintfs info` (a mount of
+  // its own would show only what it rebuilt from the files); a read-only
+  // mount keeps none, a state past the attribute limit is left out.
+  if (policy_) base_->SetAttribute("policy_state", base_->PolicyStateJson());
 }
 
 }  // namespace hintfs

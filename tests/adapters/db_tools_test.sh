@@ -75,7 +75,7 @@ c = json.load(sys.stdin)["cache"]
 assert c["admitted"] > 0 and c["hits"] > 0, c' || fail "the secondary cache was not used"
 # The metrics endpoint of a running db_bench (metrics=127.0.0.1:0: the port
 # is said on stderr) and `hintfs top` reading it; top fails once it is gone.
-LD_PRELOAD=$PLUGIN db_bench --fs_uri="$URI?metrics=127.0.0.1:0" --options_file=/options.ini --db=/db4 \
+LD_PRELOAD=$PLUGIN db_bench --fs_uri="$URI?metrics=127.0.0.1:0&policy=hhzs" --options_file=/options.ini --db=/db4 \
   --num=20000 --benchmarks=fillrandom,readrandom --duration=8 > /dev/null 2> "$WORK/metrics.err" &
 BENCH=$!
 address=
@@ -91,4 +91,10 @@ grep -q "^level " "$WORK/top.txt" && grep -q "^fast " "$WORK/top.txt" && grep -q
 wait "$BENCH" || fail "db_bench with metrics"
 rc=0; "$HINTFS" top "$address" --count 1 >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 1 ] || fail "hintfs top of a stopped endpoint exited $rc, not 1"
+# info shows the policy's state as that run left it (saved when it stopped).
+"$HINTFS" info --json "file:$WORK/ssd.img" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+assert j["policy"] == "hhzs" and j["policy_state"]["fast_decisions"] > 0, j["policy_state"]' ||
+  fail "info --json policy_state is not the last run's"
 echo "db tools: ok"
