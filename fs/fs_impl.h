@@ -336,9 +336,10 @@ class FsImpl : public Filesystem {
   Status CommitAndReclaim();
   void ReclaimZones();
   // GC that never touches held (an inode whose lock the calling thread has),
-  // on one device (or all when only_device is -1).
+  // on one device (or all when only_device is -1); *zones_busy, if given,
+  // counts victims skipped because a file in them was in use.
   Status CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held,
-                              int32_t only_device);
+                              int32_t only_device, uint32_t* zones_busy = nullptr);
   Status RelocateZone(uint32_t device, uint32_t zone, const Inode* held_by_caller, bool* freed);
   // One extent GC copied out of a zone: the file (its lock held), where the
   // extent was in it, and the pieces that replace it.

@@ -1,5 +1,7 @@
 // Filesystem: zone allocation, zone reset, garbage collection, usage reports.
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -190,10 +192,14 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
         Status s = CommitAndReclaim();
         if (!s.ok()) return s;
       } else {
-        uint32_t freed = 0;
-        Status s = CollectGarbageExcept(2, &freed, ino, static_cast<int32_t>(d));
+        uint32_t freed = 0, busy = 0;
+        Status s = CollectGarbageExcept(2, &freed, ino, static_cast<int32_t>(d), &busy);
         if (!s.ok() && !s.IsNoSpace()) return s;
-        if (freed == 0) break;
+        if (freed == 0 && busy == 0) break;
+        // The victims' files were in use (GC never waits for a file's lock,
+        // whose holder may be waiting for it): their holders let go in a
+        // moment, and a busy zone is no reason to fail a write.
+        if (freed == 0) std::this_thread::sleep_for(std::chrono::milliseconds(attempt));
       }
     }
   }
@@ -329,8 +335,9 @@ Status FsImpl::CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) {
 }
 
 Status FsImpl::CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held,
-                                    int32_t only_device) {
+                                    int32_t only_device, uint32_t* zones_busy) {
   *zones_freed = 0;
+  if (zones_busy != nullptr) *zones_busy = 0;
   Status s = CheckWritable();
   if (!s.ok()) return s;
   std::lock_guard<std::mutex> gl(gc_mu_);
@@ -345,6 +352,7 @@ Status FsImpl::CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, c
     bool freed = false;
     s = RelocateZone(d, z, held, &freed);
     if (!s.ok() && !s.IsBusy() && !s.IsNoSpace()) return s;
+    if (s.IsBusy() && zones_busy != nullptr) ++*zones_busy;
     if (freed) ++*zones_freed;
   }
   {
