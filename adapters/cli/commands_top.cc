@@ -22,11 +22,17 @@ using nlohmann::json;
 
 std::string Mib(double bytes) { return fmt::format("{:.1f} MiB", bytes / 1048576.0); }
 
+// now[group][key] as a number; 0 where the object has none (an endpoint of
+// another version), never a failure.
+double Counter(const json& now, const char* group, const char* key) {
+  const json g = now.value(group, json::object());
+  return g.is_object() && g.contains(key) && g[key].is_number() ? g[key].get<double>() : 0.0;
+}
+
 // Per second between two counters, "-" on the first frame.
 std::string Rate(const json& now, const json* before, const char* group, const char* key, double seconds) {
   if (before == nullptr || seconds <= 0) return "-";
-  double delta = now[group].value(key, 0.0) - (*before)[group].value(key, 0.0);
-  return Mib(delta / seconds) + "/s";
+  return Mib((Counter(now, group, key) - Counter(*before, group, key)) / seconds) + "/s";
 }
 
 // One screen of figures.
@@ -57,7 +63,7 @@ std::string Frame(const std::string& address, const json& now, const json* befor
   out += fmt::format("\nmigration  to fast {}  to slow {}  (total {} / {})\n",
                      Rate(now, before, "migrated_bytes", "to_fast", seconds),
                      Rate(now, before, "migrated_bytes", "to_slow", seconds),
-                     Mib(now["migrated_bytes"].value("to_fast", 0.0)), Mib(now["migrated_bytes"].value("to_slow", 0.0)));
+                     Mib(Counter(now, "migrated_bytes", "to_fast")), Mib(Counter(now, "migrated_bytes", "to_slow")));
   if (now.contains("cache") && now["cache"].is_object()) {
     const json& c = now["cache"];
     out += fmt::format("cache      {} hits of {} lookups ({:.1f}%), {} blocks admitted\n", c.value("hits", 0ull),
@@ -90,11 +96,17 @@ int Top(const std::string& address, double interval_seconds, uint32_t count) {
     }
     json now = json::parse(res->body, nullptr, false);
     if (now.is_discarded() || !now.is_object()) {
-      return Fail("top", Status::Corruption("http://" + address + "/stats.json is not a hintfs statistics object"));
+      // Not damage of anything: another program answers there.
+      return Fail("top", Status::NotFound("http://" + address + "/stats.json is not a hintfs statistics object"));
     }
     auto now_time = std::chrono::steady_clock::now();
     double seconds = std::chrono::duration<double>(now_time - before_time).count();
-    std::string text = Frame(address, now, frame == 0 ? nullptr : &before, seconds);
+    std::string text;
+    try {
+      text = Frame(address, now, frame == 0 ? nullptr : &before, seconds);
+    } catch (const json::exception& e) {  // a field of another type than ours
+      return Fail("top", Status::NotFound("http://" + address + "/stats.json is not hintfs statistics: " + e.what()));
+    }
     std::fputs(terminal ? ("\033[H\033[2J" + text).c_str() : (text + "\n").c_str(), stdout);
     std::fflush(stdout);
     before = std::move(now);

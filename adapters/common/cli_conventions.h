@@ -1,5 +1,5 @@
-// What every hintfs program's command line does alike (README, "Command
-// lines"), for programs built on CLI11:
+// What every hintfs program's command line does alike (README, "The hintfs
+// tool"), for programs built on CLI11:
 //   --help            each option with its default, then examples
 //   --version         "NAME VERSION" on standard output, exit 0
 //   help [COMMAND]    the same as [COMMAND] --help
