@@ -111,7 +111,16 @@ std::string MountSpec(const FuseMountOptions& o) {
   return uri.ToString();
 }
 
-Status CheckMountpointFree(const std::string& mountpoint) {
+Status CheckBeforeMounting(const FuseMountOptions& o) {
+  DeviceUri uri;
+  if (!o.foreground && DeviceUri::Parse(o.spec, &uri).ok()) {
+    const std::string address = uri.GetString("metrics", "");
+    if (address.size() >= 2 && address.compare(address.size() - 2, 2, ":0") == 0) {
+      return Status::InvalidArgument("metrics=" + address + " needs -f (a detached mount cannot say which port it "
+                                     "picked): give a port");
+    }
+  }
+  const std::string& mountpoint = o.mountpoint;
   char real[PATH_MAX];
   struct stat st;
   if (realpath(mountpoint.c_str(), real) == nullptr || stat(real, &st) != 0) {

@@ -30,10 +30,13 @@ std::vector<std::string> FuseArguments(const FuseMountOptions& options, bool* wr
 // spec that does not parse comes back as it is (AcquireMount reports it).
 std::string MountSpec(const FuseMountOptions& options);
 
-// Busy if something is already mounted at mountpoint (a second mount would
-// hide the first); NotFound if it does not exist, InvalidArgument if it is
-// not a directory.
-Status CheckMountpointFree(const std::string& mountpoint);
+// What can be checked before anything is mounted: Busy if something is
+// already mounted at the mountpoint (a second mount would hide the first);
+// NotFound if it does not exist, InvalidArgument if it is not a directory,
+// or if the spec asks for metrics on port 0 (metrics=HOST:0) of a mount that
+// detaches (the port it picks is said on stderr, which the daemon no longer
+// has).
+Status CheckBeforeMounting(const FuseMountOptions& options);
 
 // While alive, libfuse's messages are kept rather than printed, so that a
 // failed setup step reports one line with libfuse's reason in it.

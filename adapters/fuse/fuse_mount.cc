@@ -519,10 +519,10 @@ fuse_operations Operations() {
 int RunFuseMount(const FuseMountOptions& o) {
   // Check the mountpoint and the spec before detaching, so that a bad one
   // is reported here.
-  Status free = CheckMountpointFree(o.mountpoint);
-  if (!free.ok()) {
-    std::fprintf(stderr, "hintfs mount: %s\n", free.ToString().c_str());
-    return free.IsBusy() ? kExitFailed : kExitUsage;
+  Status ready = CheckBeforeMounting(o);
+  if (!ready.ok()) {
+    std::fprintf(stderr, "hintfs mount: %s\n", ready.ToString().c_str());
+    return ready.IsBusy() ? kExitFailed : kExitUsage;
   }
   {
     std::shared_ptr<Filesystem> probe;

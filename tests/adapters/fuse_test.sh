@@ -21,6 +21,11 @@ rc=0
 [ "$(wc -l < "$WORK/err.txt")" -eq 1 ] && grep -q no_such_option "$WORK/err.txt" ||
   { cat "$WORK/err.txt" >&2; fail "bad mount option: expected one line naming it"; }
 mountpoint -q "$MNT" && fail "mounted despite a bad option"
+# metrics on a port the detached daemon could not name: bad usage too.
+rc=0
+"$HINTFS" mount "file:$WORK/ssd.img?metrics=127.0.0.1:0" "$MNT" 2> "$WORK/err.txt" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "needs -f" "$WORK/err.txt" || { cat "$WORK/err.txt" >&2; fail "metrics port 0, detached: exit $rc"; }
+mountpoint -q "$MNT" && fail "mounted with metrics on port 0"
 
 # 1. Random operations against a model; seeds are printed on failure. First
 # without the kernel's write-back cache (every write reaches the daemon when
