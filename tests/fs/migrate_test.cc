@@ -387,6 +387,7 @@ TEST_F(MigrateTest, BlocksJustWrittenOrReadAreCopiedFromMemory) {
   ASSERT_OK(fs_->MigrateRange("/t.sst", 204096, 8192, Tier::kFast, ZoneRole::kFree, nullptr, &r));
   ASSERT_TRUE(r.moved);
   EXPECT_EQ(fs_->Stats().copies_from_memory, 1u);
+  reader.reset();  // handles go before their filesystem (fs/filesystem.h)
   EXPECT_EQ(ReadFile("/t.sst"), data);
   ExpectClean();
   Remount();
