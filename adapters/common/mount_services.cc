@@ -199,6 +199,10 @@ Status MountServices::KeepBlockIndexes(std::shared_ptr<BlockIndexKeeper> keeper)
 }
 
 void MountServices::Stop() {
+  // The mount's release and the destructor both stop: the statistics are
+  // saved once, not journaled twice.
+  if (stopped_) return;
+  stopped_ = true;
   if (recorder_) recorder_->Stop();
   if (block_tiering_) {
     block_tiering_->Stop();

@@ -78,6 +78,7 @@ class MountServices {
  private:
   std::shared_ptr<Filesystem> base_;
   std::shared_ptr<AllocationPolicy> policy_;  // the migrator plans against it
+  bool stopped_ = false;  // Stop ran
   std::shared_ptr<Migrator> migrator_;
   std::shared_ptr<CachingFilesystem> caching_;
   std::shared_ptr<LevelRecorder> recorder_;

@@ -213,7 +213,6 @@ class FileBacking : public Backing {
   }
 
   Status PersistPowerCycles(uint64_t power_cycles) override {
-    if (snapshot_) return SnapshotRefuses();
     std::string h(kHeaderSize, '\0');
     Status s = PreadFull(0, h.size(), &h[0]);
     if (!s.ok()) return s;
@@ -440,7 +439,8 @@ Status OpenImage(const DeviceUri& uri, bool create, std::shared_ptr<DeviceState>
     return Status::IOError(fmt::format("{}: {}", uri.path, std::strerror(errno)), errno);
   }
   // A snapshot reads what another process holds: it takes no lock, and sees
-  // the image as of the holder's last flush of zone states.
+  // the image as the holder has written it (zone states are stored at every
+  // write).
   if (snapshot == 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
     return Status::Busy(uri.path + ": device image is in use by another process or handle");
