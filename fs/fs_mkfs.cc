@@ -18,7 +18,7 @@ namespace {
 // "scheme:path" with an absolute path, as recorded in the superblock.
 std::string CanonicalUri(const DeviceUri& uri) {
   std::string path = uri.path;
-  if (uri.scheme == "file" && !path.empty() && path[0] != '/') {
+  if ((uri.scheme == "file" || uri.scheme == "blk") && !path.empty() && path[0] != '/') {
     char* cwd = ::getcwd(nullptr, 0);
     if (cwd != nullptr) {
       path = std::string(cwd) + "/" + path;
@@ -37,8 +37,10 @@ Status OpenMkfsDevice(const MkfsDevice& d, bool force, std::set<std::string>* se
   if (!s.ok()) return s;
   std::string canonical = CanonicalUri(uri);
   if (!seen->insert(canonical).second) return Status::InvalidArgument(canonical + " is named twice");
-  if (force && uri.Has("zones")) {  // the emulated device anew, with the geometry asked for
-    s = RemoveEmulatedDevice(d.uri);
+  // The emulated device anew, with the geometry asked for; a blk: device laid
+  // out anew (its URI's geometry or the defaults), over whatever it held.
+  if (force && (uri.Has("zones") || uri.scheme == "blk")) {
+    s = ForgetDeviceLayout(d.uri);
     if (!s.ok()) return s;
   }
   s = OpenZonedDevice(d.uri, /*create=*/true, dev);

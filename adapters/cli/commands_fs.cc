@@ -57,7 +57,7 @@ Status MountForCli(const std::string& uri, bool read_only, std::unique_ptr<Files
 Status MountForLooking(const std::string& uri, std::unique_ptr<Filesystem>* fs) {
   Status s = MountForCli(uri, /*read_only=*/true, fs);
   DeviceUri parsed;
-  if (!s.IsBusy() || !DeviceUri::Parse(uri, &parsed).ok() || parsed.scheme != "file") return s;
+  if (!s.IsBusy() || !DeviceUri::Parse(uri, &parsed).ok() || (parsed.scheme != "file" && parsed.scheme != "blk")) return s;
   // In use by another process: its images as it has written them, without
   // the host log (the holder's commits since its last sync live there, and
   // name blocks the snapshot may not have).

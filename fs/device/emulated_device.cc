@@ -293,6 +293,7 @@ class EmulatedDevice : public ZonedDevice {
   }
 
   Status SimulatePowerLoss(uint64_t seed) override {
+    if (!backing_->simulates_power_loss()) return ZonedDevice::SimulatePowerLoss(seed);
     std::lock_guard<std::mutex> l(state_->mu);
     // Counted, so that what lived in host memory meanwhile can tell it is stale.
     state_->power_cycles++;
@@ -472,6 +473,13 @@ class EmulatedDevice : public ZonedDevice {
 
 }  // namespace
 
+namespace emulated {
+std::unique_ptr<ZonedDevice> NewLogicalZoneDevice(std::string uri, std::shared_ptr<DeviceState> state,
+                                                  std::unique_ptr<Backing> backing) {
+  return std::make_unique<EmulatedDevice>(std::move(uri), std::move(state), std::move(backing));
+}
+}  // namespace emulated
+
 Status OpenEmulatedDevice(const DeviceUri& uri, bool create, std::unique_ptr<ZonedDevice>* device,
                           StoredProfile* profile) {
   if (uri.scheme == "file") {
@@ -480,7 +488,7 @@ Status OpenEmulatedDevice(const DeviceUri& uri, bool create, std::unique_ptr<Zon
     Status s = emulated::OpenImage(uri, create, &state, &backing);
     if (!s.ok()) return s;
     *profile = state->profile;
-    device->reset(new EmulatedDevice("file:" + uri.path, state, std::move(backing)));
+    *device = emulated::NewLogicalZoneDevice("file:" + uri.path, state, std::move(backing));
     return Status::OK();
   }
   if (uri.scheme != "mem") return Status::InvalidArgument("not an emulated device: " + uri.scheme);

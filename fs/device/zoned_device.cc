@@ -4,6 +4,7 @@
 
 #include <cerrno>
 
+#include "fs/device/block_device.h"
 #include "fs/device/emulated_device.h"
 #include "fs/device/fault_injection.h"
 #include "fs/device/kernel_zoned_device.h"
@@ -33,17 +34,19 @@ Status ParseDeviceUri(const std::string& text, DeviceUri* out, FaultPlan* out_pl
   Status s = DeviceUri::Parse(text, &uri);
   if (!s.ok()) return s;
   const bool emulated = uri.scheme == "file" || uri.scheme == "mem";
+  const bool carved = uri.scheme == "blk";
   const bool kernel = uri.scheme == "zbd" || uri.scheme == "nvme";
-  if (!emulated && !kernel) {
-    return Status::NotSupported("device scheme '" + uri.scheme + "' (known: file, mem, zbd, nvme)");
+  if (!emulated && !carved && !kernel) {
+    return Status::NotSupported("device scheme '" + uri.scheme + "' (known: file, mem, blk, zbd, nvme)");
   }
   std::set<std::string> keys = {"profile", "profile_scale", "fail_read", "fail_write", "fail_reset",
                                 "power_cut_after", "kill_after", "power_domain"};
-  // A real drive's geometry is its own; only emulated devices take one.
-  if (emulated) {
+  // A zoned drive's geometry is its own; emulated and carved devices take one.
+  if (emulated || carved) {
     keys.insert({"zone_size", "zone_capacity", "zones", "conv_zones", "block_size", "max_open",
-                 "max_active", "sync", "snapshot"});
+                 "max_active", "snapshot"});
   }
+  if (emulated) keys.insert("sync");
   s = uri.CheckKeys(keys);
   if (!s.ok()) return s;
 
@@ -69,11 +72,15 @@ Status CheckDeviceUri(const std::string& text) {
   return ParseDeviceUri(text, &uri, &plan, &scale);
 }
 
-Status RemoveEmulatedDevice(const std::string& text) {
+Status ForgetDeviceLayout(const std::string& text) {
   DeviceUri uri;
   Status s = DeviceUri::Parse(text, &uri);
   if (!s.ok()) return s;
   if (uri.scheme == "mem") DestroyMemDevice(uri.path);
+  if (uri.scheme == "blk") {
+    s = ForgetBlockDeviceLayout(uri);
+    return s.IsNotFound() ? Status::OK() : s;
+  }
   if (uri.scheme == "file" && ::unlink(uri.path.c_str()) != 0 && errno != ENOENT) {
     return Status::IOError(uri.path + ": cannot remove the image", errno);
   }
@@ -92,6 +99,8 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
   std::unique_ptr<ZonedDevice> dev;
   if (emulated) {
     s = OpenEmulatedDevice(uri, create, &dev, &stored);
+  } else if (uri.scheme == "blk") {
+    s = OpenBlockDevice(uri, create, &dev, &stored);
   } else {
     std::unique_ptr<ZoneCommands> commands;
     s = uri.scheme == "zbd" ? OpenZbdCommands(uri.path, &commands) : OpenNvmeCommands(uri.path, &commands);

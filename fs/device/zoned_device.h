@@ -1,7 +1,7 @@
 // ZonedDevice is the one interface every storage backend implements: the
-// emulated file and memory devices, the kernel zoned block devices (libzbd)
-// and NVMe ZNS namespaces (libnvme). (A conventional SSD carved into logical
-// zones, DESIGN.md's blk:, is not built yet.) Decorators add timing
+// emulated file and memory devices, conventional block devices carved into
+// logical zones (blk:, block_device.h), the kernel zoned block devices
+// (libzbd) and NVMe ZNS namespaces (libnvme). Decorators add timing
 // (timing_profile.h) and faults (fault_injection.h) to any of them.
 //
 // Offsets are device byte offsets. Writes must be aligned to block_size and
@@ -98,19 +98,22 @@ class ZonedDevice {
 };
 
 // Opens (or, when create is set and the device does not exist, creates) the
-// device a URI names. Schemes: "file" and "mem" (emulated_device.h), "zbd"
-// and "nvme" (real drives, kernel_zoned_device.h; create is ignored).
+// device a URI names. Schemes: "file" and "mem" (emulated_device.h), "blk"
+// (block_device.h; create lays out the zones of a device that has none),
+// "zbd" and "nvme" (real zoned drives, kernel_zoned_device.h; create is
+// ignored).
 // Options understood by every scheme: profile=NAME, profile_scale=X
 // (timing_profile.h) and fail_read=N, fail_write=N, fail_reset=N,
 // power_cut_after=N, kill_after=N, power_domain=NAME (fault_injection.h).
 Status OpenZonedDevice(const std::string& uri, bool create, std::unique_ptr<ZonedDevice>* device);
 
-// Removes the emulated device (file image or mem device) a URI names, so
-// that the next OpenZonedDevice with create makes it anew with the geometry
-// its URI asks for. Nothing to do (OK) if it does not exist or the URI names
-// a real drive, whose geometry is its own; InvalidArgument for a bad URI,
-// IOError if an image cannot be removed.
-Status RemoveEmulatedDevice(const std::string& uri);
+// Removes the emulated device (file image or mem device) a URI names, or
+// clears the zone layout of a blk: device, so that the next OpenZonedDevice
+// with create lays it out anew with the geometry its URI asks for. Nothing to
+// do (OK) if it does not exist or the URI names a zoned drive, whose geometry
+// is its own; InvalidArgument for a bad URI, Busy for a blk: device another
+// process holds, IOError if an image cannot be removed or a layout cleared.
+Status ForgetDeviceLayout(const std::string& uri);
 
 // What OpenZonedDevice checks of a URI before it touches a device: syntax,
 // scheme, option names and the values of the options above. InvalidArgument

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "fs/status.h"
@@ -48,6 +49,15 @@ class ScratchDir {
  private:
   std::string path_;
 };
+
+// Makes (or remakes) a zero-filled file of size bytes, as a blk: device's
+// preallocated file; false if it cannot.
+inline bool MakeFileOfSize(const std::string& path, uint64_t size) {
+  std::error_code ec;
+  { std::ofstream create(path, std::ios::binary | std::ios::trunc); }
+  std::filesystem::resize_file(path, size, ec);
+  return !ec;
+}
 
 }  // namespace test
 }  // namespace hintfs

@@ -1,8 +1,9 @@
 // Device conformance suite: every backend must enforce the zone rules of a
 // real drive. Parameterized over the backends (and decorators) of this build
 // and, when HINTFS_CONFORMANCE_DEVICES names them (space-separated URIs such
-// as "zbd:/dev/nullb0 nvme:/dev/ng0n1"), over real zoned drives. The tests
-// reset every zone of those drives: never point it at data you want.
+// as "zbd:/dev/nullb0 nvme:/dev/ng0n1 blk:/dev/sda?zone_size=1MiB&zones=8"),
+// over real drives (a blk: one is laid out if it has no layout yet). The
+// tests reset every zone of those drives: never point it at data you want.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,7 +31,7 @@ using test::UniqueName;
 
 // Real drives to run the suite on, from the environment.
 std::vector<std::string> ConformanceDevices() {
-  std::vector<std::string> uris = {"mem", "file", "mem+profile"};
+  std::vector<std::string> uris = {"mem", "file", "mem+profile", "blk"};
   const char* env = std::getenv("HINTFS_CONFORMANCE_DEVICES");
   std::istringstream in(env ? env : "");
   for (std::string uri; in >> uri;) uris.push_back(uri);
@@ -40,6 +41,8 @@ std::vector<std::string> ConformanceDevices() {
 class ZonedDeviceConformance : public ::testing::TestWithParam<std::string> {
  protected:
   bool real() const { return GetParam().find(':') != std::string::npos; }
+  // Whether the device's bytes are emulated (it can simulate power cuts).
+  bool emulated() const { return !real() && GetParam() != "blk"; }
 
   // Emulated geometry: 8 zones of 1 MiB with 768 KiB capacity, zone 0
   // conventional, at most 2 open and 3 active zones. Real drives bring
@@ -49,13 +52,19 @@ class ZonedDeviceConformance : public ::testing::TestWithParam<std::string> {
     const std::string& kind = GetParam();
     if (real()) return kind;
     if (kind == "file") return "file:" + dir_.File("dev.img") + query;
+    if (kind == "blk") return "blk:" + dir_.File("blk.img") + query;  // a preallocated file
     if (kind == "mem+profile") return "mem:" + name_ + query + "&profile=zn540&profile_scale=1000";
     return "mem:" + name_ + query;
   }
 
   void SetUp() override {
     name_ = UniqueName("conf");
-    ASSERT_OK(OpenZonedDevice(Uri(), /*create=*/!real(), &dev_));
+    if (GetParam() == "blk") {
+      // 8 zones after the 1 MiB layout region.
+      ASSERT_TRUE(test::MakeFileOfSize(dir_.File("blk.img"), 9 << 20));
+    }
+    const bool carved = GetParam().rfind("blk", 0) == 0;  // laid out on its first open
+    ASSERT_OK(OpenZonedDevice(Uri(), /*create=*/!real() || carved, &dev_));
     const DeviceGeometry& g = dev_->geometry();
     zone_size_ = g.zone_size;
     cap_ = g.zone_capacity;
@@ -378,7 +387,10 @@ TEST_P(ZonedDeviceConformance, StateSurvivesReopen) {
 }
 
 TEST_P(ZonedDeviceConformance, PowerLossDropsOnlyUnflushedWrites) {
-  if (real()) GTEST_SKIP() << "power cuts are simulated on emulated devices only";
+  if (!emulated()) {
+    EXPECT_TRUE(dev_->SimulatePowerLoss(0).IsNotSupported());
+    GTEST_SKIP() << "power cuts are simulated on emulated devices only";
+  }
   std::string a = Pattern(4 * block_, 'p');
   ASSERT_OK(dev_->Write(At(0), a.data(), 2 * block_));
   ASSERT_OK(dev_->Flush());
