@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the real-zoned-device tests in a QEMU guest: this machine's kernel has
-# no zoned block support, so Debian's own kernel boots under TCG with an
-# emulated NVMe ZNS controller, creates zoned null_blk disks, mounts the host
+# Runs the real-device tests in a QEMU guest: this machine's kernel has no
+# zoned block support, so Debian's own kernel boots under TCG with an
+# emulated NVMe controller (two ZNS namespaces, one conventional) and a SATA
+# (AHCI) disk, creates zoned null_blk disks, mounts the host
 # root read-only over 9p and runs tests/real_zoned/guest_tests.sh on the
 # host-built binaries, chrooted into it. Prints the guest's console and exits
 # with the guest's test status (1 if the guest never reported one).
@@ -57,7 +58,7 @@ IR="$WORK/initramfs"
 mkdir -p "$IR"/{bin,dev,proc,sys,host,mods}
 cp "$BUSYBOX" "$IR/bin/busybox"
 i=0
-for m in virtio_pci 9pnet_virtio 9p nvme null_blk; do
+for m in virtio_pci 9pnet_virtio 9p nvme null_blk ahci sd_mod; do
   modprobe -d "$CACHE/root" -S "$RELEASE" --show-depends "$m"
 done | awk '$1 == "insmod" && !seen[$2]++ {print $2}' | while read -r ko; do
   i=$((i + 1))
@@ -67,10 +68,14 @@ cp "$HERE/guest_init.sh" "$IR/init"
 chmod +x "$IR/init"
 (cd "$IR" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1 > "$WORK/initrd.gz")
 
-# 3. The NVMe namespaces: a small one with tight open/active limits for the
-#    conformance suite, a larger one (ZN540-like zones, scaled) for hintfs.
+# 3. The NVMe namespaces: a small zoned one with tight open/active limits for
+#    the conformance suite, a larger zoned one (ZN540-like zones, scaled) for
+#    hintfs, and a conventional one; a conventional SATA (AHCI) disk. The
+#    conventional ones are blk: devices, both with discard.
 truncate -s 16M "$WORK/conf.img"
 truncate -s 2G "$WORK/fast.img"
+truncate -s 1G "$WORK/nvme-conv.img"
+truncate -s 2G "$WORK/sata.img"
 
 echo "run_guest: booting $RELEASE under TCG (timeout ${TIMEOUT}s)"
 LOG="$WORK/console.log"
@@ -85,6 +90,11 @@ timeout "$TIMEOUT" qemu-system-x86_64 \
   -device nvme-ns,drive=conf,bus=nvme0,nsid=1,zoned=true,zoned.zone_size=1M,zoned.zone_capacity=768K,zoned.max_open=2,zoned.max_active=3,logical_block_size=4096,physical_block_size=4096 \
   -drive file="$WORK/fast.img",id=fast,format=raw,if=none \
   -device nvme-ns,drive=fast,bus=nvme0,nsid=2,zoned=true,zoned.zone_size=64M,zoned.zone_capacity=62M,zoned.max_open=14,zoned.max_active=14,logical_block_size=4096,physical_block_size=4096 \
+  -drive file="$WORK/nvme-conv.img",id=nvmeconv,format=raw,if=none,discard=unmap \
+  -device nvme-ns,drive=nvmeconv,bus=nvme0,nsid=3,logical_block_size=4096,physical_block_size=4096 \
+  -device ahci,id=ahci0 \
+  -drive file="$WORK/sata.img",id=sata,format=raw,if=none,discard=unmap \
+  -device ide-hd,drive=sata,bus=ahci0.0 \
   < /dev/null > "$LOG" 2>&1 &
 qemu_pid=$!
 # The guest powers off after its status line; when the power-off hangs (it
