@@ -97,8 +97,10 @@ class TimedDevice : public ZonedDevice {
                                                  "write <=16KiB", "write <=256KiB", "write >256KiB"};
     for (int c = 0; c < kClasses; c++) {
       const RequestClass& r = classes_[c];
-      fmt::print(stderr, "device trace {} {}: {} requests, {} with access latency, {} bytes, {:.1f} ms\n",
-                 device_->uri(), kNames[c], r.requests, r.accesses, r.bytes, r.service_us / 1000.0);
+      fmt::print(stderr, "device trace {} {}: {} requests, {} with access latency, {} bytes, {:.1f} ms, "
+                 "{:.1f} ms from arrival to completion\n",
+                 device_->uri(), kNames[c], r.requests, r.accesses, r.bytes, r.service_us / 1000.0,
+                 r.response_us / 1000.0);
     }
   }
 
@@ -164,6 +166,7 @@ class TimedDevice : public ZonedDevice {
       Clock::time_point transfer_start = std::max(accessed, channel_free_);
       channel_free_ = transfer_start + Duration(transfer_us);
       done = channel_free_;
+      rc.response_us += std::chrono::duration<double, std::micro>(done - now).count();
       // Busy time is the union of the requests' [arrival, done] spans.
       Clock::time_point counted_from = std::max(now, busy_until_);
       if (done > counted_from) {
@@ -194,6 +197,7 @@ class TimedDevice : public ZonedDevice {
   struct RequestClass {
     uint64_t requests = 0, accesses = 0, bytes = 0;
     double service_us = 0;
+    double response_us = 0;  // queueing included, as run (scaled)
   };
   static constexpr int kClasses = 6;
   RequestClass classes_[kClasses];

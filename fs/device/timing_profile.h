@@ -15,7 +15,9 @@
 // a timed device prints to stderr when it closes, per request class (reads and
 // writes of up to 16 KiB, up to 256 KiB, larger), the requests, how many paid
 // the access latency, their bytes and the modelled service time (in the
-// profile's time, divided by scale). A diagnostic for benchmarks: small
+// profile's time, divided by scale) and response time (arrival to completion:
+// service plus the wait for a unit and the shared channel). A diagnostic for
+// benchmarks: small
 // random reads are a store's point lookups, large ones compaction and
 // migration.
 #ifndef HINTFS_FS_DEVICE_TIMING_PROFILE_H_
