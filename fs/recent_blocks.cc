@@ -14,9 +14,25 @@ void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_
   std::lock_guard<std::mutex> l(mu_);
   for (size_t done = 0; done + block_size <= n; done += block_size) {
     Key key{device, offset + done};
-    if (auto it = index_.find(key); it != index_.end()) EraseLocked(it->second);
-    order_.push_front(Entry{key, std::string(data + done, block_size)});
-    index_[key] = order_.begin();
+    auto at = index_.lower_bound(key);
+    if (at != index_.end() && !(key < at->first)) {  // held: refresh in place
+      at->second->bytes.assign(data + done, block_size);
+      order_.splice(order_.begin(), order_, at->second);
+      continue;
+    }
+    if (stats_.held_bytes + block_size > capacity_ && !order_.empty()) {
+      // Full: the oldest entry's node and buffer take the new block (every
+      // slow read lands here; no allocation once warm).
+      auto oldest = std::prev(order_.end());
+      stats_.held_bytes -= oldest->bytes.size();
+      index_.erase(oldest->key);
+      order_.splice(order_.begin(), order_, oldest);
+      oldest->key = key;
+      oldest->bytes.assign(data + done, block_size);
+    } else {
+      order_.push_front(Entry{key, std::string(data + done, block_size)});
+    }
+    index_.emplace_hint(index_.lower_bound(key), key, order_.begin());
     stats_.held_bytes += block_size;
   }
   while (stats_.held_bytes > capacity_) EraseLocked(std::prev(order_.end()));

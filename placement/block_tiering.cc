@@ -152,8 +152,10 @@ void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index,
     stats_.moved_block_reads++;
   }
   const std::string& lo = index.LowerBound(block);
-  heat_.RecordRead(lo, b.last_key, b.size);
-  if (options_.budget_bytes == 0 || slow_bytes == 0 || !Hot(lo, b.last_key)) return;
+  const double score = heat_.RecordRead(lo, b.last_key, b.size);
+  if (options_.budget_bytes == 0 || slow_bytes == 0 || score < std::max(min_score_.load(), threshold_.load())) {
+    return;
+  }
   Queue(Candidate{path, b.offset, b.size, lo, b.last_key, /*retention=*/false});
 }
 

@@ -10,13 +10,16 @@ namespace hintfs {
 KeyHeat::KeyHeat(KeyHeatOptions options) : options_(options) {
   if (options_.slice_bytes == 0) options_.slice_bytes = 1;
   if (options_.max_ranges < 10) options_.max_ranges = 10;
+  decay_.resize(kDecayTable);
+  for (size_t d = 0; d < kDecayTable; d++) decay_[d] = std::pow(options_.alpha, static_cast<double>(d));
 }
 
 double KeyHeat::NowLocked(const Range& r) const {
-  return r.score * std::pow(options_.alpha, static_cast<double>(slice_ - r.tick));
+  const uint64_t d = slice_ - r.tick;
+  return r.score * (d < kDecayTable ? decay_[d] : std::pow(options_.alpha, static_cast<double>(d)));
 }
 
-void KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes) {
+double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes) {
   std::lock_guard<std::mutex> l(mu_);
   stats_.reads++;
   slice_read_ += bytes;
@@ -36,10 +39,15 @@ void KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t byte
   r.lo.assign(lo);
   r.block_bytes = bytes;
   if (by_hi_.size() > options_.max_ranges) EvictColdestLocked();
+  return ScoreLocked(lo, hi);
 }
 
 double KeyHeat::Score(std::string_view lo, std::string_view hi) const {
   std::lock_guard<std::mutex> l(mu_);
+  return ScoreLocked(lo, hi);
+}
+
+double KeyHeat::ScoreLocked(std::string_view lo, std::string_view hi) const {
   double best = 0;
   int probed = 0;
   // Ranges (rlo, rhi] with rhi > lo, in order of rhi; they overlap (lo, hi]

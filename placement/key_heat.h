@@ -29,6 +29,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hintfs {
 
@@ -52,8 +53,9 @@ class KeyHeat {
   explicit KeyHeat(KeyHeatOptions options = KeyHeatOptions());
 
   // A read of bytes from a block holding keys in (lo, hi]; lo empty: from
-  // the smallest key.
-  void RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes);
+  // the smallest key. Returns Score(lo, hi) after the read counted (one
+  // lock for both: every read of the slow tier asks both).
+  double RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes);
   // The hottest score now of the recorded ranges that overlap (lo, hi]
   // (0 if none): how hot a block with those keys is.
   double Score(std::string_view lo, std::string_view hi) const;
@@ -73,9 +75,14 @@ class KeyHeat {
     uint64_t block_bytes = 0;
   };
   double NowLocked(const Range& r) const;
+  double ScoreLocked(std::string_view lo, std::string_view hi) const;
   void EvictColdestLocked();
 
+  // alpha^d for the decays d most ranges are read at (no pow per read).
+  static constexpr size_t kDecayTable = 4096;
+
   KeyHeatOptions options_;
+  std::vector<double> decay_;  // decay_[d] = alpha^d, d < kDecayTable
   mutable std::mutex mu_;
   std::map<std::string, Range, std::less<>> by_hi_;
   uint64_t slice_ = 0;

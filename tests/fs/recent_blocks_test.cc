@@ -59,6 +59,17 @@ TEST(RecentBlocksTest, TheOldestGoFirstAndNothingIsHeldPastTheCapacity) {
   ASSERT_TRUE(recent.Get(0, 2 * kBlock, kBlock, kBlock, &got[0]));
   EXPECT_EQ(got, fresh);
   EXPECT_EQ(recent.stats().held_bytes, 4u * kBlock);
+  // Three new blocks push out the three older ones; the refreshed one stays.
+  for (uint64_t b = 10; b < 13; b++) {
+    std::string block = Pattern(kBlock, static_cast<char>('a' + b));
+    recent.Put(0, b * kBlock, block.data(), block.size(), kBlock);
+  }
+  ASSERT_TRUE(recent.Get(0, 2 * kBlock, kBlock, kBlock, &got[0]));
+  EXPECT_EQ(got, fresh);
+  for (uint64_t b : {3, 4, 5}) EXPECT_FALSE(recent.Get(0, b * kBlock, kBlock, kBlock, &got[0])) << b;
+  ASSERT_TRUE(recent.Get(0, 12 * kBlock, kBlock, kBlock, &got[0]));
+  EXPECT_EQ(got, Pattern(kBlock, static_cast<char>('a' + 12)));
+  EXPECT_EQ(recent.stats().held_bytes, 4u * kBlock);
 
   RecentBlocks none(0);
   none.Put(0, 0, fresh.data(), fresh.size(), kBlock);

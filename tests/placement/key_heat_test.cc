@@ -40,7 +40,8 @@ TEST(KeyHeat, ScoresDecayEachTimeSlice) {
   for (int i = 0; i < 3; i++) heat.RecordRead(K(10 + i), K(11 + i), 4096);  // slices 2-4
   EXPECT_EQ(heat.stats().slice, 4u);
   EXPECT_DOUBLE_EQ(heat.Score(K(1), K(2)), 0.125);
-  heat.RecordRead(K(1), K(2), 1);  // within slice 4: the decayed score plus one
+  // Within slice 4: the decayed score plus one, which the read returns too.
+  EXPECT_DOUBLE_EQ(heat.RecordRead(K(1), K(2), 1), 1.125);
   EXPECT_DOUBLE_EQ(heat.Score(K(1), K(2)), 1.125);
 }
 
