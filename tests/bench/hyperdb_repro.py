@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""HyperDB's setting (HyperDB paper, section 4), scaled: an NVMe SSD and a
+SATA SSD, neither zoned, as blk: devices (preallocated files carved into
+zones), under stock RocksDB through hintfs-ycsb.
+
+    bash tests/bench/hyperdb_repro.sh [--runs 3] [--ops 100000] [--out DIR]
+        [--schemes STATIC,HINTFS] [--workloads A,C] [--dists uniform,zipfian]
+        [--speed 0.25] [--fresh] [--no-build]
+
+The paper loads 100 GB and gives the NVMe a tenth of it; here 400,000
+records of 1 KiB values (400 MiB) and an NVMe of 20 data zones of 2 MiB
+(40 MiB), tables and memtables as in the HHZS reproduction (hhzs_repro.py:
+tables of about a zone, L1 of a zone, x10 per level), a block cache of
+64 MiB / 512, 8 client threads and 8 background jobs as the paper runs.
+Devices take the pm9a3 and s4610 timing profiles (timing_profile.cc; the
+s4610's figures are a stand-in from the S4500/S4600 series) slowed down
+--speed times (0.25: four times slower, ratios kept): on a 2-core machine a
+reader sleeping out a modelled device access wakes tens of microseconds late
+(the device trace's "woken late", HINTFS_DEVICE_TRACE), as much as the 30 us
+an NVMe read saves over a SATA read at full speed.
+
+Schemes: ALL-SATA (every file on the SATA SSD), ALL-NVMe (an NVMe holding
+everything), STATIC (RocksDB's db_paths: the WAL and the levels that fit on
+the NVMe, L0-L2, there; policy b3), HHZS (placement, migration and the SSD
+cache), HINTFS (HHZS plus block-granular tiering). Workloads: YCSB A-F,
+uniform and Zipfian (0.99). Each scheme loads once per run; each workload
+starts from a copy of the loaded devices, in a new process. Runs are
+interleaved scheme by scheme; an interrupted run resumes (--fresh starts
+over).
+
+Writes results.csv (one row per phase, hintfs-ycsb --csv) and tables.md
+(throughput median and min-max per cell, each scheme's ratio to STATIC taken
+run by run, read p99, background writes per tier) to --out.
+"""
+import argparse
+import csv
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from hhzs_report import split_label
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ZONE_MIB = 2
+NVME_DATA_ZONES = 20
+OWN_FAST_ZONES = 6  # superblock, 3 journal zones, 2 kept empty (hhzs_repro.py)
+RECORDS = 400000
+VALUE = 1024
+DB_OPTIONS = ";".join([
+    "write_buffer_size=984612", "max_write_buffer_number=4", "min_write_buffer_number_to_merge=2",
+    "target_file_size_base=1969225", "max_bytes_for_level_base=2097152",
+    "level0_file_num_compaction_trigger=2", "compression=kNoCompression", "max_background_jobs=8",
+    "compaction_readahead_size=2097152",
+])
+BLOCK_CACHE = (64 << 20) // 512
+TABLES = "table_bytes=1969225"
+HHZS = f"hhzs:{TABLES},wal_budget=4MiB,cache=all"
+SCHEMES = {
+    "ALL-SATA": ("all-slow:" + TABLES, ""),
+    "ALL-NVMe": ("all-fast:" + TABLES, ""),
+    "STATIC": ("b3:" + TABLES, ""),
+    "HHZS": (HHZS, ""),
+    "HINTFS": (HHZS, "blocks=32MiB"),
+}
+WORKLOADS = ["A", "B", "C", "D", "E", "F"]
+DISTS = {"uniform": ["--distribution", "uniform"], "zipfian": ["--distribution", "zipfian", "--zipf", "0.99"]}
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+class Repro:
+    def __init__(self, args):
+        self.args = args
+        self.hintfs = os.path.join(args.build_dir, "adapters/cli/hintfs")
+        self.ycsb_bin = os.path.join(args.build_dir, "adapters/bench/hintfs-ycsb")
+        self.csv = os.path.join(args.out, "results.csv")
+        shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+        self.work = tempfile.mkdtemp(prefix="hintfs-hyperdb.", dir=shm)
+        self.started = time.time()
+
+    def progress(self, text):
+        print("[%5.0f s] %s" % (time.time() - self.started, text), flush=True)
+
+    def devices(self, scheme, where):
+        """Preallocated files for the blk: devices; their URIs."""
+        nvme_zones = 1024 if scheme == "ALL-NVMe" else NVME_DATA_ZONES + OWN_FAST_ZONES
+        sizes = {"nvme.img": nvme_zones * ZONE_MIB + 1, "sata.img": 2048 * ZONE_MIB + 1}
+        for name, mib in sizes.items():
+            with open(os.path.join(where, name), "wb") as fh:
+                fh.truncate(mib << 20)
+        speed = f"profile_scale={self.args.speed}"
+        return (f"blk:{where}/nvme.img?zone_size={ZONE_MIB}MiB&profile=pm9a3&{speed}",
+                f"blk:{where}/sata.img?zone_size={ZONE_MIB}MiB&profile=s4610&{speed}")
+
+    def run_ycsb(self, where, scheme, label, extra):
+        query = SCHEMES[scheme][1]
+        uri = f"blk:{where}/nvme.img" + (f"?{query}" if query else "")
+        secondary = ["--secondary-cache"] if SCHEMES[scheme][0].endswith("cache=all") else []
+        sh([self.ycsb_bin, "--uri", uri, "--db-options", DB_OPTIONS, "--block-cache", str(BLOCK_CACHE),
+            "--bloom-bits", "10", "--records", str(RECORDS), "--value-size", str(VALUE),
+            "--threads", "8", "--csv", self.csv, "--label", label] + secondary + extra,
+           stdout=subprocess.DEVNULL)
+
+    def run_scheme(self, scheme, run):
+        dev, saved = os.path.join(self.work, "dev"), os.path.join(self.work, "saved")
+        for d in (dev, saved):
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+        fast, slow = self.devices(scheme, dev)
+        zones = [] if scheme == "ALL-NVMe" else ["--fast-data-zones", str(NVME_DATA_ZONES)]
+        sh([self.hintfs, "mkfs", "--policy", SCHEMES[scheme][0], "--fast", fast, "--slow", slow] + zones,
+           stdout=subprocess.DEVNULL)
+        self.progress(f"{scheme} run {run}: load")
+        self.run_ycsb(dev, scheme, f"{scheme}/load#{run}", ["--load", "--settle", "900"])
+        for img in ("nvme.img", "sata.img"):
+            sh(["cp", "--sparse=always", os.path.join(dev, img), os.path.join(saved, img)])
+        first = True
+        for w in self.args.workloads:
+            for dist in self.args.dists:
+                if not first:
+                    for img in ("nvme.img", "sata.img"):
+                        sh(["cp", "--sparse=always", os.path.join(saved, img), os.path.join(dev, img)])
+                first = False
+                self.progress(f"{scheme} run {run}: {w} {dist}")
+                self.run_ycsb(dev, scheme, f"{scheme}/{w}-{dist}#{run}",
+                          ["--workload", w, "--ops", str(self.args.ops)] + DISTS[dist])
+
+    def done(self, scheme, run):
+        if not os.path.exists(self.csv):
+            return False
+        with open(self.csv) as fh:
+            have = {r["label"] for r in csv.DictReader(fh)}
+        return all(f"{scheme}/{w}-{d}#{run}" in have for w in self.args.workloads for d in self.args.dists)
+
+    def drop(self, scheme, run):
+        """Removes the rows an interrupted part left."""
+        if not os.path.exists(self.csv):
+            return
+        with open(self.csv) as fh:
+            rows = list(csv.reader(fh))
+        keep = [r for r in rows[1:] if not (split_label(r[0])[0] == scheme and split_label(r[0])[2] == run)]
+        with open(self.csv, "w", newline="") as fh:
+            csv.writer(fh).writerows([rows[0]] + keep)
+
+    def main(self):
+        os.makedirs(self.args.out, exist_ok=True)
+        if self.args.fresh and os.path.exists(self.csv):
+            os.remove(self.csv)
+        parts = [(run, s) for run in range(1, self.args.runs + 1) for s in self.args.schemes]
+        todo = [p for p in parts if not self.done(p[1], p[0])]
+        self.progress(f"{len(todo)} parts to run ({len(parts) - len(todo)} done before)")
+        try:
+            for i, (run, scheme) in enumerate(todo):
+                self.drop(scheme, run)
+                self.run_scheme(scheme, run)
+        finally:
+            shutil.rmtree(self.work, ignore_errors=True)
+        report(self.args)
+        self.progress("done: " + os.path.join(self.args.out, "tables.md"))
+
+
+def spread(values, fmt="%.0f"):
+    values = sorted(values)
+    if not values:
+        return "-"
+    med = fmt % statistics.median(values)
+    return med if len(values) == 1 else f"{med} ({fmt % values[0]}-{fmt % values[-1]})"
+
+
+def report(args):
+    """tables.md from results.csv."""
+    cells = {}  # (scheme, phase) -> {run: row}
+    with open(os.path.join(args.out, "results.csv")) as fh:
+        for row in csv.DictReader(fh):
+            scheme, phase, run = split_label(row["label"])
+            cells.setdefault((scheme, phase), {})[run] = row
+    schemes = [s for s in SCHEMES if any(k[0] == s for k in cells)]
+    phases = ["load"] + [f"{w}-{d}" for w in WORKLOADS for d in DISTS]
+    phases = [p for p in phases if any(k[1] == p for k in cells)]
+    lines = ["# HyperDB's setting, scaled (tests/bench/hyperdb_repro.py)", "",
+             "Throughput, ops/s: median (min-max) over the runs; ratio to STATIC run by run.", "",
+             "| phase | " + " | ".join(schemes) + " | " + " | ".join(f"{s}/STATIC" for s in schemes if s != "STATIC")
+             + " |", "|---|" + "---:|" * (2 * len(schemes) - 1)]
+    ratios_by_scheme = {}
+    for p in phases:
+        row = [spread([float(r["ops_per_s"]) for r in cells.get((s, p), {}).values()]) for s in schemes]
+        base = cells.get(("STATIC", p), {})
+        for s in schemes:
+            if s == "STATIC":
+                continue
+            runs = cells.get((s, p), {})
+            ratios = [float(runs[i]["ops_per_s"]) / float(base[i]["ops_per_s"]) for i in runs if i in base]
+            if p != "load":
+                ratios_by_scheme.setdefault(s, []).extend(ratios)
+            row.append(spread(ratios, "%.2f"))
+        lines.append(f"| {p} | " + " | ".join(row) + " |")
+    lines += ["", "Mean of the run-phase ratios to STATIC: " + ", ".join(
+        f"{s} {statistics.mean(v):.2f}x" for s, v in ratios_by_scheme.items() if v) + ".", ""]
+    lines += ["Read p99 (us) and background writes per tier (MiB written to NVMe / SATA in the phase), medians:", "",
+              "| phase | " + " | ".join(f"{s} p99" for s in schemes) + " | "
+              + " | ".join(f"{s} writes" for s in schemes) + " |", "|---|" + "---:|" * (2 * len(schemes))]
+    for p in phases:
+        p99 = [spread([float(r["read_p99_us"]) for r in cells.get((s, p), {}).values() if r["read_p99_us"]])
+               for s in schemes]
+        writes = []
+        for s in schemes:
+            rows = list(cells.get((s, p), {}).values())
+            if not rows:
+                writes.append("-")
+                continue
+            fast = statistics.median(float(r["fast_written_bytes"] or 0) for r in rows) / 2**20
+            slow = statistics.median(float(r["slow_written_bytes"] or 0) for r in rows) / 2**20
+            writes.append(f"{fast:.0f} / {slow:.0f}")
+        lines.append(f"| {p} | " + " | ".join(p99 + writes) + " |")
+    with open(os.path.join(args.out, "tables.md"), "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description="HyperDB's NVMe + SATA setting, scaled")
+    p.add_argument("--out", default=os.path.join(ROOT, "build", "hyperdb-repro"))
+    p.add_argument("--runs", type=int, default=3, help="runs per cell (default 3)")
+    p.add_argument("--ops", type=int, default=100000, help="operations per workload (default 100000)")
+    p.add_argument("--schemes", default=",".join(SCHEMES), help="comma-separated: " + ", ".join(SCHEMES))
+    p.add_argument("--workloads", default=",".join(WORKLOADS), help="YCSB workloads, e.g. A,C")
+    p.add_argument("--dists", default=",".join(DISTS), help="uniform, zipfian or both")
+    p.add_argument("--speed", type=float, default=0.25,
+                   help="device speed relative to the real drives (default 0.25: four times slower)")
+    p.add_argument("--fresh", action="store_true", help="drop earlier results in --out")
+    p.add_argument("--no-build", action="store_true", help="use the existing build")
+    p.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    p.add_argument("--report-only", action="store_true", help="redo tables.md from --out's results.csv")
+    args = p.parse_args()
+    args.schemes = args.schemes.split(",")
+    args.workloads = args.workloads.split(",")
+    args.dists = args.dists.split(",")
+    bad = ([s for s in args.schemes if s not in SCHEMES] + [w for w in args.workloads if w not in WORKLOADS]
+           + [d for d in args.dists if d not in DISTS])
+    if bad or args.runs < 1 or args.ops < 1 or not args.speed > 0:
+        print("hyperdb_repro: unknown " + ", ".join(bad) if bad else
+              "hyperdb_repro: --runs, --ops and --speed must be positive", file=sys.stderr)
+        sys.exit(2)
+    return args
+
+
+if __name__ == "__main__":
+    a = parse_args()
+    if a.report_only:
+        report(a)
+        sys.exit(0)
+    if not a.no_build:
+        sh(["bash", os.path.join(ROOT, "scripts/run.sh"), "build"], stdout=subprocess.DEVNULL)
+    Repro(a).main()
