@@ -180,6 +180,7 @@ struct DeviceUsage {
   uint32_t data_zones = 0;
   uint32_t empty_zones = 0;
   double random_read_iops = 0;  // known or modelled (timing profile); 0 unknown
+  double random_read_latency_us = 0;  // QD1, known or modelled; 0 unknown
   uint64_t busy_ns = 0;         // modelled busy time since mount (ZonedDevice::busy_ns); 0 unknown
   uint32_t role_zones[kZoneRoleCount] = {};   // data zones with live bytes or a writer, per ZoneRole
 };

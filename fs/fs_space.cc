@@ -485,6 +485,7 @@ Status FsImpl::Usage(std::vector<DeviceUsage>* usage) {
     u.zone_capacity = m->info.zone_capacity;
     u.raw_bytes = u.zone_size * u.zones;
     u.random_read_iops = m->device->random_read_iops();
+    u.random_read_latency_us = m->device->random_read_latency_us();
     u.busy_ns = m->device->busy_ns();
     for (const ZoneSlot& s : m->zones) {
       if (s.reserved) {

@@ -41,13 +41,15 @@
 
 namespace hintfs {
 
-// HHZS's services: migration and the cache on, and fast capacity held back
-// from tables for the WAL and the block cache (the cache uses what the WAL
-// does not, HHZS §3.2, plus cache_budget_bytes).
+// HHZS's services: migration and the cache on where it pays (cache=auto:
+// HHZS's admission of every block over a slow tier much slower than the fast
+// one), and fast capacity held back from tables for the WAL and the block
+// cache (the cache uses what the WAL does not, HHZS §3.2, plus
+// cache_budget_bytes).
 inline TieringServices HhzsServices() {
   TieringServices s;
   s.migration = true;
-  s.cache = "all";
+  s.cache = "auto";
   s.wal_budget_bytes = kWalBudgetFromDevice;  // two fast zones, or the WAL's peak
   return s;
 }

@@ -69,7 +69,7 @@ Status SizeOption(const std::map<std::string, std::string>& opts, const std::str
 
 // The service options every tiering policy takes (TieringServices):
 // migration (on/off), migration_rate and cache_budget (sizes), cache (off,
-// all, cbf, expsmooth), slow_read_iops (a number >= 0).
+// auto, all, cbf, expsmooth), slow_read_iops (a number >= 0).
 Status ParseTieringServices(const std::string& policy, const std::map<std::string, std::string>& opts,
                             TieringServices* services) {
   Status s = SizeOption(opts, "migration_rate", &services->migration_rate);
@@ -82,8 +82,8 @@ Status ParseTieringServices(const std::string& policy, const std::map<std::strin
   }
   if (auto it = opts.find("cache"); it != opts.end()) {
     const std::string& c = it->second;
-    if (c != "off" && c != "all" && c != "cbf" && c != "expsmooth") {
-      return bad("cache is off, all, cbf or expsmooth, not '" + c + "'");
+    if (c != "off" && c != "auto" && c != "all" && c != "cbf" && c != "expsmooth") {
+      return bad("cache is off, auto, all, cbf or expsmooth, not '" + c + "'");
     }
     services->cache = c;
   }

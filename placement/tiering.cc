@@ -11,6 +11,12 @@ TieringSource* TieringOf(AllocationPolicy* policy) {
   return dynamic_cast<TieringSource*>(policy);
 }
 
+std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us) {
+  if (configured != "auto") return configured;
+  if (fast_read_us <= 0 || slow_read_us <= 0) return "all";
+  return slow_read_us - fast_read_us >= 10 * fast_read_us ? "all" : "off";
+}
+
 uint64_t ResolveWalBudget(uint64_t configured, uint64_t zone_capacity, uint64_t fast_bytes) {
   if (configured != kWalBudgetFromDevice) return configured;
   uint64_t quarter = std::max(fast_bytes / 4, zone_capacity);

@@ -22,12 +22,22 @@ struct TieringServices {
   bool migration = false;                      // workload-aware migration (HHZS §3.4)
   uint64_t migration_rate = 4ull << 20;        // bytes per second, both directions together
   double slow_read_iops = 0;                   // 0: from the slow devices' timing profiles
-  std::string cache = "off";                   // block cache admission (cache/admission.h)
+  std::string cache = "off";                   // block cache admission (cache/admission.h), or auto
   // Fast capacity the WAL and the cache share (kWalBudgetFromDevice: as
   // ResolveWalBudget gives it).
   uint64_t wal_budget_bytes = 0;
   uint64_t cache_budget_bytes = 0;             // more for the cache alone
 };
+
+// What cache=auto means on tiers whose QD1 random reads take fast_read_us
+// and slow_read_us (0: unknown): "all" (HHZS's cache) when a hit saves at
+// least ten fast reads' worth of time, or when either is unknown, else
+// "off". An admission costs a write of the fast tier, about a fast read, and
+// the cache's hit ratios have been 0.2-20% in our runs (docs/benchmarks.md):
+// over an HDD a hit saves ~8.6 ms and the cache pays; over a SATA SSD it
+// saves ~30 us of a 110 us read and its admissions cost more than the hits
+// save (HyperDB's setting, issue 24). Any other configured value is kept.
+std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us);
 
 // A WAL budget nobody configured: ResolveWalBudget sizes it from the fast tier.
 constexpr uint64_t kWalBudgetFromDevice = ~0ull;

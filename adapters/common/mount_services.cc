@@ -1,5 +1,6 @@
 #include "adapters/common/mount_services.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -92,8 +93,8 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
   if (!s.ok()) return s;
   if (uri->Has("cache")) {
     std::string v = uri->GetString("cache", "");
-    if (v != "off" && v != "all" && v != "cbf" && v != "expsmooth") {
-      return Status::InvalidArgument("cache is off, all, cbf or expsmooth, not '" + v + "'");
+    if (v != "off" && v != "auto" && v != "all" && v != "cbf" && v != "expsmooth") {
+      return Status::InvalidArgument("cache is off, auto, all, cbf or expsmooth, not '" + v + "'");
     }
     o->cache = v;
     uri->params.erase("cache");
@@ -120,6 +121,20 @@ uint64_t FastWalBudget(Filesystem* base, uint64_t configured) {
     }
   }
   return ResolveWalBudget(configured, zone_capacity, fast_bytes);
+}
+
+// The slowest QD1 random read latency of base's devices of tier (0: some
+// unknown, or none).
+double TierReadLatency(Filesystem* base, Tier tier) {
+  std::vector<DeviceUsage> usage;
+  double slowest = 0;
+  if (!base->Usage(&usage).ok()) return 0;
+  for (const DeviceUsage& u : usage) {
+    if (u.tier != tier) continue;
+    if (u.random_read_latency_us == 0) return 0;
+    slowest = std::max(slowest, u.random_read_latency_us);
+  }
+  return slowest;
 }
 
 }  // namespace
@@ -150,8 +165,9 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
     services->migrator_->Start();
   }
 
-  // The cache: as the policy's options say (hhzs: on), or the spec.
-  std::string admission = o.cache.value_or(c.cache);
+  // The cache: as the policy's options say (hhzs: where it pays), or the spec.
+  std::string admission = ResolveCacheAdmission(o.cache.value_or(c.cache), TierReadLatency(base.get(), Tier::kFast),
+                                                TierReadLatency(base.get(), Tier::kSlow));
   if (admission != "off") {
     BlockCacheOptions co;
     co.admission = admission;

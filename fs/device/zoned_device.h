@@ -77,6 +77,9 @@ class ZonedDevice {
   // Random 4 KiB reads per second the device is known or modelled to serve
   // (a timing profile's figure); 0 when unknown.
   virtual double random_read_iops() const { return 0; }
+  // Microseconds a random 4 KiB read takes at queue depth one, known or
+  // modelled (a timing profile's access time); 0 when unknown.
+  virtual double random_read_latency_us() const { return 0; }
   // Nanoseconds the device had at least one request in service since it was
   // opened, as its timing profile models it (iostat's %util over a span is
   // the growth of this over the span's length); 0 when unknown.

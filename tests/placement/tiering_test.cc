@@ -1,0 +1,24 @@
+// What cache=auto resolves to from the tiers' read latencies.
+#include "placement/tiering.h"
+
+#include <gtest/gtest.h>
+
+namespace hintfs {
+namespace {
+
+TEST(ResolveCacheAdmission, TheCachePaysOverAnHddNotOverASataSsd) {
+  // zn540 over st14000 (HHZS): a hit saves ~8.6 ms.
+  EXPECT_EQ(ResolveCacheAdmission("auto", 59.1, 8695.7), "all");
+  // pm9a3 over s4610 (HyperDB): a hit saves ~30 us of a 110 us read.
+  EXPECT_EQ(ResolveCacheAdmission("auto", 80, 110), "off");
+  EXPECT_EQ(ResolveCacheAdmission("auto", 80, 879), "off");
+  EXPECT_EQ(ResolveCacheAdmission("auto", 80, 880), "all");
+  // Unknown latencies (drives without a profile) keep HHZS's cache.
+  EXPECT_EQ(ResolveCacheAdmission("auto", 0, 110), "all");
+  EXPECT_EQ(ResolveCacheAdmission("auto", 80, 0), "all");
+  // Anything configured is kept.
+  for (const char* c : {"off", "all", "cbf", "expsmooth"}) EXPECT_EQ(ResolveCacheAdmission(c, 80, 110), c);
+}
+
+}  // namespace
+}  // namespace hintfs
