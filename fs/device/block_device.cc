@@ -271,6 +271,10 @@ Status LoadLayout(const DeviceUri& uri, const OpenedTarget& t, const std::string
   s = emulated::CheckGeometryMatches(uri, state->geometry);
   if (!s.ok()) return s;
   const DeviceGeometry& g = state->geometry;
+  if (g.block_size % t.alignment != 0) {  // a layout copied to a drive with larger blocks
+    return Status::InvalidArgument(fmt::format("{}: its layout's block_size {} is not a multiple of the device's "
+                                               "{}-byte blocks", name, g.block_size, t.alignment));
+  }
   if (*data_offset + g.capacity_bytes() > t.size) {
     return Status::Corruption(fmt::format("{} is smaller ({} bytes) than its zone layout ({} zones of {})", name,
                                           t.size, g.zone_count, FormatSize(g.zone_size)));

@@ -39,7 +39,8 @@ namespace hintfs {
 // Opens the blk: device uri names, laying out its zones when create is set
 // and PATH holds no layout yet. NotFound for a missing PATH, or one without a
 // layout when not create; InvalidArgument for a PATH that is neither a block
-// device nor a regular file, a geometry that does not fit, or a PATH that holds
+// device nor a regular file, a geometry that does not fit (or a layout whose
+// block size is not a multiple of the device's), or a PATH that holds
 // other data (its first MiB is not zero: a filesystem or partition table,
 // which ForgetBlockDeviceLayout clears); Busy if another process holds it
 // (mounted, or opened exclusively); Corruption for a damaged header or zone

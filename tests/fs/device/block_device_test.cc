@@ -174,5 +174,16 @@ TEST_F(BlockDeviceTest, DamagedOrShrunkLayoutsAreRejected) {
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
 }
 
+TEST_F(BlockDeviceTest, ALayoutWithBlocksSmallerThanTheDevicesIsRefused) {
+  // A file: image with 512-byte blocks has the same layout; as a blk: device
+  // (4 KiB-aligned direct I/O) its writes could not be done.
+  std::string image = dir_.File("small-blocks.img");
+  ASSERT_OK(OpenZonedDevice("file:" + image + "?zone_size=1MiB&zones=4&block_size=512", true, &dev_));
+  dev_.reset();
+  Status s = OpenZonedDevice("blk:" + image, false, &dev_);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("block_size 512"), std::string::npos) << s.ToString();
+}
+
 }  // namespace
 }  // namespace hintfs
