@@ -43,7 +43,7 @@ import sys
 import tempfile
 import time
 
-from hhzs_report import split_label
+from hhzs_report import split_label, spread
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ZONE_MIB = 2
@@ -169,14 +169,6 @@ class Repro:
         self.progress("done: " + os.path.join(self.args.out, "tables.md"))
 
 
-def spread(values, fmt="%.0f"):
-    values = sorted(values)
-    if not values:
-        return "-"
-    med = fmt % statistics.median(values)
-    return med if len(values) == 1 else f"{med} ({fmt % values[0]}-{fmt % values[-1]})"
-
-
 def report(args):
     """tables.md from results.csv."""
     cells = {}  # (scheme, phase) -> {run: row}
@@ -193,7 +185,7 @@ def report(args):
              + " |", "|---|" + "---:|" * (2 * len(schemes) - 1)]
     ratios_by_scheme = {}
     for p in phases:
-        row = [spread([float(r["ops_per_s"]) for r in cells.get((s, p), {}).values()]) for s in schemes]
+        row = [spread([float(r["ops_per_s"]) for r in cells.get((s, p), {}).values()], "%.0f") for s in schemes]
         base = cells.get(("STATIC", p), {})
         for s in schemes:
             if s == "STATIC":
@@ -210,7 +202,7 @@ def report(args):
               "| phase | " + " | ".join(f"{s} p99" for s in schemes) + " | "
               + " | ".join(f"{s} writes" for s in schemes) + " |", "|---|" + "---:|" * (2 * len(schemes))]
     for p in phases:
-        p99 = [spread([float(r["read_p99_us"]) for r in cells.get((s, p), {}).values() if r["read_p99_us"]])
+        p99 = [spread([float(r["read_p99_us"]) for r in cells.get((s, p), {}).values() if r["read_p99_us"]], "%.0f")
                for s in schemes]
         writes = []
         for s in schemes:

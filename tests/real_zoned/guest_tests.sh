@@ -15,6 +15,13 @@ mkdir -p "$TMPDIR"
 H=$BUILD/adapters/cli/hintfs
 step() { echo "== $*"; }
 fail() { echo "guest_tests: FAIL: $*"; exit 1; }
+# RocksDB through the plugin on the filesystem whose fast member is $1,
+# verified after reopening, then fsck; its files' tiers in $TMPDIR/ls.txt.
+verified_store() {
+  "$BUILD/tests/adapters/store_check" --hintfs "$1" /db 30000
+  "$H" fsck "$1"
+  "$H" ls -l "$1" /db > "$TMPDIR/ls.txt"
+}
 
 step "devices"
 for d in nvme0n1 nvme0n2 nullb0 nullb1; do
@@ -53,34 +60,26 @@ step "hintfs mkfs and fsck: ZNS (libnvme) fast, null_blk (libzbd) slow"
 "$H" info nvme:/dev/ng0n2
 
 step "RocksDB on hintfs on the real zoned devices, verified after reopening"
-"$BUILD/tests/adapters/store_check" --hintfs nvme:/dev/ng0n2 /db 30000
-"$H" fsck nvme:/dev/ng0n2
-"$H" ls -l nvme:/dev/ng0n2 /db > "$TMPDIR/ls.txt"
+verified_store nvme:/dev/ng0n2
 head -5 "$TMPDIR/ls.txt"
 grep -q ' L[1-9] *slow ' "$TMPDIR/ls.txt" || fail "no table reached the null_blk slow tier"
 grep -q ' fast ' "$TMPDIR/ls.txt" || fail "nothing on the ZNS fast tier"
 
 step "a mixed filesystem: ZNS (libnvme) fast, SATA (blk:) slow; RocksDB verified; fsck"
 "$H" mkfs --force --policy b1 --fast nvme:/dev/ng0n2 --slow blk:/dev/sda
-"$BUILD/tests/adapters/store_check" --hintfs nvme:/dev/ng0n2 /db 30000
-"$H" fsck nvme:/dev/ng0n2
-"$H" ls -l nvme:/dev/ng0n2 /db > "$TMPDIR/ls.txt"
+verified_store nvme:/dev/ng0n2
 grep -q ' L[1-9] *slow ' "$TMPDIR/ls.txt" || fail "no table reached the SATA slow tier"
 "$H" info nvme:/dev/ng0n2 | grep 'blk:/dev/sda' || fail "info does not name the SATA member"
 
 step "the reverse: conventional NVMe (blk:) fast, null_blk (libzbd) slow; RocksDB verified; fsck"
 "$H" mkfs --force --policy b1 --fast blk:/dev/nvme0n3?zone_size=32MiB --slow zbd:/dev/nullb1
-"$BUILD/tests/adapters/store_check" --hintfs blk:/dev/nvme0n3 /db 30000
-"$H" fsck blk:/dev/nvme0n3
-"$H" ls -l blk:/dev/nvme0n3 /db > "$TMPDIR/ls.txt"
+verified_store blk:/dev/nvme0n3
 grep -q ' fast ' "$TMPDIR/ls.txt" || fail "nothing on the conventional NVMe fast tier"
 grep -q ' L[1-9] *slow ' "$TMPDIR/ls.txt" || fail "no table reached the null_blk slow tier"
 
 step "HyperDB's pair: conventional NVMe (blk:) fast, SATA (blk:) slow; RocksDB verified; fsck"
 "$H" mkfs --force --policy b1 --fast blk:/dev/nvme0n3?zone_size=32MiB --slow blk:/dev/sda
-"$BUILD/tests/adapters/store_check" --hintfs blk:/dev/nvme0n3 /db 30000
-"$H" fsck blk:/dev/nvme0n3
-"$H" ls -l blk:/dev/nvme0n3 /db > "$TMPDIR/ls.txt"
+verified_store blk:/dev/nvme0n3
 grep -q ' L[1-9] *slow ' "$TMPDIR/ls.txt" || fail "no table reached the SATA slow tier"
 
 step "fio --zonemode=zbd on both zoned drives (destroys the filesystem)"
