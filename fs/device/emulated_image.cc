@@ -12,8 +12,6 @@
 
 #include <fmt/format.h>
 
-#include "fs/coding.h"
-#include "fs/crc32c.h"
 #include "fs/device/emulated_state.h"
 
 namespace hintfs {

@@ -16,10 +16,10 @@
 // writes of up to 16 KiB, up to 256 KiB, larger), the requests, how many paid
 // the access latency, their bytes and the modelled service time (in the
 // profile's time, divided by scale) and response time (arrival to completion:
-// service plus the wait for a unit and the shared channel). A diagnostic for
-// benchmarks: small
-// random reads are a store's point lookups, large ones compaction and
-// migration.
+// service plus the wait for a unit and the shared channel) and how late
+// sleepers woke (counted only when the variable was set at open). A
+// diagnostic for benchmarks: small random reads are a store's point lookups,
+// large ones compaction and migration.
 #ifndef HINTFS_FS_DEVICE_TIMING_PROFILE_H_
 #define HINTFS_FS_DEVICE_TIMING_PROFILE_H_
 
