@@ -107,28 +107,23 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
 
 namespace {
 
-// The policy's WAL budget on base's fast tier (ResolveWalBudget): the
-// cache lives in what the WAL leaves of it.
-uint64_t FastWalBudget(Filesystem* base, uint64_t configured) {
+// The policy's WAL budget on the fast tier of devices usage
+// (ResolveWalBudget): the cache lives in what the WAL leaves of it.
+uint64_t FastWalBudget(const std::vector<DeviceUsage>& usage, uint64_t configured) {
   if (configured != kWalBudgetFromDevice) return configured;
-  std::vector<DeviceUsage> usage;
   uint64_t zone_capacity = 0, fast_bytes = 0;
-  if (base->Usage(&usage).ok()) {
-    for (const DeviceUsage& u : usage) {
-      if (u.tier != Tier::kFast) continue;
-      zone_capacity = u.zone_capacity;
-      fast_bytes += u.zone_capacity * u.data_zones;
-    }
+  for (const DeviceUsage& u : usage) {
+    if (u.tier != Tier::kFast) continue;
+    zone_capacity = u.zone_capacity;
+    fast_bytes += u.zone_capacity * u.data_zones;
   }
   return ResolveWalBudget(configured, zone_capacity, fast_bytes);
 }
 
-// The slowest QD1 random read latency of base's devices of tier (0: some
-// unknown, or none).
-double TierReadLatency(Filesystem* base, Tier tier) {
-  std::vector<DeviceUsage> usage;
+// The slowest QD1 random read latency of the devices of tier in usage (0:
+// some unknown, or none).
+double TierReadLatency(const std::vector<DeviceUsage>& usage, Tier tier) {
   double slowest = 0;
-  if (!base->Usage(&usage).ok()) return 0;
   for (const DeviceUsage& u : usage) {
     if (u.tier != tier) continue;
     if (u.random_read_latency_us == 0) return 0;
@@ -147,6 +142,9 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   services->policy_ = policy;
   TieringSource* tiering = TieringOf(policy.get());
   TieringServices c = tiering != nullptr ? tiering->Services() : TieringServices();
+  // The members as the services size themselves on them (none if unknown).
+  std::vector<DeviceUsage> usage;
+  if (!base->Usage(&usage).ok()) usage.clear();
 
   // Migration: for policies that tier (it plans against their state).
   if (tiering != nullptr && o.migration.value_or(c.migration)) {
@@ -154,11 +152,8 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
     mo.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
     mo.slow_read_iops = c.slow_read_iops;
     if (mo.slow_read_iops == 0) {  // from the slow devices' timing profiles
-      std::vector<DeviceUsage> usage;
-      if (base->Usage(&usage).ok()) {
-        for (const DeviceUsage& u : usage) {
-          if (u.tier == Tier::kSlow) mo.slow_read_iops += u.random_read_iops;
-        }
+      for (const DeviceUsage& u : usage) {
+        if (u.tier == Tier::kSlow) mo.slow_read_iops += u.random_read_iops;
       }
     }
     services->migrator_ = std::make_shared<Migrator>(base.get(), bus, tiering, mo);
@@ -166,12 +161,12 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   }
 
   // The cache: as the policy's options say (hhzs: where it pays), or the spec.
-  std::string admission = ResolveCacheAdmission(o.cache.value_or(c.cache), TierReadLatency(base.get(), Tier::kFast),
-                                                TierReadLatency(base.get(), Tier::kSlow));
+  std::string admission = ResolveCacheAdmission(o.cache.value_or(c.cache), TierReadLatency(usage, Tier::kFast),
+                                                TierReadLatency(usage, Tier::kSlow));
   if (admission != "off") {
     BlockCacheOptions co;
     co.admission = admission;
-    co.budget_bytes = FastWalBudget(base.get(), c.wal_budget_bytes) + o.cache_budget.value_or(c.cache_budget_bytes);
+    co.budget_bytes = FastWalBudget(usage, c.wal_budget_bytes) + o.cache_budget.value_or(c.cache_budget_bytes);
     std::unique_ptr<BlockCache> cache;
     Status s = BlockCache::Open(base.get(), co, &cache);
     if (!s.ok()) return s;
