@@ -298,6 +298,10 @@ struct ReadLocation {
   bool slow = false;          // some of the bytes are on a slow-tier device
   uint64_t file_id = 0;       // the inode; unique among files for the mount's life
   uint64_t data_version = 0;  // changes when bytes already written change (truncate, rewrite)
+  // The zone holding the range's first byte (found false past the end):
+  // callers that keep many small ranges on a tier group them by zone.
+  bool found = false;
+  uint32_t device = 0, zone = 0;
 };
 
 class FileReader {

@@ -398,6 +398,11 @@ ReadLocation FsImpl::LocateInode(Inode* ino, uint64_t offset, size_t n) {
   uint64_t pos = 0;
   for (const Extent& e : ino->extents) {
     uint64_t end = pos + e.length;
+    if (!loc.found && end > offset) {
+      loc.found = true;
+      loc.device = e.device;
+      loc.zone = e.zone;
+    }
     if (end > offset && pos < offset + n && members_[e.device]->info.tier == Tier::kSlow) {
       loc.slow = true;
       break;

@@ -22,10 +22,11 @@ constexpr double kMaxMinScore = 64;
 std::string BlockTieringStats::ToJson() const {
   return fmt::format(
       "{{\"promoted_blocks\":{},\"promoted_bytes\":{},\"retained_blocks\":{},\"retained_bytes\":{},"
-      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"failed_moves\":{},\"dropped\":{},\"resident_bytes\":{},"
+      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"demoted_zones\":{},\"failed_moves\":{},\"dropped\":{},\"resident_bytes\":{},"
       "\"fast_reads_ignored\":{},\"moved_block_reads\":{},"
       "\"budget_bytes\":{},\"budget_changes\":{},\"min_score\":{}}}",
-      promoted_blocks, promoted_bytes, retained_blocks, retained_bytes, demoted_blocks, demoted_bytes, failed_moves,
+      promoted_blocks, promoted_bytes, retained_blocks, retained_bytes, demoted_blocks, demoted_bytes, demoted_zones,
+      failed_moves,
       dropped, resident_bytes, fast_reads_ignored, moved_block_reads, budget_bytes, budget_changes, min_score);
 }
 
@@ -50,8 +51,20 @@ void BlockTiering::Start() {
 }
 
 void BlockTiering::SetBudget(uint64_t bytes) {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    shortfall_ = 0;
+  }
   budget_ = bytes;
   if (options_.tiering != nullptr) options_.tiering->SetAsideFastBytes(bytes);
+}
+
+void BlockTiering::ClaimShortfallLocked() {
+  const uint64_t budget = budget_;
+  const uint64_t unused = budget > stats_.resident_bytes ? budget - stats_.resident_bytes : 0;
+  if (zone_bytes_ == 0 || unused < zone_bytes_ || shortfall_ + zone_bytes_ > unused) return;
+  shortfall_ += zone_bytes_;
+  if (options_.tiering != nullptr) options_.tiering->SetAsideFastBytes(budget + shortfall_);
 }
 
 void BlockTiering::AdjustBudget() {
@@ -145,11 +158,13 @@ void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index,
   const IndexedBlock& b = index.blocks[block];
   if (slow_bytes == 0) {
     std::lock_guard<std::mutex> l(mu_);
-    if (!promoted_.count({path, b.offset})) {
+    auto moved = promoted_.find({path, b.offset});
+    if (moved == promoted_.end()) {
       stats_.fast_reads_ignored++;
       return;
     }
     stats_.moved_block_reads++;
+    if (moved->second.zone != kNoZone) zone_reads_[moved->second.zone].now++;
   }
   const std::string& lo = index.LowerBound(block);
   const double score = heat_.RecordRead(lo, b.last_key, b.size);
@@ -180,8 +195,9 @@ void BlockTiering::Run() {
       l.unlock();  // once a second: the hot-set threshold for the budget
       threshold_ = heat_.HotThreshold(budget_);
       ForgetDeadTables();
-      if (options_.adaptive && std::chrono::steady_clock::now() >= next_adjust) {
-        AdjustBudget();
+      if (std::chrono::steady_clock::now() >= next_adjust) {
+        if (options_.adaptive) AdjustBudget();
+        RotateZoneReads();
         next_adjust = std::chrono::steady_clock::now() + options_.adjust_every;
       }
       l.lock();
@@ -207,9 +223,14 @@ void BlockTiering::Run() {
   }
 }
 
-bool BlockTiering::OnSlowTier(const std::string& path, uint64_t offset, uint64_t size) {
+ReadLocation BlockTiering::Where(const std::string& path, uint64_t offset, uint64_t size) {
   std::unique_ptr<FileReader> reader;
-  return fs_->OpenReader(path, &reader).ok() && reader->Locate(offset, static_cast<size_t>(size)).slow;
+  if (!fs_->OpenReader(path, &reader).ok()) return ReadLocation();
+  return reader->Locate(offset, static_cast<size_t>(size));
+}
+
+bool BlockTiering::OnSlowTier(const std::string& path, uint64_t offset, uint64_t size) {
+  return Where(path, offset, size).slow;
 }
 
 void BlockTiering::Move(const Candidate& c) {
@@ -225,6 +246,15 @@ void BlockTiering::Move(const Candidate& c) {
   limiter_.Acquire(c.size);
   MigrateResult r;
   Status s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
+  if (s.IsNoSpace()) {
+    std::lock_guard<std::mutex> l(mu_);
+    ClaimShortfallLocked();
+  }
+  if (s.IsNoSpace() && DemoteColdestZone()) {
+    r = MigrateResult();  // into the zone just emptied
+    s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
+  }
+  const ReadLocation at = s.ok() && r.moved ? Where(c.path, c.offset, c.size) : ReadLocation();
   std::lock_guard<std::mutex> l(mu_);
   if (!s.ok() || !r.moved) {
     stats_.failed_moves++;
@@ -233,7 +263,8 @@ void BlockTiering::Move(const Candidate& c) {
     if (s.IsNoSpace()) paused_until_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     return;
   }
-  promoted_[key] = Promoted{c.size, r.bytes, c.lo, c.hi};
+  const uint64_t zone = at.found && !at.slow ? uint64_t{at.device} << 32 | at.zone : kNoZone;
+  promoted_[key] = Promoted{c.size, r.bytes, c.lo, c.hi, zone};
   stats_.resident_bytes += r.bytes;
   (c.retention ? stats_.retained_blocks : stats_.promoted_blocks)++;
   (c.retention ? stats_.retained_bytes : stats_.promoted_bytes) += c.size;
@@ -303,6 +334,49 @@ void BlockTiering::Demote(const std::string& path, uint64_t offset) {
     for (const auto& [o, size] : neighbours) {
       if (OnSlowTier(path, o, size)) offsets.push_back(o);
     }
+  }
+}
+
+bool BlockTiering::DemoteColdestZone() {
+  std::vector<std::pair<std::string, uint64_t>> victims;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_zone_demotion_) return false;
+    std::map<uint64_t, uint64_t> bytes;  // moved bytes per zone
+    for (const auto& [key, p] : promoted_) {
+      if (p.zone != kNoZone) bytes[p.zone] += p.fast_bytes;
+    }
+    // One zone of blocks is the least the budget holds: keep it.
+    if (bytes.size() < 2) return false;
+    uint64_t total = 0, coldest = kNoZone, coldest_reads = 0;
+    for (const auto& [zone, held] : bytes) {
+      auto it = zone_reads_.find(zone);
+      const uint64_t reads = it == zone_reads_.end() ? 0 : it->second.now + it->second.before;
+      total += reads;
+      if (coldest == kNoZone || reads < coldest_reads || (reads == coldest_reads && held < bytes[coldest])) {
+        coldest = zone;
+        coldest_reads = reads;
+      }
+    }
+    if (2 * coldest_reads * bytes.size() >= total) return false;  // as hot as the others
+    for (const auto& [key, p] : promoted_) {
+      if (p.zone == coldest) victims.push_back(key);
+    }
+    zone_reads_.erase(coldest);
+    next_zone_demotion_ = now + options_.adjust_every;
+    stats_.demoted_zones++;
+  }
+  for (const auto& [path, offset] : victims) Demote(path, offset);
+  return true;
+}
+
+void BlockTiering::RotateZoneReads() {
+  std::lock_guard<std::mutex> l(mu_);
+  for (auto it = zone_reads_.begin(); it != zone_reads_.end();) {
+    it->second.before = it->second.now;
+    it->second.now = 0;
+    it = it->second.before == 0 ? zone_reads_.erase(it) : std::next(it);
   }
 }
 

@@ -46,6 +46,17 @@
 //   with the parts of its neighbours that share its device blocks, and
 //   counts for what was copied; a block that goes down takes the promoted
 //   neighbours that shared one with it.
+// - When a move finds no empty fast zone (tables, the WAL and placement's
+//   reservations hold the rest), the zone of moved blocks that served the
+//   fewest reads over the last two adjust intervals goes down whole, if it
+//   served fewer than half the mean of those zones (HyperDB's cost-benefit
+//   demotion: each zone frees the same bytes, so the one read least costs
+//   least; a zone emptied whole is reset without GC). At most one zone per
+//   adjust interval, so that a burst of candidates does not churn the tier;
+//   otherwise the moves pause for a second. If the blocks then hold less
+//   than their budget, placement counted on room the tables, the WAL or
+//   their overflows fill: it is asked to set aside a zone more (up to the
+//   unused part of the budget), which sends its coldest table down.
 //
 // Moved blocks go to shared zones of their own class (kMovedBlocksClass),
 // not one zone per move. A background thread makes the moves, through a
@@ -92,6 +103,7 @@ struct BlockTieringStats {
   uint64_t promoted_blocks = 0, promoted_bytes = 0;  // moved up on a read
   uint64_t retained_blocks = 0, retained_bytes = 0;  // moved up when their table was sealed
   uint64_t demoted_blocks = 0, demoted_bytes = 0;    // moved back down for hotter ones
+  uint64_t demoted_zones = 0;  // zones of moved blocks sent down whole for want of an empty one
   uint64_t failed_moves = 0;  // the table changed or went meanwhile, or no room on the fast tier
   uint64_t dropped = 0;       // candidates dropped while moves paused for want of room
   uint64_t resident_bytes = 0;                       // promoted blocks held now
@@ -141,15 +153,24 @@ class BlockTiering {
     std::string lo, hi;  // the block's key range
     bool retention = false;
   };
+  static constexpr uint64_t kNoZone = ~uint64_t{0};
   struct Promoted {
     uint64_t size = 0;        // the table block's bytes
     uint64_t fast_bytes = 0;  // what its move copied: the device blocks holding it
     std::string lo, hi;
+    uint64_t zone = kNoZone;  // device << 32 | zone of its fast copy
+  };
+  struct ZoneReads {
+    uint64_t now = 0, before = 0;  // this adjust interval's and the last one's
   };
   bool Hot(std::string_view lo, std::string_view hi) const;
   void Run();
   void Move(const Candidate& c);
+  // Where the range is now; found is false if the file is gone.
+  ReadLocation Where(const std::string& path, uint64_t offset, uint64_t size);
   bool OnSlowTier(const std::string& path, uint64_t offset, uint64_t size);
+  bool DemoteColdestZone();
+  void RotateZoneReads();
   bool MakeRoom(uint64_t bytes, double score);
   // Moves a promoted block back down, and the promoted neighbours that
   // shared a device block with it.
@@ -158,6 +179,9 @@ class BlockTiering {
   void ForgetDeadTables();
   void Queue(Candidate c);
   void SetBudget(uint64_t bytes);
+  // A move found no empty zone though the blocks hold less than the
+  // budget: a zone more is set aside (see above). Call with mu_ held.
+  void ClaimShortfallLocked();
 
   Filesystem* fs_;
   BlockTieringOptions options_;
@@ -165,6 +189,7 @@ class BlockTiering {
   RateLimiter limiter_;
   std::atomic<double> threshold_{0};
   std::atomic<uint64_t> budget_{0};   // in effect
+  uint64_t shortfall_ = 0;            // set aside beyond the budget (ClaimShortfallLocked); mu_
   std::atomic<double> min_score_{0};  // in effect (options_.min_score at the start)
   uint64_t last_promoted_ = 0;        // promoted_blocks at the last adjustment
   uint64_t zone_bytes_ = 0;           // a fast zone's capacity (the budget's step)
@@ -176,6 +201,8 @@ class BlockTiering {
   std::set<std::pair<std::string, uint64_t>> queued_;  // (path, offset)
   std::map<std::pair<std::string, uint64_t>, Promoted> promoted_;
   std::set<std::pair<std::string, uint64_t>> known_fast_;  // hot blocks found on the fast tier
+  std::map<uint64_t, ZoneReads> zone_reads_;  // reads of moved blocks, by Promoted::zone
+  std::chrono::steady_clock::time_point next_zone_demotion_;
   bool busy_ = false, stopping_ = false;
   std::chrono::steady_clock::time_point paused_until_;  // no room up there until then
   std::thread thread_;

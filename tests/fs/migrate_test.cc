@@ -328,6 +328,18 @@ TEST_F(MigrateTest, ARangeMovesOnlyTheBlocksThatHoldIt) {
   EXPECT_GT(slow[0].first + 4096, 300000u);
   EXPECT_GE(slow[0].second, 400000u);
   EXPECT_LT(slow[0].second, 400000u + 4096);
+  // Locate names the zone of a range's first byte.
+  std::unique_ptr<FileReader> reader;
+  ASSERT_OK(fs_->OpenReader("/t.sst", &reader));
+  ReadLocation moved = reader->Locate(350000, 10), stayed = reader->Locate(100, 10);
+  FileStat st;
+  ASSERT_OK(fs_->Stat("/t.sst", &st));
+  ASSERT_TRUE(moved.found && moved.slow && stayed.found && !stayed.slow);
+  EXPECT_EQ(fs_->superblock().members[moved.device].tier, Tier::kSlow);
+  EXPECT_EQ(stayed.device, st.extents[0].device);
+  EXPECT_EQ(stayed.zone, st.extents[0].zone);
+  EXPECT_FALSE(reader->Locate(data.size() + 10, 1).found) << "past the end";
+  reader.reset();
   EXPECT_EQ(ReadFile("/t.sst"), data);
   ExpectClean();
   Remount();

@@ -4,6 +4,11 @@
 // coldest promoted blocks back down. The bytes always read back whole.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
 #include "hints/block_index_keeper.h"
 #include "placement/block_tiering.h"
 #include "tests/fs/fs_fixture.h"
@@ -14,7 +19,8 @@ namespace {
 
 class BlockTieringTest : public test::FsTest {
  protected:
-  void Start(uint64_t budget, bool retention = false, const std::string& fast = "zone_size=1MiB&zones=24") {
+  void Start(uint64_t budget, bool retention = false, const std::string& fast = "zone_size=1MiB&zones=24",
+             bool adaptive = true) {
     test::FsGeometry g;
     g.fast = fast;
     g.slow = "zone_size=1MiB&zones=24";
@@ -27,6 +33,7 @@ class BlockTieringTest : public test::FsTest {
     BlockTieringOptions bo;
     bo.budget_bytes = budget;
     bo.retention = retention;
+    bo.adaptive = adaptive;
     bo.rate_bytes_per_second = 1ull << 30;
     bo.tiering = &placement_;
     bo.adjust_every = std::chrono::hours(1);  // the tests that want it call AdjustBudget
@@ -81,6 +88,37 @@ class BlockTieringTest : public test::FsTest {
       at += e.length;
     }
     return true;
+  }
+
+  // The fast zones holding the block (device << 32 | zone).
+  std::set<uint64_t> FastZones(const std::string& path, const IndexedBlock& b) {
+    FileStat st;
+    EXPECT_OK(fs_->Stat(path, &st));
+    std::set<uint64_t> zones;
+    uint64_t at = 0;
+    for (const Extent& e : st.extents) {
+      if (at < b.offset + b.size && at + e.length > b.offset &&
+          fs_->superblock().members[e.device].tier == Tier::kFast) {
+        zones.insert(uint64_t{e.device} << 32 | e.zone);
+      }
+      at += e.length;
+    }
+    return zones;
+  }
+
+  // Promotes blocks one by one (every eighth: no two share a device block)
+  // until a move finds no room; returns those that went up.
+  std::vector<IndexedBlock> FillFastTier(const std::string& path, const BlockIndex& index, size_t* next) {
+    std::vector<IndexedBlock> up;
+    for (*next = 0; *next < index.blocks.size(); *next += 8) {
+      const IndexedBlock& b = index.blocks[*next];
+      ReadBlock(path, b, 2);
+      tiering_->WaitIdle();
+      if (tiering_->stats().failed_moves > 0) break;
+      up.push_back(b);
+    }
+    *next += 8;
+    return up;
   }
 
   // The block of index holding key.
@@ -261,6 +299,51 @@ TEST_F(BlockTieringTest, TheBudgetFollowsTheReadsPerByte) {
   EXPECT_EQ(tiering_->stats().budget_changes, 4u);
   EXPECT_EQ(ReadFile("/db/000021.ldb"), slow_bytes);
   ExpectClean();
+}
+
+TEST_F(BlockTieringTest, AFullFastTierSendsTheZoneOfBlocksReadLeastDownWhole) {
+  // Four zones of the fast tier are the filesystem's, two are kept empty:
+  // two hold moved blocks.
+  Start(1 << 20, false, "zone_size=64KiB&zones=8", /*adaptive=*/false);
+  test::ScratchDir dir;
+  const std::string bytes = test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000);
+  auto index = PutTable("/db/000031.ldb", bytes);
+  size_t next = 0;
+  std::vector<IndexedBlock> up = FillFastTier("/db/000031.ldb", *index, &next);
+  ASSERT_GT(up.size(), 8u);
+  EXPECT_EQ(tiering_->stats().demoted_zones, 0u) << "no zone was read: none is colder";
+  std::map<uint64_t, std::vector<IndexedBlock>> by_zone;
+  for (const IndexedBlock& b : up) {
+    std::set<uint64_t> zones = FastZones("/db/000031.ldb", b);
+    ASSERT_EQ(zones.size(), 1u);
+    by_zone[*zones.begin()].push_back(b);
+  }
+  ASSERT_EQ(by_zone.size(), 2u);
+  const std::vector<IndexedBlock>& cold = by_zone.begin()->second;
+  const std::vector<IndexedBlock>& read = by_zone.rbegin()->second;
+  for (const IndexedBlock& b : read) ReadBlock("/db/000031.ldb", b, 3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // past the pause the failed move began
+  const IndexedBlock& hot = index->blocks[next];
+  ReadBlock("/db/000031.ldb", hot, 4);
+  tiering_->WaitIdle();
+  EXPECT_TRUE(OnFast("/db/000031.ldb", hot)) << "into the zone emptied for it";
+  EXPECT_EQ(tiering_->stats().demoted_zones, 1u);
+  for (const IndexedBlock& b : cold) EXPECT_FALSE(OnFast("/db/000031.ldb", b)) << "the zone went down whole";
+  for (const IndexedBlock& b : read) EXPECT_TRUE(OnFast("/db/000031.ldb", b));
+  EXPECT_EQ(ReadFile("/db/000031.ldb"), bytes);
+  ExpectClean();
+}
+
+TEST_F(BlockTieringTest, WithoutRoomUnderItsBudgetItAsksPlacementForAZoneMore) {
+  const uint64_t budget = 1 << 20, zone = 64 << 10;
+  Start(budget, false, "zone_size=64KiB&zones=7", /*adaptive=*/false);  // one zone for blocks
+  EXPECT_EQ(placement_.set_aside, budget);
+  test::ScratchDir dir;
+  auto index = PutTable("/db/000033.ldb", test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000));
+  size_t next = 0;
+  ASSERT_GT(FillFastTier("/db/000033.ldb", *index, &next).size(), 4u);
+  EXPECT_EQ(placement_.set_aside, budget + zone) << "the tables hold room placement counted as free";
+  EXPECT_EQ(tiering_->stats().demoted_zones, 0u) << "its only zone of blocks stays";
 }
 
 TEST(BlockTieringBudgetTest, ItGrowsOnlyWhenTheBlocksBeatTheTablesByAMargin) {
