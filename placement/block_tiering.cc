@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "fs/walk.h"
 #include "hints/file_tag.h"
 
 namespace hintfs {
@@ -44,8 +45,12 @@ void BlockTiering::Start() {
       if (u.tier == Tier::kFast) zone_bytes_ = u.zone_capacity;
     }
   }
-  SetBudget(options_.adaptive ? std::min(options_.budget_bytes, std::max<uint64_t>(zone_bytes_, 1))
-                              : options_.budget_bytes);
+  if (options_.budget_bytes > 0) AdoptMovedBlocks();
+  // An adaptive budget starts at a zone, or at the zones the adopted blocks
+  // fill: an earlier mount had earned those.
+  const uint64_t step = std::max<uint64_t>(zone_bytes_, 1);
+  const uint64_t adopted = (stats().resident_bytes + step - 1) / step * step;
+  SetBudget(options_.adaptive ? std::min(options_.budget_bytes, std::max(step, adopted)) : options_.budget_bytes);
   std::lock_guard<std::mutex> l(mu_);
   if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
 }
@@ -369,6 +374,43 @@ bool BlockTiering::DemoteColdestZone() {
   }
   for (const auto& [path, offset] : victims) Demote(path, offset);
   return true;
+}
+
+void BlockTiering::AdoptMovedBlocks() {
+  std::vector<ZoneReport> zones;
+  if (!fs_->Zones(&zones).ok()) return;
+  std::set<uint64_t> moved_zones;
+  for (const ZoneReport& z : zones) {
+    if (z.role == kMovedBlocksClass && z.live_bytes > 0 && fs_->superblock().members[z.device].tier == Tier::kFast) {
+      moved_zones.insert(uint64_t{z.device} << 32 | z.zone);
+    }
+  }
+  if (moved_zones.empty()) return;
+  std::map<std::pair<std::string, uint64_t>, Promoted> adopted;
+  Walk(fs_, "/", /*recursive=*/true, [&](const std::string& path, const DirEntry& entry) {
+    FileStat st;
+    if (entry.type != FileType::kFile || !fs_->Stat(path, &st).ok()) return;
+    uint64_t at = 0;
+    Promoted* run = nullptr;  // the adopted run the previous extent ended
+    for (const Extent& e : st.extents) {
+      const uint64_t zone = uint64_t{e.device} << 32 | e.zone;
+      if (!moved_zones.count(zone)) {
+        run = nullptr;
+      } else if (run != nullptr && run->zone == zone) {
+        run->size += e.length;
+        run->fast_bytes += e.length;
+      } else {
+        run = &adopted[{path, at}];
+        *run = Promoted{e.length, e.length, "", "", zone};
+      }
+      at += e.length;
+    }
+  });
+  std::lock_guard<std::mutex> l(mu_);
+  for (auto& [key, p] : adopted) {
+    stats_.resident_bytes += p.fast_bytes;
+    promoted_.insert({key, std::move(p)});
+  }
 }
 
 void BlockTiering::RotateZoneReads() {

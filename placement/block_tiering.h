@@ -58,6 +58,10 @@
 //   their overflows fill: it is asked to set aside a zone more (up to the
 //   unused part of the budget), which sends its coldest table down.
 //
+// - Blocks an earlier mount moved up are adopted at Start (found in the fast
+//   zones of their class) with no key range: they count against the budget
+//   and, their heat unknown, are the first to go down when room is needed.
+//
 // Moved blocks go to shared zones of their own class (kMovedBlocksClass),
 // not one zone per move. A background thread makes the moves, through a
 // rate limiter; the I/O path only queues; when the fast tier has no room it
@@ -170,6 +174,7 @@ class BlockTiering {
   ReadLocation Where(const std::string& path, uint64_t offset, uint64_t size);
   bool OnSlowTier(const std::string& path, uint64_t offset, uint64_t size);
   bool DemoteColdestZone();
+  void AdoptMovedBlocks();
   void RotateZoneReads();
   bool MakeRoom(uint64_t bytes, double score);
   // Moves a promoted block back down, and the promoted neighbours that

@@ -11,8 +11,10 @@ TieringSource* TieringOf(AllocationPolicy* policy) {
   return dynamic_cast<TieringSource*>(policy);
 }
 
-std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us) {
+std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us,
+                                  bool block_tiering) {
   if (configured != "auto") return configured;
+  if (block_tiering) return "off";
   if (fast_read_us <= 0 || slow_read_us <= 0) return "all";
   return slow_read_us - fast_read_us >= 10 * fast_read_us ? "all" : "off";
 }

@@ -36,8 +36,13 @@ struct TieringServices {
 // the cache's hit ratios have been 0.2-20% in our runs (docs/benchmarks.md):
 // over an HDD a hit saves ~8.6 ms and the cache pays; over a SATA SSD it
 // saves ~30 us of a 110 us read and its admissions cost more than the hits
-// save (HyperDB's setting, issue 24). Any other configured value is kept.
-std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us);
+// save (HyperDB's setting, issue 24). With block tiering on (blocks=), auto
+// is "off": the hot blocks the slow tier serves move up for good, and the
+// cache, filled with the rest, served 0 of 73,078 lookups in a read-heavy
+// db_bench run while its admissions wrote the fast tier (docs/benchmarks.md).
+// Any other configured value is kept.
+std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us,
+                                  bool block_tiering = false);
 
 // A WAL budget nobody configured: ResolveWalBudget sizes it from the fast tier.
 constexpr uint64_t kWalBudgetFromDevice = ~0ull;

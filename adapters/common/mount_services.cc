@@ -162,7 +162,7 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
 
   // The cache: as the policy's options say (hhzs: where it pays), or the spec.
   std::string admission = ResolveCacheAdmission(o.cache.value_or(c.cache), TierReadLatency(usage, Tier::kFast),
-                                                TierReadLatency(usage, Tier::kSlow));
+                                                TierReadLatency(usage, Tier::kSlow), o.blocks.value_or(0) > 0);
   if (admission != "off") {
     BlockCacheOptions co;
     co.admission = admission;

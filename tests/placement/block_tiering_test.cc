@@ -30,14 +30,7 @@ class BlockTieringTest : public test::FsTest {
     o.policy = std::make_shared<test::SlowOnlyPolicy>();
     o.observer = keeper_;
     Mount(o);
-    BlockTieringOptions bo;
-    bo.budget_bytes = budget;
-    bo.retention = retention;
-    bo.adaptive = adaptive;
-    bo.rate_bytes_per_second = 1ull << 30;
-    bo.tiering = &placement_;
-    bo.adjust_every = std::chrono::hours(1);  // the tests that want it call AdjustBudget
-    tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
+    NewTiering(budget, retention, adaptive);
     keeper_->SetBlockReadListener(
         [this](const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes,
                uint64_t slow_bytes) { tiering_->OnBlockRead(path, index, block, bytes, slow_bytes); });
@@ -47,6 +40,19 @@ class BlockTieringTest : public test::FsTest {
     ASSERT_OK(fs_->Mkdir("/db"));
     ASSERT_OK(keeper_->Attach(fs_.get()));
     tiering_->Start();
+  }
+  // A fresh BlockTiering (not started) in place of the one running, as a
+  // new mount would have.
+  void NewTiering(uint64_t budget, bool retention, bool adaptive) {
+    if (tiering_) tiering_->Stop();
+    BlockTieringOptions bo;
+    bo.budget_bytes = budget;
+    bo.retention = retention;
+    bo.adaptive = adaptive;
+    bo.rate_bytes_per_second = 1ull << 30;
+    bo.tiering = &placement_;
+    bo.adjust_every = std::chrono::hours(1);  // the tests that want it call AdjustBudget
+    tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
   }
   void TearDown() override {
     if (tiering_) tiering_->Stop();
@@ -344,6 +350,31 @@ TEST_F(BlockTieringTest, WithoutRoomUnderItsBudgetItAsksPlacementForAZoneMore) {
   ASSERT_GT(FillFastTier("/db/000033.ldb", *index, &next).size(), 4u);
   EXPECT_EQ(placement_.set_aside, budget + zone) << "the tables hold room placement counted as free";
   EXPECT_EQ(tiering_->stats().demoted_zones, 0u) << "its only zone of blocks stays";
+}
+
+TEST_F(BlockTieringTest, BlocksAnEarlierMountMovedUpAreAdoptedAndGoDownFirst) {
+  Start(1 << 20, false, "zone_size=1MiB&zones=24", /*adaptive=*/false);
+  test::ScratchDir dir;
+  const std::string bytes = test::WriteLevelDbTable(dir.File("a.ldb"), false, 2000);
+  auto index = PutTable("/db/000041.ldb", bytes);
+  for (size_t i : {4, 24}) ReadBlock("/db/000041.ldb", index->blocks[i], 4);
+  tiering_->WaitIdle();
+  const uint64_t resident = tiering_->stats().resident_bytes;
+  ASSERT_EQ(tiering_->stats().promoted_blocks, 2u);
+
+  NewTiering(1 << 20, false, /*adaptive=*/true);
+  tiering_->Start();
+  EXPECT_EQ(tiering_->stats().resident_bytes, resident) << "adopted";
+  EXPECT_EQ(tiering_->stats().budget_bytes, 1u << 20) << "a zone: what they fill";
+  NewTiering(resident, false, /*adaptive=*/false);  // room for them and no more
+  tiering_->Start();
+  ReadBlock("/db/000041.ldb", index->blocks[44], 6);
+  tiering_->WaitIdle();
+  EXPECT_TRUE(OnFast("/db/000041.ldb", index->blocks[44]));
+  EXPECT_GE(tiering_->stats().demoted_blocks, 1u) << "their heat unknown, they make room";
+  EXPECT_FALSE(OnFast("/db/000041.ldb", index->blocks[4]) && OnFast("/db/000041.ldb", index->blocks[24]));
+  EXPECT_EQ(ReadFile("/db/000041.ldb"), bytes);
+  ExpectClean();
 }
 
 TEST(BlockTieringBudgetTest, ItGrowsOnlyWhenTheBlocksBeatTheTablesByAMargin) {

@@ -18,6 +18,9 @@ TEST(ResolveCacheAdmission, TheCachePaysOverAnHddNotOverASataSsd) {
   EXPECT_EQ(ResolveCacheAdmission("auto", 80, 0), "all");
   // Anything configured is kept.
   for (const char* c : {"off", "all", "cbf", "expsmooth"}) EXPECT_EQ(ResolveCacheAdmission(c, 80, 110), c);
+  // Block tiering keeps the hot blocks up: auto leaves the cache off, a configured cache stays.
+  EXPECT_EQ(ResolveCacheAdmission("auto", 59.1, 8695.7, /*block_tiering=*/true), "off");
+  EXPECT_EQ(ResolveCacheAdmission("all", 59.1, 8695.7, /*block_tiering=*/true), "all");
 }
 
 }  // namespace
