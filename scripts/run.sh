@@ -58,7 +58,7 @@ run_tests() {
 
 case "${1:-}" in
   demo) install_deps; build >/dev/null
-        exec bash scripts/demo.sh "$BUILD/adapters/cli/hintfs" "$BUILD/adapters/rocksdb/libhintfs_rocksdb.so" ;;
+        exec bash scripts/demo.sh "$BUILD/adapters/cli/hintfs" "$BUILD/adapters/rocksdb/libhintfs_rocksdb.so" "$BUILD" ;;
   test) install_deps; build; run_tests ;;
   build) install_deps; build ;;
   *) echo "usage: bash scripts/run.sh demo|test|build" >&2; exit 2 ;;
