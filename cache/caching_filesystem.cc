@@ -129,4 +129,6 @@ Status CachingFilesystem::Unmount() {
   return target()->Unmount();
 }
 
+CachingFilesystem* CachingLayerOf(Filesystem* fs) { return dynamic_cast<CachingFilesystem*>(fs); }
+
 }  // namespace hintfs

@@ -75,6 +75,11 @@ class CachingFilesystem : public FilesystemWrapper {
   std::deque<std::string> slow_order_;          // the same keys, oldest first
 };
 
+// The caching layer fs is, or null if it is none (a mount that runs no
+// cache). The one place that asks: callers compiled without RTTI (a RocksDB
+// ROCKSDB_PLUGINS build, rocksdb-plugin/) use it rather than dynamic_cast.
+CachingFilesystem* CachingLayerOf(Filesystem* fs);
+
 }  // namespace hintfs
 
 #endif  // HINTFS_CACHE_CACHING_FILESYSTEM_H_

@@ -130,9 +130,9 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
   MountOptions opts;
   auto made = std::make_shared<std::shared_ptr<AllocationPolicy>>();  // the recorded policy, once made
   opts.policy_factory = [bus, made](const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {
-    Status s = NewAllocationPolicy(name, bus, policy);
-    if (s.ok()) *made = *policy;
-    return s;
+    Status made_ok = NewAllocationPolicy(name, bus, policy);
+    if (made_ok.ok()) *made = *policy;
+    return made_ok;
   };
   ServiceOverrides services_wanted;
   s = TakeServiceOverrides(&uri, &services_wanted);

@@ -79,7 +79,7 @@ nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
     }
   }
   j["levels"] = BytesPerLevel(fs);
-  if (auto* caching = dynamic_cast<CachingFilesystem*>(fs)) {
+  if (auto* caching = CachingLayerOf(fs)) {
     j["cache"] = json::parse(caching->cache()->StatsJson(), nullptr, false);
   }
   j["mount"] = extra;

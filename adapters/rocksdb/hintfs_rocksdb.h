@@ -20,6 +20,7 @@
 #include <rocksdb/file_system.h>
 #include <rocksdb/listener.h>
 #include <rocksdb/secondary_cache.h>
+#include <rocksdb/utilities/object_registry.h>
 
 namespace hintfs {
 
@@ -52,6 +53,16 @@ rocksdb::Status NewHintSecondaryCache(const std::string& spec, std::shared_ptr<r
 // linker drops unused libraries): such a program calls this first.
 void RegisterHintfsWithRocksDb();
 
+// The same factories, added to library; returns how many. What RocksDB's
+// object registry calls in a RocksDB built with hintfs inside
+// (ROCKSDB_PLUGINS=hintfs, rocksdb-plugin/hintfs/), through the C entry
+// point below.
+int AddHintfsFactories(rocksdb::ObjectLibrary& library);
+
 }  // namespace hintfs
+
+// hintfs_FUNC of the ROCKSDB_PLUGINS build: RocksDB declares and calls it
+// with this signature.
+extern "C" int hintfs_register_rocksdb(rocksdb::ObjectLibrary& library, const std::string& arg);
 
 #endif  // HINTFS_ADAPTERS_ROCKSDB_HINTFS_ROCKSDB_H_

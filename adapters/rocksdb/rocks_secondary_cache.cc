@@ -86,7 +86,7 @@ rocksdb::Status NewHintSecondaryCache(const std::string& spec, std::shared_ptr<r
   std::shared_ptr<Filesystem> fs;
   Status s = AcquireMount(spec, &fs);
   if (!s.ok()) return rocksdb::Status::InvalidArgument(spec, s.ToString());
-  auto* caching = dynamic_cast<CachingFilesystem*>(fs.get());
+  auto* caching = CachingLayerOf(fs.get());
   if (caching == nullptr) {
     return rocksdb::Status::InvalidArgument(spec, "the mount runs no block cache (use policy hhzs or ?cache=all)");
   }
