@@ -65,9 +65,11 @@ void BlockTiering::SetBudget(uint64_t bytes) {
 }
 
 void BlockTiering::ClaimShortfallLocked() {
+  // Placement may owe more than one zone (the tables' tails, the WAL's
+  // zones): a zone more per failure while the blocks are a zone or more
+  // under budget, at most the budget again.
   const uint64_t budget = budget_;
-  const uint64_t unused = budget > stats_.resident_bytes ? budget - stats_.resident_bytes : 0;
-  if (zone_bytes_ == 0 || unused < zone_bytes_ || shortfall_ + zone_bytes_ > unused) return;
+  if (zone_bytes_ == 0 || stats_.resident_bytes + zone_bytes_ > budget || shortfall_ + zone_bytes_ > budget) return;
   shortfall_ += zone_bytes_;
   if (options_.tiering != nullptr) options_.tiering->SetAsideFastBytes(budget + shortfall_);
 }

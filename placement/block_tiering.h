@@ -53,10 +53,11 @@
 //   demotion: each zone frees the same bytes, so the one read least costs
 //   least; a zone emptied whole is reset without GC). At most one zone per
 //   adjust interval, so that a burst of candidates does not churn the tier;
-//   otherwise the moves pause for a second. If the blocks then hold less
-//   than their budget, placement counted on room the tables, the WAL or
-//   their overflows fill: it is asked to set aside a zone more (up to the
-//   unused part of the budget), which sends its coldest table down.
+//   otherwise the moves pause for a second. If the blocks then hold a zone
+//   or more less than their budget, placement counted on room the tables,
+//   the WAL or their overflows fill: it is asked to set aside a zone more
+//   per such failure (up to the budget again), which sends its coldest
+//   table down.
 //
 // - Blocks an earlier mount moved up are adopted at Start (found in the fast
 //   zones of their class) with no key range: they count against the budget

@@ -349,6 +349,11 @@ TEST_F(BlockTieringTest, WithoutRoomUnderItsBudgetItAsksPlacementForAZoneMore) {
   size_t next = 0;
   ASSERT_GT(FillFastTier("/db/000033.ldb", *index, &next).size(), 4u);
   EXPECT_EQ(placement_.set_aside, budget + zone) << "the tables hold room placement counted as free";
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // past the pause the failed move began
+  ReadBlock("/db/000033.ldb", index->blocks[next], 2);
+  tiering_->WaitIdle();
+  EXPECT_EQ(tiering_->stats().failed_moves, 2u);
+  EXPECT_EQ(placement_.set_aside, budget + 2 * zone) << "a zone more per failure";
   EXPECT_EQ(tiering_->stats().demoted_zones, 0u) << "its only zone of blocks stays";
 }
 
