@@ -23,12 +23,12 @@ constexpr double kMaxMinScore = 64;
 std::string BlockTieringStats::ToJson() const {
   return fmt::format(
       "{{\"promoted_blocks\":{},\"promoted_bytes\":{},\"retained_blocks\":{},\"retained_bytes\":{},"
-      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"demoted_zones\":{},\"failed_moves\":{},\"dropped\":{},\"resident_bytes\":{},"
-      "\"fast_reads_ignored\":{},\"moved_block_reads\":{},"
+      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"demoted_zones\":{},\"failed_moves\":{},\"dropped\":{},"
+      "\"resident_bytes\":{},\"fast_reads_ignored\":{},\"moved_block_reads\":{},"
       "\"budget_bytes\":{},\"budget_changes\":{},\"min_score\":{}}}",
       promoted_blocks, promoted_bytes, retained_blocks, retained_bytes, demoted_blocks, demoted_bytes, demoted_zones,
-      failed_moves,
-      dropped, resident_bytes, fast_reads_ignored, moved_block_reads, budget_bytes, budget_changes, min_score);
+      failed_moves, dropped, resident_bytes, fast_reads_ignored, moved_block_reads, budget_bytes, budget_changes,
+      min_score);
 }
 
 BlockTiering::BlockTiering(Filesystem* fs, BlockTieringOptions options)
@@ -361,7 +361,7 @@ bool BlockTiering::DemoteColdestZone() {
       auto it = zone_reads_.find(zone);
       const uint64_t reads = it == zone_reads_.end() ? 0 : it->second.now + it->second.before;
       total += reads;
-      if (coldest == kNoZone || reads < coldest_reads || (reads == coldest_reads && held < bytes[coldest])) {
+      if (coldest == kNoZone || reads < coldest_reads || (reads == coldest_reads && held < bytes.at(coldest))) {
         coldest = zone;
         coldest_reads = reads;
       }

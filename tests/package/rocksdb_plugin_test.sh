@@ -20,7 +20,10 @@ want = {"hintfs_base", "hintfs_device", "hintfs_fs", "hintfs_hints", "hintfs_pla
 root = os.path.realpath(sys.argv[1])
 print("\n".join(sorted(os.path.relpath(f, root) for t in json.load(sys.stdin) if t["name"] in want
                        for s in t["target_sources"] for f in s.get("sources", []))))' "$SOURCE")
-[ "$listed" = "$built" ] || { diff <(echo "$listed") <(echo "$built") || true; fail "sources.txt differs from meson.build (left: listed)"; }
+if [ "$listed" != "$built" ]; then
+  diff <(echo "$listed") <(echo "$built") || true
+  fail "sources.txt differs from meson.build (<: listed, >: built)"
+fi
 func=$(sed -nE 's/^hintfs_FUNC = (.*)$/\1/p' "$PLUGIN/hintfs.mk")
 nm -D --defined-only "$BUILD/adapters/rocksdb/libhintfs_rocksdb.so" | grep -qw "$func" || fail "$func is not exported"
 echo "rocksdb plugin folder: sources and registrar ok"

@@ -18,7 +18,8 @@ grep -q "^== b3: fsck" "$OUT/demo.txt" || fail "no b3 run"
 [ "$(grep -c '^clean: ' "$OUT/demo.txt")" -eq 2 ] || fail "both filesystems must check clean"
 grep -Eq '^readrandom ops/s +[0-9,]+ +[0-9,]+ +[0-9.]+x$' "$OUT/demo.txt" || fail "no throughput ratio"
 grep -Eq '^HDD share of device reads +[0-9]+% +[0-9]+%$' "$OUT/demo.txt" || fail "no HDD share"
-grep -Eq '^L[0-9] tables MiB on SSD / HDD +[0-9.]+ / [0-9.]+ +[0-9.]+ / [0-9.]+$' "$OUT/demo.txt" || fail "no level rows"
+grep -Eq '^L[0-9] tables MiB on SSD / HDD +[0-9.]+ / [0-9.]+ +[0-9.]+ / [0-9.]+$' "$OUT/demo.txt" ||
+  fail "no level rows"
 if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
   [ -s "$OUT/hintfs-demo.png" ] || fail "no plot"
 fi
