@@ -272,6 +272,7 @@ void BlockTiering::Move(const Candidate& c) {
   }
   const uint64_t zone = at.found && !at.slow ? uint64_t{at.device} << 32 | at.zone : kNoZone;
   promoted_[key] = Promoted{c.size, r.bytes, c.lo, c.hi, zone};
+  filling_zone_ = zone;
   stats_.resident_bytes += r.bytes;
   (c.retention ? stats_.retained_blocks : stats_.promoted_blocks)++;
   (c.retention ? stats_.retained_bytes : stats_.promoted_bytes) += c.size;
@@ -361,12 +362,13 @@ bool BlockTiering::DemoteColdestZone() {
       auto it = zone_reads_.find(zone);
       const uint64_t reads = it == zone_reads_.end() ? 0 : it->second.now + it->second.before;
       total += reads;
+      if (zone == filling_zone_) continue;
       if (coldest == kNoZone || reads < coldest_reads || (reads == coldest_reads && held < bytes.at(coldest))) {
         coldest = zone;
         coldest_reads = reads;
       }
     }
-    if (2 * coldest_reads * bytes.size() >= total) return false;  // as hot as the others
+    if (coldest == kNoZone || 2 * coldest_reads * bytes.size() >= total) return false;  // as hot as the others
     for (const auto& [key, p] : promoted_) {
       if (p.zone == coldest) victims.push_back(key);
     }

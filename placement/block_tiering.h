@@ -48,7 +48,8 @@
 //   neighbours that shared one with it.
 // - When a move finds no empty fast zone (tables, the WAL and placement's
 //   reservations hold the rest), the zone of moved blocks that served the
-//   fewest reads over the last two adjust intervals goes down whole, if it
+//   fewest reads over the last two adjust intervals (but the one moves go
+//   to now: its blocks have had no time to be read) goes down whole, if it
 //   served fewer than half the mean of those zones (HyperDB's cost-benefit
 //   demotion: each zone frees the same bytes, so the one read least costs
 //   least; a zone emptied whole is reset without GC). At most one zone per
@@ -208,6 +209,7 @@ class BlockTiering {
   std::map<std::pair<std::string, uint64_t>, Promoted> promoted_;
   std::set<std::pair<std::string, uint64_t>> known_fast_;  // hot blocks found on the fast tier
   std::map<uint64_t, ZoneReads> zone_reads_;  // reads of moved blocks, by Promoted::zone
+  uint64_t filling_zone_ = kNoZone;           // the zone of the last move up
   std::chrono::steady_clock::time_point next_zone_demotion_;
   bool busy_ = false, stopping_ = false;
   std::chrono::steady_clock::time_point paused_until_;  // no room up there until then

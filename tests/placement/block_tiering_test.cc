@@ -340,6 +340,30 @@ TEST_F(BlockTieringTest, AFullFastTierSendsTheZoneOfBlocksReadLeastDownWhole) {
   ExpectClean();
 }
 
+TEST_F(BlockTieringTest, TheZoneMovesGoToNowIsNeverTheColdest) {
+  Start(1 << 20, false, "zone_size=64KiB&zones=8", /*adaptive=*/false);
+  test::ScratchDir dir;
+  const std::string bytes = test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000);
+  auto index = PutTable("/db/000035.ldb", bytes);
+  size_t next = 0;
+  std::vector<IndexedBlock> up = FillFastTier("/db/000035.ldb", *index, &next);
+  std::map<uint64_t, std::vector<IndexedBlock>> by_zone;
+  for (const IndexedBlock& b : up) by_zone[*FastZones("/db/000035.ldb", b).begin()].push_back(b);
+  ASSERT_EQ(by_zone.size(), 2u);
+  // The last move went to the second zone; only the first zone's blocks are read.
+  const IndexedBlock& last = up.back();
+  const uint64_t filling = *FastZones("/db/000035.ldb", last).begin();
+  for (const auto& [zone, blocks] : by_zone) {
+    if (zone != filling) for (const IndexedBlock& b : blocks) ReadBlock("/db/000035.ldb", b, 3);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // past the pause the failed move began
+  ReadBlock("/db/000035.ldb", index->blocks[next], 4);
+  tiering_->WaitIdle();
+  EXPECT_EQ(tiering_->stats().demoted_zones, 0u) << "its blocks have had no time to be read";
+  EXPECT_FALSE(OnFast("/db/000035.ldb", index->blocks[next]));
+  for (const IndexedBlock& b : up) EXPECT_TRUE(OnFast("/db/000035.ldb", b));
+}
+
 TEST_F(BlockTieringTest, WithoutRoomUnderItsBudgetItAsksPlacementForAZoneMore) {
   const uint64_t budget = 1 << 20, zone = 64 << 10;
   Start(budget, false, "zone_size=64KiB&zones=7", /*adaptive=*/false);  // one zone for blocks
