@@ -56,6 +56,8 @@ run() {
   "$HINTFS" fsck "file:$dir/ssd.img"
 }
 
+# Both know the table size (tables then own their zones, as in HHZS); hhzs
+# gets HHZS's two-zone WAL budget and its 4 MiB/s migration sped up 20x.
 run b3 "b3:table_bytes=$TABLE"
 run hintfs "hhzs:table_bytes=$TABLE,wal_budget=4MiB,migration_rate=80MiB" "blocks=32MiB"
 
