@@ -112,6 +112,17 @@ class BlockTieringTest : public test::FsTest {
     return zones;
   }
 
+  // The blocks grouped by the one fast zone each lies in.
+  std::map<uint64_t, std::vector<IndexedBlock>> ByZone(const std::string& path, const std::vector<IndexedBlock>& up) {
+    std::map<uint64_t, std::vector<IndexedBlock>> by_zone;
+    for (const IndexedBlock& b : up) {
+      std::set<uint64_t> zones = FastZones(path, b);
+      EXPECT_EQ(zones.size(), 1u);
+      if (!zones.empty()) by_zone[*zones.begin()].push_back(b);
+    }
+    return by_zone;
+  }
+
   // Promotes blocks one by one (every eighth: no two share a device block)
   // until a move finds no room; returns those that went up.
   std::vector<IndexedBlock> FillFastTier(const std::string& path, const BlockIndex& index, size_t* next) {
@@ -318,12 +329,7 @@ TEST_F(BlockTieringTest, AFullFastTierSendsTheZoneOfBlocksReadLeastDownWhole) {
   std::vector<IndexedBlock> up = FillFastTier("/db/000031.ldb", *index, &next);
   ASSERT_GT(up.size(), 8u);
   EXPECT_EQ(tiering_->stats().demoted_zones, 0u) << "no zone was read: none is colder";
-  std::map<uint64_t, std::vector<IndexedBlock>> by_zone;
-  for (const IndexedBlock& b : up) {
-    std::set<uint64_t> zones = FastZones("/db/000031.ldb", b);
-    ASSERT_EQ(zones.size(), 1u);
-    by_zone[*zones.begin()].push_back(b);
-  }
+  std::map<uint64_t, std::vector<IndexedBlock>> by_zone = ByZone("/db/000031.ldb", up);
   ASSERT_EQ(by_zone.size(), 2u);
   const std::vector<IndexedBlock>& cold = by_zone.begin()->second;
   const std::vector<IndexedBlock>& read = by_zone.rbegin()->second;
@@ -347,8 +353,7 @@ TEST_F(BlockTieringTest, TheZoneMovesGoToNowIsNeverTheColdest) {
   auto index = PutTable("/db/000035.ldb", bytes);
   size_t next = 0;
   std::vector<IndexedBlock> up = FillFastTier("/db/000035.ldb", *index, &next);
-  std::map<uint64_t, std::vector<IndexedBlock>> by_zone;
-  for (const IndexedBlock& b : up) by_zone[*FastZones("/db/000035.ldb", b).begin()].push_back(b);
+  std::map<uint64_t, std::vector<IndexedBlock>> by_zone = ByZone("/db/000035.ldb", up);
   ASSERT_EQ(by_zone.size(), 2u);
   // The last move went to the second zone; only the first zone's blocks are read.
   const IndexedBlock& last = up.back();
