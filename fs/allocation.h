@@ -51,7 +51,15 @@ struct AllocationRequest {
   // write-life-time hints (fcntl F_SET_RW_HINT: 0 not set, 1 none, 2 short,
   // 3 medium, 4 long, 5 extreme), set before the first append.
   int lifetime_hint = 0;
+  // Bytes files have written to the filesystem's devices since it mounted:
+  // the clock file lifetimes are measured in (a write distance, as DumpKV
+  // measures a key's lifetime in writes, not seconds).
+  uint64_t write_clock = 0;
 };
+
+// The lifetime class GC's relocations fill zones of: data that survived
+// until its zone was collected is old, and kept apart from new data.
+constexpr uint8_t kGcLifetimeClass = 255;
 
 class AllocationPolicy {
  public:
@@ -121,8 +129,73 @@ class AllocationPolicy {
     static_cast<void>(path);
     static_cast<void>(tier);
   }
+  // The lifetime class of the request's file (0: none), asked once, before
+  // its first byte goes to a device: within a ZoneRole, a zone holds files
+  // of one lifetime class only, so that files expected to die together share
+  // zones and a zone empties without GC. Classes 1-254 are the policy's.
+  virtual uint8_t LifetimeClass(const AllocationRequest& request) {
+    static_cast<void>(request);
+    return 0;
+  }
+  // Whether the file created at path is expected to be deleted soon (within
+  // about a zone's worth of writes from write_clock): GC leaves a zone whose
+  // live bytes are mostly such files until nothing else frees space.
+  virtual bool DiesSoon(const std::string& path, uint64_t write_clock) {
+    static_cast<void>(path);
+    static_cast<void>(write_clock);
+    return false;
+  }
+  // The file created at path was deleted (its last link went), size bytes
+  // long, at write_clock: a policy that learns lifetimes learns from this.
+  virtual void OnFileDeleted(const std::string& path, uint64_t size, uint64_t write_clock) {
+    static_cast<void>(path);
+    static_cast<void>(size);
+    static_cast<void>(write_clock);
+  }
   // The policy's view of the world as a JSON object ("{}" when it keeps none).
   virtual std::string StateJson() const { return "{}"; }
+};
+
+// Forwards every call to another policy: a decorator derives from it and
+// overrides only what it changes.
+class AllocationPolicyWrapper : public AllocationPolicy {
+ public:
+  explicit AllocationPolicyWrapper(std::shared_ptr<AllocationPolicy> target) : target_(std::move(target)) {}
+  AllocationPolicy* target() const { return target_.get(); }
+
+  std::string name() const override { return target_->name(); }
+  ZoneRole RoleForNewFile(const std::string& path) override { return target_->RoleForNewFile(path); }
+  void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
+                     std::vector<uint32_t>* order) override {
+    target_->ChooseDevices(request, devices, order);
+  }
+  uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override {
+    return target_->ReservedEmptyZones(device, role);
+  }
+  bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
+    return target_->ZonePerFile(role, zone_capacity);
+  }
+  bool MayUseReserve(const AllocationRequest& request) override { return target_->MayUseReserve(request); }
+  void OnMount(const std::vector<DeviceSpace>& devices) override { target_->OnMount(devices); }
+  void OnMountedFiles(const std::vector<MountedFile>& files) override { target_->OnMountedFiles(files); }
+  uint64_t AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) override {
+    return target_->AskAgainAfter(request, device);
+  }
+  void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override {
+    target_->OnAllocated(request, device);
+  }
+  void OnMigrated(const std::string& path, Tier tier) override { target_->OnMigrated(path, tier); }
+  uint8_t LifetimeClass(const AllocationRequest& request) override { return target_->LifetimeClass(request); }
+  bool DiesSoon(const std::string& path, uint64_t write_clock) override {
+    return target_->DiesSoon(path, write_clock);
+  }
+  void OnFileDeleted(const std::string& path, uint64_t size, uint64_t write_clock) override {
+    target_->OnFileDeleted(path, size, write_clock);
+  }
+  std::string StateJson() const override { return target_->StateJson(); }
+
+ private:
+  std::shared_ptr<AllocationPolicy> target_;
 };
 
 // The default: every file is data; fast devices first, then slow ones.

@@ -223,6 +223,7 @@ struct FsStats {
   uint64_t zones_finished = 0;   // finished early to respect max active zones
   uint64_t gc_runs = 0;
   uint64_t gc_bytes_moved = 0;
+  uint64_t gc_zones_freed = 0;  // zones GC emptied by moving their live bytes (the rest of the resets needed no copy)
   uint64_t migrated_bytes[2] = {0, 0};  // per destination tier
   uint64_t migrations[2] = {0, 0};      // files moved, per destination tier
   uint64_t migrations_aborted = 0;      // file changed during the copy; copy dropped

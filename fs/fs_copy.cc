@@ -37,7 +37,7 @@ Status FsImpl::NextCopyZoneLocked(CopyTarget* target, uint64_t* used, uint64_t* 
     const uint32_t keep =
         target->for_gc ? 0 : KeptEmptyZones(DeviceSpaceLocked(d), target->role, /*frees_space=*/false);
     uint32_t z = 0;
-    if (PickZoneLocked(d, target->role, target->for_gc, &z, keep)) {
+    if (PickZoneLocked(d, target->role, target->for_gc, &z, keep, /*overflow=*/false, target->lifetime_class)) {
       target->device = d;
       target->zone = z;
       target->held.emplace_back(d, z);

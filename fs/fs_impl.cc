@@ -110,6 +110,7 @@ Status FsImpl::CreateLocked(uint64_t parent, const std::string& name, FileType t
 void FsImpl::DeleteInodeLocked(Inode* ino) {
   ino->deleted = true;
   if (options_.observer && ino->type == FileType::kFile) options_.observer->OnDelete(ino->created_as);
+  if (ino->type == FileType::kFile) policy_->OnFileDeleted(ino->created_as, ino->size, write_clock_.load());
   for (const Extent& e : ino->extents) AddLiveLocked(e, -1);
   MetadataOp del;
   del.type = MetadataOp::Type::kDeleteInode;

@@ -36,6 +36,9 @@ struct Inode {
   std::string created_as;  // path at creation, for allocation requests
   std::string tag;         // guarded by mu below
   int lifetime_hint = 0;   // guarded by mu below; not persisted
+  // The policy's lifetime class for the file's zones (AllocationPolicy::
+  // LifetimeClass), asked at its first zone; -1 until then. Guarded by mu.
+  int lifetime_class = -1;
   // Reads since mount that did not continue the previous read of the file
   // (random reads; a sequential scan counts once).
   std::atomic<uint64_t> reads{0};
@@ -86,6 +89,12 @@ struct ZoneSlot {
   // file does not finish a zone of its own for a short tail. In memory only:
   // after a remount the zone takes no more.
   bool shared_overflow = false;
+  // The lifetime class of the files it holds (AllocationPolicy::
+  // LifetimeClass) and the write clock at its last write, for GC's choice.
+  // In memory only: after a remount a partly written zone takes files of no
+  // class, and its age counts from the mount.
+  uint8_t lifetime_class = 0;
+  uint64_t last_write_clock = 0;
   uint32_t trailer_block = 0;  // where the trailer starts, when sealed
   // The CRC of the trailer's table the journal recorded (zones sealed before
   // it was recorded have none): a trailer that differs comes from another
@@ -321,8 +330,10 @@ class FsImpl : public Filesystem {
   // keep_empty: empty zones this request must leave to others (policy
   // reservations); overflow: the writer's file already fills zones of its
   // own (ZoneSlot::shared_overflow).
+  // lifetime_class: a partly written zone is filled only by files of its
+  // class (AllocationPolicy::LifetimeClass).
   bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
-                      uint32_t keep_empty = 0, bool overflow = false);
+                      uint32_t keep_empty = 0, bool overflow = false, uint8_t lifetime_class = 0);
   // Whether device may open one more zone given active zones counted from
   // the slots; finishes idle zones to make room if it must. Near the limit
   // the device's own report is trusted over the count.
@@ -364,6 +375,7 @@ class FsImpl : public Filesystem {
     std::vector<uint32_t> devices;
     ZoneRole role = ZoneRole::kData;
     bool for_gc = false;  // GC's own empty zone may be taken; nothing else is kept back
+    uint8_t lifetime_class = 0;  // of the zones filled (kGcLifetimeClass for GC)
     int64_t device = -1;  // the zone being filled
     uint32_t zone = 0;
     std::vector<std::pair<uint32_t, uint32_t>> held;
@@ -460,6 +472,9 @@ class FsImpl : public Filesystem {
   std::mutex gc_mu_;  // one GC at a time
   std::mutex stats_mu_;
   FsStats stats_;
+  // Bytes files have written to devices since mount (AllocationRequest::
+  // write_clock).
+  std::atomic<uint64_t> write_clock_{0};
 };
 
 }  // namespace hintfs

@@ -1,6 +1,7 @@
 // Filesystem: zone allocation, zone reset, garbage collection, usage reports.
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <thread>
 
 #include <fmt/format.h>
@@ -48,7 +49,7 @@ DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
 }
 
 bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
-                            uint32_t keep_empty, bool overflow) {
+                            uint32_t keep_empty, bool overflow, uint8_t lifetime_class) {
   Member* m = members_[device].get();
   const uint64_t bs = m->block_size;
   // A partly written zone of the same role: fill it before opening another,
@@ -65,7 +66,8 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
     if (s.reserved) continue;
     if ((s.used > 0 && s.used < s.capacity) || (s.writer && s.used == 0)) active++;
     if (s.used == 0 && !s.writer) empty++;
-    if ((own_zones && !(shared && s.shared_overflow)) || s.writer || s.used == 0 || s.live == 0 || s.role != role) {
+    if ((own_zones && !(shared && s.shared_overflow)) || s.writer || s.used == 0 || s.live == 0 || s.role != role ||
+        s.lifetime_class != lifetime_class) {
       continue;
     }
     uint64_t room = s.capacity - s.used;
@@ -88,6 +90,7 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
       s.writer = true;
       s.role = role;
       s.shared_overflow = shared;
+      s.lifetime_class = lifetime_class;
       *zone = z;
       return true;
     }
@@ -148,10 +151,12 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   req.file_size = ino->extent_bytes();
   req.bytes = bytes;
   req.lifetime_hint = ino->lifetime_hint;
+  req.write_clock = write_clock_.load();
   std::vector<uint32_t> order;
   std::vector<DeviceSpace> spaces;
   {
     std::lock_guard<std::mutex> l(mu_);
+    if (ino->lifetime_class < 0) ino->lifetime_class = policy_->LifetimeClass(req);
     for (uint32_t d = 0; d < members_.size(); d++) spaces.push_back(DeviceSpaceLocked(d));
     if ((fast_tier_classes_ >> static_cast<int>(ino->role)) & 1) {
       for (const DeviceSpace& sp : spaces) {
@@ -173,9 +178,10 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
         std::lock_guard<std::mutex> l(mu_);
         const uint32_t keep_empty = KeptEmptyZones(spaces[d], ino->role, policy_->MayUseReserve(req));
         const bool overflow = req.file_size > 0;
-        if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow) ||
+        const uint8_t lifetime = static_cast<uint8_t>(ino->lifetime_class);
+        if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow, lifetime) ||
             (attempt == 0 && RevokeIdleZoneLocked(d, ino->role, ino) &&
-             PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow))) {
+             PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow, lifetime))) {
           *device = d;
           policy_->OnAllocated(req, spaces[d]);
           uint64_t more = policy_->AskAgainAfter(req, spaces[d]);
@@ -308,7 +314,19 @@ bool FsImpl::RoleOwnsZonesLocked(const Member* m, ZoneRole role) {
 
 bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
                               uint32_t* device, uint32_t* zone) {
-  uint64_t best_garbage = 0;
+  // Live bytes per zone of files the policy expects to be deleted soon: a
+  // zone whose live bytes are mostly theirs empties itself if left alone, so
+  // it is collected only when no other zone has garbage.
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> dying;
+  const uint64_t clock = write_clock_.load();
+  for (const auto& [id, ino] : inodes_) {
+    if (ino->type != FileType::kFile || ino->extents.empty() || !policy_->DiesSoon(ino->created_as, clock)) {
+      continue;
+    }
+    for (const Extent& e : ino->extents) dying[{e.device, e.zone}] += e.length;
+  }
+  // Greedy within each group: the most garbage first.
+  std::pair<bool, uint64_t> best{false, 0};
   bool found = false;
   for (uint32_t d = 0; d < members_.size(); d++) {
     if (only_device >= 0 && d != static_cast<uint32_t>(only_device)) continue;
@@ -319,8 +337,11 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int
           RoleOwnsZonesLocked(m, s.role) || skip->count({d, z})) {
         continue;
       }
-      if (s.used - s.live > best_garbage) {
-        best_garbage = s.used - s.live;
+      auto it = dying.find({d, z});
+      const bool stable = it == dying.end() || it->second * 2 < s.live;
+      const std::pair<bool, uint64_t> score{stable, s.used - s.live};
+      if (!found || score > best) {
+        best = score;
         *device = d;
         *zone = z;
         found = true;
@@ -404,6 +425,7 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_
   target.devices = {device};
   target.role = role;
   target.for_gc = true;
+  target.lifetime_class = kGcLifetimeClass;
   std::vector<RelocatedExtent> copies;
   Status result = CopyZoneExtents(device, victim, owners, &target, &copies);
   if (result.ok()) {
@@ -421,6 +443,10 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_
   }
   std::lock_guard<std::mutex> l(mu_);
   *freed = m->zones[victim].live == 0;
+  if (*freed) {
+    std::lock_guard<std::mutex> sl(stats_mu_);
+    stats_.gc_zones_freed++;
+  }
   return result;
 }
 

@@ -64,6 +64,7 @@ nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
   j["zone_resets"] = st.zone_resets;
   j["gc_runs"] = st.gc_runs;
   j["gc_bytes_moved"] = st.gc_bytes_moved;
+  j["gc_zones_freed"] = st.gc_zones_freed;
   j["journal_commits"] = st.journal_commits;
   j["journal_unflushed_commits"] = st.journal_unflushed_commits;
   j["journal_bytes"] = st.journal_bytes;
