@@ -8,6 +8,7 @@
 #include "fs/uri.h"
 #include "placement/auto_policy.h"
 #include "placement/hhzs_policy.h"
+#include "placement/lifetime_policy.h"
 #include "placement/static_policies.h"
 #include "placement/temperature.h"
 #include "placement/tiering.h"
@@ -162,10 +163,34 @@ Status NewAuto(const std::string& name, const std::string& options, std::shared_
   return Status::OK();
 }
 
-}  // namespace
+// Takes lifetime=MODE (off, hint, learned; every policy accepts it) out of
+// name's options: *rest is name without it.
+Status TakeLifetimeOption(const std::string& name, std::string* rest, std::string* mode) {
+  const size_t colon = name.find(':');
+  *rest = name.substr(0, colon);
+  *mode = "off";
+  if (colon == std::string::npos) return Status::OK();
+  std::string kept;
+  for (size_t pos = colon + 1; pos <= name.size();) {
+    size_t comma = name.find(',', pos);
+    if (comma == std::string::npos) comma = name.size();
+    const std::string item = name.substr(pos, comma - pos);
+    pos = comma + 1;
+    if (item.rfind("lifetime=", 0) == 0) {
+      *mode = item.substr(9);
+      if (*mode != "off" && *mode != "hint" && *mode != "learned") {
+        return Status::InvalidArgument("policy option lifetime is off, hint or learned, not '" + *mode + "'");
+      }
+    } else {
+      kept += (kept.empty() ? "" : ",") + item;
+    }
+  }
+  if (!kept.empty()) *rest += ":" + kept;
+  return Status::OK();
+}
 
-Status NewAllocationPolicy(const std::string& name, std::shared_ptr<HintBus> bus,
-                           std::shared_ptr<AllocationPolicy>* policy) {
+Status NewBasePolicy(const std::string& name, std::shared_ptr<HintBus> bus,
+                     std::shared_ptr<AllocationPolicy>* policy) {
   if (name == "hhzs" || name.rfind("hhzs:", 0) == 0) {
     return NewHhzs(name, name.size() > 5 ? name.substr(5) : "", std::move(bus), policy);
   }
@@ -188,6 +213,19 @@ Status NewAllocationPolicy(const std::string& name, std::shared_ptr<HintBus> bus
   std::string known;
   for (const auto& n : AllocationPolicyNames()) known += (known.empty() ? "" : ", ") + n;
   return Status::NotFound("no placement policy '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace
+
+Status NewAllocationPolicy(const std::string& name, std::shared_ptr<HintBus> bus,
+                           std::shared_ptr<AllocationPolicy>* policy) {
+  std::string base, lifetime;
+  Status s = TakeLifetimeOption(name, &base, &lifetime);
+  if (s.ok()) s = NewBasePolicy(base, bus, policy);
+  if (!s.ok() || lifetime == "off") return s;
+  *policy = std::make_shared<LifetimePolicy>(name, *policy, std::move(bus),
+                                             lifetime == "learned" ? LifetimeMode::kLearned : LifetimeMode::kHint);
+  return Status::OK();
 }
 
 Status NewAllocationPolicy(const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {

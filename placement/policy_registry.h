@@ -10,6 +10,8 @@
 //             (hhzs: migration and cache on; the others: both off)
 //   auto      "auto:wal_budget=1GiB,table_bytes=64MiB,period_ms=1000,fast_write_mib_s=1002.8,
 //             max_level=2".
+// Every policy also takes lifetime=off|hint|learned: zones grouped by the
+// files' lifetime classes (lifetime_policy.h; "fast-first:lifetime=hint").
 // table_bytes, the store's target table size, also decides whether tables
 // own their zones (LsmTablesOwnZones, static_policies.h). Left out, it is
 // learned from the tables the store writes (table_size.h) and wal_budget

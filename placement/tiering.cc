@@ -7,7 +7,11 @@
 namespace hintfs {
 
 TieringSource* TieringOf(AllocationPolicy* policy) {
-  // A capability query: policies that tier derive from both interfaces.
+  // A capability query: policies that tier derive from both interfaces; a
+  // decorator tiers as the policy it wraps.
+  if (auto* wrapper = dynamic_cast<AllocationPolicyWrapper*>(policy); wrapper != nullptr) {
+    return TieringOf(wrapper->target());
+  }
   return dynamic_cast<TieringSource*>(policy);
 }
 

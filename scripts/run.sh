@@ -13,7 +13,7 @@ PACKAGES=(meson ninja-build g++ pkg-config cmake libgtest-dev libgmock-dev libcl
           nlohmann-json3-dev libfmt-dev libisal-dev python3
           librocksdb-dev rocksdb-tools libleveldb-dev libsnappy-dev libfuse3-dev fuse3 fio
           libzbd-dev libnvme-dev libjson-c-dev qemu-system-x86 busybox-static kmod xz-utils python3-matplotlib
-          git rsync sqlite3 help2man bash-completion debhelper libcpp-httplib-dev)
+          git rsync sqlite3 help2man bash-completion debhelper libcpp-httplib-dev libxgboost-dev)
 
 install_deps() {
   local missing=()

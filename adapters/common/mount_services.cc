@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "hints/file_tag.h"
+#include "placement/lifetime_policy.h"
 #include "placement/tiering.h"
 
 namespace hintfs {
@@ -172,6 +173,11 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
     if (!s.ok()) return s;
     services->caching_ = std::make_shared<CachingFilesystem>(base, std::shared_ptr<BlockCache>(cache.release()));
   }
+  // A learned lifetime model is kept with the filesystem.
+  if (LifetimePolicy* lifetime = LifetimePolicyOf(policy.get()); lifetime != nullptr) {
+    lifetime->AttachStore(base.get());
+    services->lifetime_ = lifetime;
+  }
   services->recorder_ = std::make_shared<LevelRecorder>(base.get(), bus);
   services->block_options_.budget_bytes = o.blocks.value_or(0);
   services->block_options_.retention = o.block_retention.value_or(true);
@@ -221,6 +227,7 @@ void MountServices::Stop() {
   }
   if (block_indexes_) block_indexes_->Detach();
   if (migrator_) migrator_->Stop();
+  if (lifetime_ != nullptr) lifetime_->DetachStore();
   if (caching_) caching_->cache()->Close();
   // The policy's view at the end of the run, for `hintfs info` (a mount of
   // its own would show only what it rebuilt from the files); a read-only

@@ -53,6 +53,7 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* overrides);
 // did, so `hintfs ls -l` shows levels for any store; a background thread
 // does it, since hints may arrive inside filesystem calls.
 class LevelRecorder;
+class LifetimePolicy;
 
 class MountServices {
  public:
@@ -84,6 +85,7 @@ class MountServices {
   std::shared_ptr<LevelRecorder> recorder_;
   std::shared_ptr<BlockIndexKeeper> block_indexes_;
   std::shared_ptr<BlockTiering> block_tiering_;  // the keeper's listeners hold it too
+  LifetimePolicy* lifetime_ = nullptr;  // the policy's, when it has lifetime classes (saves its model)
   BlockTieringOptions block_options_;  // budget 0: off
 };
 

@@ -37,7 +37,7 @@ cmake .. -DROCKSDB_PLUGINS=hintfs -DCMAKE_BUILD_TYPE=Release -DWITH_TESTS=OFF -D
   -DWITH_BENCHMARK_TOOLS=OFF -DWITH_CORE_TOOLS=OFF -DWITH_GFLAGS=OFF -DROCKSDB_BUILD_SHARED=OFF \
   -DFAIL_ON_WARNINGS=OFF > cmake.log  # RocksDB 7.8 itself warns under GCC 12
 make -j"$(nproc)" rocksdb > make.log 2>&1 || { tail -30 make.log; fail "RocksDB with hintfs inside does not build"; }
-libs=$(pkg-config --libs libisal fmt libzbd libnvme snappy cpp-httplib)
+libs="$(pkg-config --libs libisal fmt libzbd libnvme snappy cpp-httplib) -lxgboost"
 g++ -std=c++17 -I"$ROCKSDB/include" "$SOURCE/tests/package/plugin_check.cc" -o plugin_check librocksdb.a \
   $libs -lpthread -ldl || fail "plugin_check does not link"
 ./plugin_check
