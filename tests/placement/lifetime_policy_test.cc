@@ -1,0 +1,154 @@
+// LifetimePolicy: the hint rule's classes, the learned classes once deaths
+// have taught a model (tables of a short-lived level apart from those of a
+// long-lived one), GC told which files are about to die, the wrapped
+// policy's tiering seen through, and the model kept with the filesystem.
+#include "placement/lifetime_policy.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fs/device/emulated_device.h"
+#include "placement/policy_registry.h"
+#include "placement/tiering.h"
+#include "tests/fs/test_util.h"
+
+namespace hintfs {
+namespace {
+
+constexpr uint64_t kMiB = 1 << 20;
+
+class LifetimePolicyTest : public ::testing::Test {
+ protected:
+  std::shared_ptr<LifetimePolicy> Make(LifetimeMode mode) {
+    auto p = std::make_shared<LifetimePolicy>("fast-first:lifetime=x", std::make_shared<FastFirstPolicy>(), bus_,
+                                              mode);
+    DeviceSpace d;
+    d.zone_capacity = 16 * kMiB;
+    d.total_zones = 40;
+    p->OnMount({d});
+    return p;
+  }
+  // A table written at level: its creation hint, then its first zone.
+  uint8_t Create(LifetimePolicy* p, const std::string& path, int level, uint64_t clock) {
+    Hint h;
+    h.kind = Hint::Kind::kTableFileCreation;
+    h.path = path;
+    h.level = level;
+    h.job = ++job_;
+    h.reason = level == 0 ? "flush" : "compaction";
+    bus_->Publish(h);
+    AllocationRequest r;
+    r.path = path;
+    r.lifetime_hint = level == 0 ? 3 : 2 + level;
+    r.write_clock = clock;
+    return p->LifetimeClass(r);
+  }
+  // Tables of level 0 live about 64 MiB of writes, of level 3 about 1 GiB.
+  void Teach(LifetimePolicy* p, int tables) {
+    for (int i = 0; i < tables; i++, clock_ += kMiB) {
+      const int level = i % 2 == 0 ? 0 : 3;
+      const std::string path = "/db/" + std::to_string(100000 + i) + ".sst";
+      Create(p, path, level, clock_);
+      p->OnFileDeleted(path, kMiB, clock_ + (level == 0 ? 64 : 1024) * kMiB + (i % 7) * kMiB / 4);
+    }
+  }
+  std::shared_ptr<HintBus> bus_ = std::make_shared<HintBus>();
+  int64_t job_ = 0;
+  uint64_t clock_ = 0;
+};
+
+TEST_F(LifetimePolicyTest, HintRuleGivesAClassPerWriteLifeTimeHint) {
+  auto p = Make(LifetimeMode::kHint);
+  EXPECT_EQ(Create(p.get(), "/db/000001.sst", 0, 0), LifetimePolicy::kRuleClassBase + 3);
+  EXPECT_EQ(Create(p.get(), "/db/000002.sst", 2, 0), LifetimePolicy::kRuleClassBase + 4);
+  EXPECT_FALSE(p->DiesSoon("/db/000001.sst", 1));
+  Teach(p.get(), 200);  // the rule learns nothing
+  EXPECT_FALSE(p->model().trained());
+  auto state = nlohmann::json::parse(p->StateJson());
+  EXPECT_EQ(state["lifetime"]["mode"], "hint");
+  EXPECT_EQ(state["lifetime"]["files_given_rule_class"], 202);
+}
+
+TEST_F(LifetimePolicyTest, LearnedClassesSeparateWhatDiesSoonFromWhatLives) {
+  auto p = Make(LifetimeMode::kLearned);
+  // Before any model: the rule.
+  EXPECT_EQ(Create(p.get(), "/db/000001.sst", 0, 0), LifetimePolicy::kRuleClassBase + 3);
+  Teach(p.get(), 400);
+  ASSERT_TRUE(p->TrainNow().ok());
+  ASSERT_TRUE(p->model().trained());
+  const uint8_t young = Create(p.get(), "/db/200000.sst", 0, clock_);
+  const uint8_t old = Create(p.get(), "/db/200001.sst", 3, clock_);
+  EXPECT_LT(young, LifetimePolicy::kRuleClassBase);
+  EXPECT_LT(old, LifetimePolicy::kRuleClassBase);
+  EXPECT_LT(young, old);
+  // Files that are not a store's tables or logs keep the rule's class.
+  AllocationRequest other;
+  other.path = "/.hintfs-index/abc";
+  other.write_clock = clock_;
+  EXPECT_EQ(p->LifetimeClass(other), LifetimePolicy::kRuleClassBase);
+  // The level-0 table is due within a zone's worth of writes (16 MiB) once
+  // about 48 MiB have passed; the level-3 one is not, nor is anything past
+  // its class's end.
+  EXPECT_FALSE(p->DiesSoon("/db/200000.sst", clock_));
+  EXPECT_TRUE(p->DiesSoon("/db/200000.sst", clock_ + 56 * kMiB));
+  EXPECT_FALSE(p->DiesSoon("/db/200001.sst", clock_ + 56 * kMiB));
+  EXPECT_FALSE(p->DiesSoon("/db/200000.sst", clock_ + 512 * kMiB));
+  // Deaths it predicted are scored.
+  p->OnFileDeleted("/db/200000.sst", kMiB, clock_ + 64 * kMiB);
+  auto state = nlohmann::json::parse(p->StateJson())["lifetime"];
+  EXPECT_EQ(state["predicted_deaths"], 1);
+  EXPECT_EQ(state["accuracy"], 1.0);
+  EXPECT_GE(state["trainings"], 1);
+}
+
+TEST_F(LifetimePolicyTest, RegistryWrapsAnyPolicyAndKeepsItsTiering) {
+  std::shared_ptr<AllocationPolicy> p;
+  ASSERT_TRUE(NewAllocationPolicy("b3:table_bytes=1MiB,lifetime=learned", bus_, &p).ok());
+  EXPECT_EQ(p->name(), "b3:table_bytes=1MiB,lifetime=learned");
+  EXPECT_NE(LifetimePolicyOf(p.get()), nullptr);
+  EXPECT_NE(TieringOf(p.get()), nullptr);  // b3's tiering, through the wrapper
+  ASSERT_TRUE(NewAllocationPolicy("fast-first:lifetime=hint", bus_, &p).ok());
+  EXPECT_NE(LifetimePolicyOf(p.get()), nullptr);
+  ASSERT_TRUE(NewAllocationPolicy("hhzs:lifetime=off", bus_, &p).ok());
+  EXPECT_EQ(LifetimePolicyOf(p.get()), nullptr);
+  EXPECT_TRUE(NewAllocationPolicy("fast-first:lifetime=sometimes", bus_, &p).IsInvalidArgument());
+  EXPECT_TRUE(NewAllocationPolicy("b3:lifetime=hint,colour=red", bus_, &p).IsInvalidArgument());
+}
+
+TEST_F(LifetimePolicyTest, ModelIsKeptWithTheFilesystemAndDamageFallsBackToTheRule) {
+  const std::string dev = test::UniqueName("lifetime");
+  MkfsOptions mk;
+  mk.devices = {{Tier::kFast, "mem:" + dev + "?zone_size=1MiB&zones=12"}};
+  ASSERT_OK(Filesystem::Mkfs(mk));
+  std::unique_ptr<Filesystem> fs;
+  ASSERT_OK(Filesystem::Mount("mem:" + dev, MountOptions(), &fs));
+  auto first = Make(LifetimeMode::kLearned);
+  first->AttachStore(fs.get());
+  Teach(first.get(), 400);
+  ASSERT_TRUE(first->TrainNow().ok());
+  first->DetachStore();
+  ASSERT_OK(fs->Unmount());
+  ASSERT_OK(Filesystem::Mount("mem:" + dev, MountOptions(), &fs));
+  // A new mount's policy starts from the saved model.
+  auto second = Make(LifetimeMode::kLearned);
+  second->AttachStore(fs.get());
+  ASSERT_TRUE(second->model().trained());
+  EXPECT_EQ(second->model().Encode(), first->model().Encode());
+  EXPECT_LT(Create(second.get(), "/db/300000.sst", 3, 0), LifetimePolicy::kRuleClassBase);
+  second->DetachStore();
+  // A damaged part: a warning, the rule's classes, no failure.
+  std::string part = fs->Attributes().at("lifetime.model.0");
+  part[part.size() / 2] ^= 1;
+  ASSERT_OK(fs->SetAttribute("lifetime.model.0", part));
+  auto third = Make(LifetimeMode::kLearned);
+  third->AttachStore(fs.get());
+  EXPECT_FALSE(third->model().trained());
+  EXPECT_EQ(Create(third.get(), "/db/300001.sst", 3, 0), LifetimePolicy::kRuleClassBase + 5);
+  EXPECT_NE(nlohmann::json::parse(third->StateJson())["lifetime"]["warning"], nullptr);
+  third->DetachStore();
+  ASSERT_OK(fs->Unmount());
+}
+
+}  // namespace
+}  // namespace hintfs
