@@ -58,43 +58,54 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
   // zone fills the zones kept for overflows.
   const bool own_zones = !for_gc && RoleOwnsZonesLocked(m, role);
   const bool shared = own_zones && overflow;
-  int64_t best = -1;
-  uint64_t best_room = UINT64_MAX;
+  // best: the fullest partly written zone of the role and lifetime class;
+  // other_class: of the role only, where GC goes when nothing else is left.
+  int64_t best = -1, other_class = -1;
+  uint64_t best_room = UINT64_MAX, other_room = UINT64_MAX;
   uint32_t empty = 0, active = 0;
   for (uint32_t z = 0; z < m->zones.size(); z++) {
     const ZoneSlot& s = m->zones[z];
     if (s.reserved) continue;
     if ((s.used > 0 && s.used < s.capacity) || (s.writer && s.used == 0)) active++;
     if (s.used == 0 && !s.writer) empty++;
-    if ((own_zones && !(shared && s.shared_overflow)) || s.writer || s.used == 0 || s.live == 0 || s.role != role ||
-        s.lifetime_class != lifetime_class) {
+    if ((own_zones && !(shared && s.shared_overflow)) || s.writer || s.used == 0 || s.live == 0 || s.role != role) {
       continue;
     }
-    uint64_t room = s.capacity - s.used;
-    if (room >= bs && room < best_room) {
+    const uint64_t room = s.capacity - s.used;
+    if (room < bs) continue;
+    if (room < other_room) {
+      other_class = z;
+      other_room = room;
+    }
+    if (s.lifetime_class == lifetime_class && room < best_room) {
       best = z;
       best_room = room;
     }
   }
-  if (best >= 0) {
-    *zone = static_cast<uint32_t>(best);
+  auto take = [&](int64_t z) {
+    *zone = static_cast<uint32_t>(z);
     m->zones[*zone].writer = true;
     return true;
-  }
-  if (empty == 0 || (!for_gc && empty <= options_.gc_reserve_zones + keep_empty)) return false;
-  if (device == sb_.meta_device) active++;  // the journal's open zone
-  if (m->max_active != 0 && !RoomForActiveZoneLocked(device, active)) return false;
-  for (uint32_t z = 0; z < m->zones.size(); z++) {
-    ZoneSlot& s = m->zones[z];
-    if (!s.reserved && !s.writer && s.used == 0) {
-      s.writer = true;
-      s.role = role;
-      s.shared_overflow = shared;
-      s.lifetime_class = lifetime_class;
-      *zone = z;
-      return true;
+  };
+  if (best >= 0) return take(best);
+  const bool may_open = empty > 0 && (for_gc || empty > options_.gc_reserve_zones + keep_empty);
+  if (may_open && device == sb_.meta_device) active++;  // the journal's open zone
+  if (may_open && (m->max_active == 0 || RoomForActiveZoneLocked(device, active))) {
+    for (uint32_t z = 0; z < m->zones.size(); z++) {
+      ZoneSlot& s = m->zones[z];
+      if (!s.reserved && !s.writer && s.used == 0) {
+        s.writer = true;
+        s.role = role;
+        s.shared_overflow = shared;
+        s.lifetime_class = lifetime_class;
+        *zone = z;
+        return true;
+      }
     }
   }
+  // GC with no zone of its class and no empty one fills what a zone of
+  // another lifetime class has left rather than fail to free space.
+  if (for_gc && other_class >= 0) return take(other_class);
   return false;
 }
 

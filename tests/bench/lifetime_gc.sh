@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Lifetime-aware zones (issue 22): how many bytes GC relocates per byte the
+# store writes under three ways of choosing a new file's zone:
+#   greedy   fast-first: files fill any open zone; GC takes the zone with the
+#            most garbage
+#   hint     fast-first:lifetime=hint: ZenFS's rule, a class per RocksDB
+#            write-life-time hint
+#   learned  fast-first:lifetime=learned: the classifier of file lifetimes
+#            (placement/lifetime_policy.h)
+# One emulated ZN540 (profile zn540 at 20x) of 40 x 16 MiB zones (640 MiB),
+# Debian's db_bench through the plugin, tables of 1 MiB (1/16 of a zone,
+# ZenFS's regime: RocksDB's 64 MiB tables in the ZN540's 1,077 MiB zones),
+# 1,000-byte values, writes limited to 20 MB/s so that the machine's two
+# cores are not the bottleneck (a busy CPU slows compaction and changes how
+# full the device gets, which moves GC more than placement does).
+# Workloads: "load" = fillrandom + overwrite of 300,000 keys; "rww" =
+# fillrandom, then (a second mount: the learned model is the one saved)
+# readwhilewriting for 30 s, whose figures are shown. Runs interleave the
+# schemes.
+# Prints one line per run: workload scheme run write-MB/s GC-MiB written-MiB
+# GC/written zones-freed-by-GC resets accuracy.
+#   bash tests/bench/lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]
+set -euo pipefail
+HINTFS=$(readlink -f "${1:?usage: lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]}")
+PLUGIN=$(readlink -f "${2:?usage: lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]}")
+RUNS=${3:-3}
+shift $(($# < 3 ? $# : 3))
+WORKLOADS=("$@")
+((${#WORKLOADS[@]})) || WORKLOADS=(load rww)
+source "$(dirname "$0")/../../scripts/lib/rocksdb_options.sh"
+WORK=$(mktemp -d /tmp/hintfs-lifetime.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+export HINTFS_DEVICE_PARAMS="profile_scale=20"
+declare -A POLICY=([greedy]=fast-first [hint]=fast-first:lifetime=hint [learned]=fast-first:lifetime=learned)
+
+run() {  # run WORKLOAD SCHEME RUN
+  local dir="$WORK/$2"
+  rm -rf "$dir"
+  mkdir -p "$dir/conf"
+  "$HINTFS" mkfs --policy "${POLICY[$2]}" --fast "file:$dir/ssd.img?zone_size=16MiB&zones=40&profile=zn540" >/dev/null
+  write_rocksdb_options "$dir/conf/options.ini" 1048576 1048576 4194304 kNoCompression
+  "$HINTFS" restore "file:$dir/ssd.img" "$dir/conf" >/dev/null
+  local bench=(db_bench --fs_uri="hintfs://file:$dir/ssd.img?stats=$dir/stats.json" --options_file=/options.ini
+               --db=/db --value_size=1000 --compression_type=none --num=300000 --seed=$((1000 + $3))
+               --benchmark_write_rate_limit=20000000)
+  case $1 in
+    load) LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=fillrandom,overwrite >"$dir/out.txt" 2>&1 ;;
+    rww) LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=fillrandom >"$dir/fill.txt" 2>&1
+         LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=readwhilewriting --use_existing_db=1 --duration=30 \
+           --threads=1 >"$dir/out.txt" 2>&1 ;;
+    *) echo "unknown workload $1 (load, rww)" >&2; exit 2 ;;
+  esac
+  python3 - "$1" "$2" "$3" "$dir" <<'EOF'
+import json, re, sys
+workload, scheme, run, d = sys.argv[1:]
+j = json.load(open(f"{d}/stats.json"))
+out = open(f"{d}/out.txt").read()
+rates = [float(m) for m in re.findall(r"^(?:overwrite|readwhilewriting|fillrandom)\s*:.* ([\d.]+) MB/s", out, re.M)]
+written = sum(j["bytes_written"].values())
+state = j.get("policy_state") or {}
+if isinstance(state, str):
+    state = json.loads(state or "{}")
+acc = state.get("lifetime", {}).get("accuracy")
+print(f"{workload:5} {scheme:8} {run} {rates[-1] if rates else 0:6.1f} {j['gc_bytes_moved'] / 2**20:7.0f} "
+      f"{written / 2**20:7.0f} {j['gc_bytes_moved'] / written:7.3f} {j['gc_zones_freed']:5} {j['zone_resets']:5} "
+      f"{'-' if acc is None else f'{acc:.2f}'}", flush=True)
+EOF
+}
+
+echo "workload scheme run MB/s GC-MiB written-MiB GC/written gc-freed resets accuracy"
+for workload in "${WORKLOADS[@]}"; do
+  for r in $(seq 1 "$RUNS"); do
+    for scheme in greedy hint learned; do run "$workload" "$scheme" "$r"; done
+  done
+done
