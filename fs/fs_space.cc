@@ -400,12 +400,14 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_
   Member* m = members_[device].get();
   std::vector<std::shared_ptr<Inode>> owners;
   ZoneRole role;
+  uint8_t victim_class = 0;
   {
     std::lock_guard<std::mutex> l(mu_);
     if (m->zones[victim].writer) return Status::Busy("zone in use");
     // Held like a writer's zone so that nothing appends to it meanwhile.
     m->zones[victim].writer = true;
     role = m->zones[victim].role;
+    victim_class = m->zones[victim].lifetime_class;
     for (auto& [id, ino] : inodes_) {
       for (const Extent& e : ino->extents) {
         if (e.device == device && e.zone == victim) {
@@ -436,7 +438,9 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_
   target.devices = {device};
   target.role = role;
   target.for_gc = true;
-  target.lifetime_class = kGcLifetimeClass;
+  // Under a policy with lifetime classes, survivors go to zones of their
+  // own; without (every zone of class 0), GC fills as it always did.
+  target.lifetime_class = victim_class == 0 ? 0 : kGcLifetimeClass;
   std::vector<RelocatedExtent> copies;
   Status result = CopyZoneExtents(device, victim, owners, &target, &copies);
   if (result.ok()) {
