@@ -374,7 +374,11 @@ Status FsImpl::CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, c
   if (!s.ok()) return s;
   std::lock_guard<std::mutex> gl(gc_mu_);
   std::set<std::pair<uint32_t, uint32_t>> skip;
-  for (uint32_t i = 0; i < max_zones; i++) {
+  // A victim whose files are in use is passed over and does not count
+  // against max_zones: writers that wait for space hold their files, and
+  // retrying only the zones with the most garbage, which held their data,
+  // failed writes with a third of the device garbage.
+  for (uint32_t tried = 0; tried < max_zones;) {
     uint32_t d = 0, z = 0;
     {
       std::lock_guard<std::mutex> l(mu_);
@@ -384,7 +388,11 @@ Status FsImpl::CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, c
     bool freed = false;
     s = RelocateZone(d, z, held, &freed);
     if (!s.ok() && !s.IsBusy() && !s.IsNoSpace()) return s;
-    if (s.IsBusy() && zones_busy != nullptr) ++*zones_busy;
+    if (s.IsBusy()) {
+      if (zones_busy != nullptr) ++*zones_busy;
+      continue;
+    }
+    tried++;
     if (freed) ++*zones_freed;
   }
   {
