@@ -15,10 +15,8 @@
 # full the device gets, which moves GC more than placement does).
 # Workloads: "load" = fillrandom + overwrite of 300,000 keys; "rww" =
 # fillrandom, then (a second mount: the learned model is the one saved)
-# readwhilewriting for 30 s, whose figures are shown (not run by default:
-# on these 40 zones a WAL or MANIFEST write fails for lack of space under
-# greedy GC, before this change too, docs/benchmarks.md). Runs interleave
-# the schemes.
+# readwhilewriting for 30 s, whose figures are shown. Runs interleave the
+# schemes.
 # Prints one line per run: workload scheme run write-MB/s GC-MiB written-MiB
 # GC/written zones-freed-by-GC resets accuracy.
 #   bash tests/bench/lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]
@@ -28,7 +26,7 @@ PLUGIN=$(readlink -f "${2:?usage: lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS
 RUNS=${3:-3}
 shift $(($# < 3 ? $# : 3))
 WORKLOADS=("$@")
-((${#WORKLOADS[@]})) || WORKLOADS=(load)
+((${#WORKLOADS[@]})) || WORKLOADS=(load rww)
 source "$(dirname "$0")/../../scripts/lib/rocksdb_options.sh"
 WORK=$(mktemp -d /tmp/hintfs-lifetime.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
