@@ -72,12 +72,12 @@ uint8_t LifetimePolicy::LifetimeClass(const AllocationRequest& request) {
   const bool learnable = !std::isnan(rec.features[kFeatureLevel]);
   if (mode_ == LifetimeMode::kLearned && model != nullptr && learnable) rec.predicted = model->Predict(rec.features);
   files_[request.path] = rec;
+  const int hint = request.lifetime_hint < 0 ? 0 : (request.lifetime_hint > 5 ? 5 : request.lifetime_hint);
   if (rec.predicted >= 0) {
     model_classes_++;
     return static_cast<uint8_t>(1 + rec.predicted);
   }
   rule_classes_++;
-  const int hint = request.lifetime_hint < 0 ? 0 : (request.lifetime_hint > 5 ? 5 : request.lifetime_hint);
   return static_cast<uint8_t>(kRuleClassBase + hint);
 }
 

@@ -19,7 +19,7 @@
 # schemes.
 # Prints one line per run: workload scheme run write-MB/s GC-MiB written-MiB
 # GC/written zones-freed-by-GC resets accuracy.
-#   bash tests/bench/lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]
+#   [SCHEMES="hint learned"] bash tests/bench/lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]
 set -euo pipefail
 HINTFS=$(readlink -f "${1:?usage: lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]}")
 PLUGIN=$(readlink -f "${2:?usage: lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]}")
@@ -71,6 +71,6 @@ EOF
 echo "workload scheme run MB/s GC-MiB written-MiB GC/written gc-freed resets accuracy"
 for workload in "${WORKLOADS[@]}"; do
   for r in $(seq 1 "$RUNS"); do
-    for scheme in greedy hint learned; do run "$workload" "$scheme" "$r"; done
+    for scheme in ${SCHEMES:-greedy hint learned}; do run "$workload" "$scheme" "$r"; done
   done
 done
