@@ -8,14 +8,16 @@
 //     gave (RocksDB: WAL short; L0 and the base level medium; the level
 //     below long; deeper extreme).
 //   - "learned": DumpKV's approach (seed 002) for files: features of each
-//     file at creation (its kind, level, the job writing it, how long recent
-//     files of its level lived, decayed creation and deletion counts of its
-//     level, free space; lifetime_features.h), labels from the deaths this
-//     policy sees, a gradient-boosted classifier (lifetime_model.h)
-//     retrained in the background every kRetrainEvery deaths on the last
-//     kWindow of them (the first as soon as there are kMinSamples). Until a model exists it follows the hint rule. GC is
-//     told which files its model expects to die soon (DiesSoon) and leaves
-//     zones of such files for last.
+//     table or log at creation (its kind, level, the job writing it, how
+//     long recent files of its level lived, decayed creation and deletion
+//     counts of its level, free space; lifetime_features.h), labels from
+//     the deaths this policy sees, a gradient-boosted classifier
+//     (lifetime_model.h) retrained in the background every kRetrainEvery
+//     deaths on the last kWindow of them (the first as soon as there are
+//     kMinSamples). Until a model exists, and for files with no level (not
+//     a store's tables or logs), the hint rule applies. GC is told which
+//     files the model expects to die soon (DiesSoon) and leaves zones of
+//     such files for last. Measured against the rule: docs/benchmarks.md.
 // The model is kept in the filesystem's attributes (AttachStore) and
 // reloaded at mount; one that does not decode is dropped with a warning and
 // the rule applies until the next training.
