@@ -64,20 +64,23 @@ uint8_t LifetimePolicy::LifetimeClass(const AllocationRequest& request) {
   rec.features = features_.OnCreated(request);
   rec.birth = request.write_clock;
   std::lock_guard<std::mutex> l(mu_);
+  classed_files_++;
   clock_ = std::max(clock_, request.write_clock);
   std::shared_ptr<const LifetimeModel> model = model_;
-  // The model classes a store's tables and logs; its other files (and
+  // The model predicts for a store's tables and logs; its other files (and
   // hintfs's own, as the block indexes) carry no level, job or kind worth
-  // learning from, and keep the rule's classes, apart from the tables.
+  // learning from.
   const bool learnable = !std::isnan(rec.features[kFeatureLevel]);
-  if (mode_ == LifetimeMode::kLearned && model != nullptr && learnable) rec.predicted = model->Predict(rec.features);
-  files_[request.path] = rec;
-  const int hint = request.lifetime_hint < 0 ? 0 : (request.lifetime_hint > 5 ? 5 : request.lifetime_hint);
-  if (rec.predicted >= 0) {
-    model_classes_++;
-    return static_cast<uint8_t>(1 + rec.predicted);
+  if (mode_ == LifetimeMode::kLearned && model != nullptr && learnable) {
+    rec.predicted = model->Predict(rec.features);
+    predicted_files_++;
   }
-  rule_classes_++;
+  files_[request.path] = rec;
+  // Zones follow the rule in both modes: the model's classes as zone
+  // classes relocated 1.4-1.8x what the rule does (docs/benchmarks.md). As
+  // DumpKV, which writes with a default lifetime and asks its model at GC,
+  // the prediction serves GC (DiesSoon).
+  const int hint = request.lifetime_hint < 0 ? 0 : (request.lifetime_hint > 5 ? 5 : request.lifetime_hint);
   return static_cast<uint8_t>(kRuleClassBase + hint);
 }
 
@@ -230,8 +233,8 @@ std::string LifetimePolicy::StateJson() const {
   std::lock_guard<std::mutex> l(mu_);
   nlohmann::json t;
   t["mode"] = mode_ == LifetimeMode::kLearned ? "learned" : "hint";
-  t["files_given_rule_class"] = rule_classes_;
-  t["files_given_model_class"] = model_classes_;
+  t["files_classed"] = classed_files_;
+  t["files_predicted"] = predicted_files_;
   t["trainings"] = trainings_;
   t["training_failures"] = training_failures_;
   t["last_training_ms"] = training_ms_;

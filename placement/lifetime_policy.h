@@ -7,17 +7,18 @@
 //   - "hint": ZenFS's rule, one class per write-life-time hint the store
 //     gave (RocksDB: WAL short; L0 and the base level medium; the level
 //     below long; deeper extreme).
-//   - "learned": DumpKV's approach (seed 002) for files: features of each
-//     table or log at creation (its kind, level, the job writing it, how
-//     long recent files of its level lived, decayed creation and deletion
-//     counts of its level, free space; lifetime_features.h), labels from
-//     the deaths this policy sees, a gradient-boosted classifier
-//     (lifetime_model.h) retrained in the background every kRetrainEvery
-//     deaths on the last kWindow of them (the first as soon as there are
-//     kMinSamples). Until a model exists, and for files with no level (not
-//     a store's tables or logs), the hint rule applies. GC is told which
-//     files the model expects to die soon (DiesSoon) and leaves zones of
-//     such files for last. Measured against the rule: docs/benchmarks.md.
+//   - "learned": DumpKV's approach (seed 002) for files. As DumpKV writes
+//     with a default lifetime and asks its model at GC, zones follow the
+//     rule and the model serves GC: features of each table or log at
+//     creation (its kind, level, the job writing it, how long recent files
+//     of its level lived, decayed creation and deletion counts of its
+//     level, free space; lifetime_features.h), labels from the deaths this
+//     policy sees, a gradient-boosted classifier (lifetime_model.h)
+//     retrained in the background every kRetrainEvery deaths on the last
+//     kWindow of them (the first as soon as there are kMinSamples). GC is
+//     told which files the model expects to die soon (DiesSoon) and leaves
+//     zones of such files for last. Using the model's classes as zone
+//     classes too was measured and relocated more (docs/benchmarks.md).
 // The model is kept in the filesystem's attributes (AttachStore) and
 // reloaded at mount; one that does not decode is dropped with a warning and
 // the rule applies until the next training.
@@ -50,8 +51,7 @@ class LifetimePolicy : public AllocationPolicyWrapper {
   // window takes 60-100 ms of a core here (at a low priority): every 64
   // deaths cost db_bench a tenth of its throughput on two cores.
   static constexpr size_t kRetrainEvery = 256;
-  // Lifetime classes: the rule's are kRuleClassBase + hint (0-5), the
-  // model's 1 + its class.
+  // Lifetime classes: kRuleClassBase + the write-life-time hint (0-5).
   static constexpr uint8_t kRuleClassBase = 8;
 
   // name is what the filesystem records (the target's name with the
@@ -67,8 +67,9 @@ class LifetimePolicy : public AllocationPolicyWrapper {
   uint8_t LifetimeClass(const AllocationRequest& request) override;
   bool DiesSoon(const std::string& path, uint64_t write_clock) override;
   void OnFileDeleted(const std::string& path, uint64_t size, uint64_t write_clock) override;
-  // The target's state with "lifetime": {mode, trained models, the
-  // classes given, the model's accuracy on the deaths it predicted, ...}.
+  // The target's state with "lifetime": {mode, files classed and
+  // predicted, trainings, the model's accuracy on the deaths it predicted,
+  // ...}.
   std::string StateJson() const override;
 
   // Loads the model fs keeps (a warning if it is damaged) and saves each
@@ -105,7 +106,7 @@ class LifetimePolicy : public AllocationPolicyWrapper {
   uint64_t zone_capacity_ = 0;
   uint64_t clock_ = 0;  // the latest write clock seen
   uint64_t trainings_ = 0, training_failures_ = 0;
-  uint64_t rule_classes_ = 0, model_classes_ = 0;
+  uint64_t classed_files_ = 0, predicted_files_ = 0;
   uint64_t predicted_deaths_ = 0, predicted_right_ = 0, predicted_one_off_ = 0;
   double training_ms_ = 0;
   std::string load_warning_;

@@ -1,7 +1,7 @@
-// LifetimePolicy: the hint rule's classes, the learned classes once deaths
-// have taught a model (tables of a short-lived level apart from those of a
-// long-lived one), GC told which files are about to die, the wrapped
-// policy's tiering seen through, and the model kept with the filesystem.
+// LifetimePolicy: the hint rule's classes, a model once deaths have taught
+// one that tells GC which files are about to die (a short-lived level's
+// tables near their end, never a long-lived level's), the wrapped policy's
+// tiering seen through, and the model kept with the filesystem.
 #include "placement/lifetime_policy.h"
 
 #include <gtest/gtest.h>
@@ -67,26 +67,27 @@ TEST_F(LifetimePolicyTest, HintRuleGivesAClassPerWriteLifeTimeHint) {
   EXPECT_FALSE(p->model().trained());
   auto state = nlohmann::json::parse(p->StateJson());
   EXPECT_EQ(state["lifetime"]["mode"], "hint");
-  EXPECT_EQ(state["lifetime"]["files_given_rule_class"], 202);
+  EXPECT_EQ(state["lifetime"]["files_classed"], 202);
+  EXPECT_EQ(state["lifetime"]["files_predicted"], 0);
 }
 
-TEST_F(LifetimePolicyTest, LearnedClassesSeparateWhatDiesSoonFromWhatLives) {
+TEST_F(LifetimePolicyTest, LearnedModelTellsGcWhatDiesSoon) {
   auto p = Make(LifetimeMode::kLearned);
-  // Before any model: the rule.
   EXPECT_EQ(Create(p.get(), "/db/000001.sst", 0, 0), LifetimePolicy::kRuleClassBase + 3);
+  EXPECT_FALSE(p->DiesSoon("/db/000001.sst", 56 * kMiB));  // no model yet
   Teach(p.get(), 400);
   ASSERT_TRUE(p->TrainNow().ok());
   ASSERT_TRUE(p->model().trained());
-  const uint8_t young = Create(p.get(), "/db/200000.sst", 0, clock_);
-  const uint8_t old = Create(p.get(), "/db/200001.sst", 3, clock_);
-  EXPECT_LT(young, LifetimePolicy::kRuleClassBase);
-  EXPECT_LT(old, LifetimePolicy::kRuleClassBase);
-  EXPECT_LT(young, old);
-  // Files that are not a store's tables or logs keep the rule's class.
+  // Zones still follow the rule (the model's classes as zone classes
+  // relocated more); the model predicts.
+  EXPECT_EQ(Create(p.get(), "/db/200000.sst", 0, clock_), LifetimePolicy::kRuleClassBase + 3);
+  EXPECT_EQ(Create(p.get(), "/db/200001.sst", 3, clock_), LifetimePolicy::kRuleClassBase + 5);
+  // Files that are not a store's tables or logs get no prediction.
   AllocationRequest other;
   other.path = "/.hintfs-index/abc";
   other.write_clock = clock_;
   EXPECT_EQ(p->LifetimeClass(other), LifetimePolicy::kRuleClassBase);
+  EXPECT_FALSE(p->DiesSoon("/.hintfs-index/abc", clock_ + 56 * kMiB));
   // The level-0 table is due within a zone's worth of writes (16 MiB) once
   // about 48 MiB have passed; the level-3 one is not, nor is anything past
   // its class's end.
@@ -97,6 +98,7 @@ TEST_F(LifetimePolicyTest, LearnedClassesSeparateWhatDiesSoonFromWhatLives) {
   // Deaths it predicted are scored.
   p->OnFileDeleted("/db/200000.sst", kMiB, clock_ + 64 * kMiB);
   auto state = nlohmann::json::parse(p->StateJson())["lifetime"];
+  EXPECT_EQ(state["files_predicted"], 2);
   EXPECT_EQ(state["predicted_deaths"], 1);
   EXPECT_EQ(state["accuracy"], 1.0);
   EXPECT_GE(state["trainings"], 1);
@@ -135,7 +137,8 @@ TEST_F(LifetimePolicyTest, ModelIsKeptWithTheFilesystemAndDamageFallsBackToTheRu
   second->AttachStore(fs.get());
   ASSERT_TRUE(second->model().trained());
   EXPECT_EQ(second->model().Encode(), first->model().Encode());
-  EXPECT_LT(Create(second.get(), "/db/300000.sst", 3, 0), LifetimePolicy::kRuleClassBase);
+  Create(second.get(), "/db/300000.sst", 0, 0);
+  EXPECT_TRUE(second->DiesSoon("/db/300000.sst", 56 * kMiB));
   second->DetachStore();
   // A damaged part: a warning, the rule's classes, no failure.
   std::string part = fs->Attributes().at("lifetime.model.0");
@@ -144,7 +147,9 @@ TEST_F(LifetimePolicyTest, ModelIsKeptWithTheFilesystemAndDamageFallsBackToTheRu
   auto third = Make(LifetimeMode::kLearned);
   third->AttachStore(fs.get());
   EXPECT_FALSE(third->model().trained());
-  EXPECT_EQ(Create(third.get(), "/db/300001.sst", 3, 0), LifetimePolicy::kRuleClassBase + 5);
+  Create(third.get(), "/db/300001.sst", 0, 0);
+  EXPECT_FALSE(third->DiesSoon("/db/300001.sst", 56 * kMiB));
+  EXPECT_EQ(nlohmann::json::parse(third->StateJson())["lifetime"]["files_predicted"], 0);
   EXPECT_NE(nlohmann::json::parse(third->StateJson())["lifetime"]["warning"], nullptr);
   third->DetachStore();
   ASSERT_OK(fs->Unmount());
