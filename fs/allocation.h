@@ -57,8 +57,9 @@ struct AllocationRequest {
   uint64_t write_clock = 0;
 };
 
-// The lifetime class GC's relocations fill zones of: data that survived
-// until its zone was collected is old, and kept apart from new data.
+// The lifetime class GC's relocations fill zones of when the policy gives
+// files lifetime classes: data that survived until its zone was collected is
+// old, and kept apart from new data.
 constexpr uint8_t kGcLifetimeClass = 255;
 
 class AllocationPolicy {

@@ -361,7 +361,7 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* dire
       ZoneSlot& slot = m->zones[zone];
       slot.role = ino->role;
       slot.live += chunk;
-      slot.last_write_clock = write_clock_.fetch_add(data_bytes) + data_bytes;
+      write_clock_ += data_bytes;
       Extent e{dev, zone, offset, data_bytes};
       Extent* last = ino->extents.empty() ? nullptr : &ino->extents.back();
       if (last != nullptr && ContinuesLocked(*last, e)) {

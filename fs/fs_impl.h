@@ -90,11 +90,9 @@ struct ZoneSlot {
   // after a remount the zone takes no more.
   bool shared_overflow = false;
   // The lifetime class of the files it holds (AllocationPolicy::
-  // LifetimeClass) and the write clock at its last write, for GC's choice.
-  // In memory only: after a remount a partly written zone takes files of no
-  // class, and its age counts from the mount.
+  // LifetimeClass). In memory only: after a remount a partly written zone
+  // takes files of no class.
   uint8_t lifetime_class = 0;
-  uint64_t last_write_clock = 0;
   uint32_t trailer_block = 0;  // where the trailer starts, when sealed
   // The CRC of the trailer's table the journal recorded (zones sealed before
   // it was recorded have none): a trailer that differs comes from another
