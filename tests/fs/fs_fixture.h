@@ -3,7 +3,9 @@
 #define HINTFS_TESTS_FS_FS_FIXTURE_H_
 
 #include <random>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "fs/device/emulated_device.h"
 #include "fs/filesystem.h"
@@ -82,6 +84,15 @@ class FsTest : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s.ToString();
     out.resize(got);
     return out;
+  }
+
+  // The (device, zone) pairs a file's extents lie in.
+  std::set<std::pair<uint32_t, uint32_t>> ZonesOf(const std::string& path) {
+    FileStat st;
+    EXPECT_OK(fs_->Stat(path, &st));
+    std::set<std::pair<uint32_t, uint32_t>> zones;
+    for (const Extent& e : st.extents) zones.insert({e.device, e.zone});
+    return zones;
   }
 
   static std::string Random(std::mt19937_64* rng, size_t n) {

@@ -39,13 +39,6 @@ class LifetimeClassTest : public test::FsTest {
     o.policy = policy_;
     Mount(o);
   }
-  std::set<std::pair<uint32_t, uint32_t>> ZonesOf(const std::string& path) {
-    FileStat st;
-    EXPECT_OK(fs_->Stat(path, &st));
-    std::set<std::pair<uint32_t, uint32_t>> zones;
-    for (const Extent& e : st.extents) zones.insert({e.device, e.zone});
-    return zones;
-  }
   std::shared_ptr<ClassByName> policy_;
 };
 

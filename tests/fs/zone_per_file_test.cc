@@ -40,14 +40,6 @@ class ZonePerFileTest : public test::FsTest {
     ASSERT_OK(w->Sync());
     ASSERT_OK(w->Close());
   }
-  // The (device, zone) pairs a file's extents lie in.
-  std::set<std::pair<uint32_t, uint32_t>> ZonesOf(const std::string& path) {
-    FileStat st;
-    EXPECT_OK(fs_->Stat(path, &st));
-    std::set<std::pair<uint32_t, uint32_t>> zones;
-    for (const Extent& e : st.extents) zones.insert({e.device, e.zone});
-    return zones;
-  }
   ZoneCondition ConditionOf(std::pair<uint32_t, uint32_t> zone) {
     std::vector<ZoneReport> zones;
     EXPECT_OK(fs_->Zones(&zones));
