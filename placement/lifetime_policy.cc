@@ -24,8 +24,10 @@ std::string PartAttribute(size_t i) { return "lifetime.model." + std::to_string(
 
 LifetimePolicy::LifetimePolicy(std::string name, std::shared_ptr<AllocationPolicy> target,
                                std::shared_ptr<HintBus> bus, LifetimeMode mode)
-    : AllocationPolicyWrapper(std::move(target)), name_(std::move(name)), mode_(mode), features_(std::move(bus)) {
-  if (mode_ == LifetimeMode::kLearned) trainer_ = std::thread([this] { TrainLoop(); });
+    : AllocationPolicyWrapper(std::move(target)), name_(std::move(name)), mode_(mode) {
+  if (mode_ != LifetimeMode::kLearned) return;
+  features_ = std::make_unique<LifetimeFeatureSource>(std::move(bus));
+  trainer_ = std::thread([this] { TrainLoop(); });
 }
 
 LifetimePolicy::~LifetimePolicy() {
@@ -44,7 +46,7 @@ void LifetimePolicy::OnMount(const std::vector<DeviceSpace>& devices) {
     zone_capacity_ = std::max(zone_capacity_, d.zone_capacity);
   }
   // Counters remember the last few zones' worth of writes.
-  if (zone_capacity_ != 0) features_.SetHalfLife(4 * zone_capacity_);
+  if (features_ != nullptr && zone_capacity_ != 0) features_->SetHalfLife(4 * zone_capacity_);
   AllocationPolicyWrapper::OnMount(devices);
 }
 
@@ -55,33 +57,39 @@ void LifetimePolicy::ChooseDevices(const AllocationRequest& request, const std::
     free += d.free_bytes;
     total += static_cast<uint64_t>(d.total_zones) * d.zone_capacity;
   }
-  if (total != 0) features_.SetFreeFraction(static_cast<double>(free) / static_cast<double>(total));
+  if (features_ != nullptr && total != 0) {
+    features_->SetFreeFraction(static_cast<double>(free) / static_cast<double>(total));
+  }
   AllocationPolicyWrapper::ChooseDevices(request, devices, order);
 }
 
 uint8_t LifetimePolicy::LifetimeClass(const AllocationRequest& request) {
-  FileRecord rec;
-  rec.features = features_.OnCreated(request);
-  rec.birth = request.write_clock;
-  std::lock_guard<std::mutex> l(mu_);
-  classed_files_++;
-  clock_ = std::max(clock_, request.write_clock);
-  std::shared_ptr<const LifetimeModel> model = model_;
-  // The model predicts for a store's tables and logs; its other files (and
-  // hintfs's own, as the block indexes) carry no level, job or kind worth
-  // learning from.
-  const bool learnable = !std::isnan(rec.features[kFeatureLevel]);
-  if (mode_ == LifetimeMode::kLearned && model != nullptr && learnable) {
-    rec.predicted = model->Predict(rec.features);
-    predicted_files_++;
-  }
-  files_[request.path] = rec;
   // Zones follow the rule in both modes: the model's classes as zone
   // classes relocated 1.4-1.8x what the rule does (docs/benchmarks.md). As
   // DumpKV, which writes with a default lifetime and asks its model at GC,
   // the prediction serves GC (DiesSoon).
   const int hint = request.lifetime_hint < 0 ? 0 : (request.lifetime_hint > 5 ? 5 : request.lifetime_hint);
-  return static_cast<uint8_t>(kRuleClassBase + hint);
+  const uint8_t rule_class = static_cast<uint8_t>(kRuleClassBase + hint);
+  if (features_ == nullptr) {
+    std::lock_guard<std::mutex> l(mu_);
+    classed_files_++;
+    return rule_class;
+  }
+  FileRecord rec;
+  rec.features = features_->OnCreated(request);
+  rec.birth = request.write_clock;
+  std::lock_guard<std::mutex> l(mu_);
+  classed_files_++;
+  clock_ = std::max(clock_, request.write_clock);
+  // The model predicts for a store's tables and logs; its other files (and
+  // hintfs's own, as the block indexes) carry no level, job or kind worth
+  // learning from.
+  if (model_ != nullptr && !std::isnan(rec.features[kFeatureLevel])) {
+    rec.predicted = model_->Predict(rec.features);
+    predicted_files_++;
+  }
+  files_[request.path] = rec;
+  return rule_class;
 }
 
 bool LifetimePolicy::DiesSoon(const std::string& path, uint64_t write_clock) {
@@ -101,6 +109,7 @@ bool LifetimePolicy::DiesSoon(const std::string& path, uint64_t write_clock) {
 
 void LifetimePolicy::OnFileDeleted(const std::string& path, uint64_t size, uint64_t write_clock) {
   static_cast<void>(size);
+  if (features_ == nullptr) return;  // the rule learns nothing
   std::unique_lock<std::mutex> l(mu_);
   clock_ = std::max(clock_, write_clock);
   auto it = files_.find(path);
@@ -115,8 +124,8 @@ void LifetimePolicy::OnFileDeleted(const std::string& path, uint64_t size, uint6
     if (actual == rec.predicted - 1 || actual == rec.predicted + 1) predicted_one_off_++;
   }
   l.unlock();
-  features_.OnDied(rec.features, lifetime, write_clock);
-  if (mode_ != LifetimeMode::kLearned || std::isnan(rec.features[kFeatureLevel])) return;
+  features_->OnDied(rec.features, lifetime, write_clock);
+  if (std::isnan(rec.features[kFeatureLevel])) return;
   l.lock();
   LifetimeSample sample;
   sample.features = rec.features;

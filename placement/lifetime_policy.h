@@ -93,7 +93,7 @@ class LifetimePolicy : public AllocationPolicyWrapper {
 
   const std::string name_;
   const LifetimeMode mode_;
-  LifetimeFeatureSource features_;
+  std::unique_ptr<LifetimeFeatureSource> features_;  // learned mode only: the rule needs none
 
   mutable std::mutex mu_;
   std::unordered_map<std::string, FileRecord> files_;  // live files this mount classified
