@@ -17,7 +17,6 @@ class FsFileWriter : public FileWriter {
     if (closed_) return Status::InvalidArgument("append to a closed file");
     if (fs_->options().observer) fs_->options().observer->OnAppend(ino_->created_as, data);
     std::lock_guard<std::mutex> l(ino_->mu);
-    ino_->size += data.size();
     ino_->mtime_ns = WallClockNs();
     ino_->attr_dirty = true;
     Status s;
@@ -25,8 +24,12 @@ class FsFileWriter : public FileWriter {
       // Whole blocks go to the zone straight from the caller's bytes (a FUSE
       // write-back sends 1 MiB at a time): one copy fewer. What is left in
       // data, a partial block or all of it after an error, is buffered.
+      // WriteOut counts what it writes in the size, block by block, so that
+      // the size never runs ahead of the extents (GC may journal the file
+      // while this waits for a zone).
       s = fs_->WriteOut(ino_.get(), /*include_partial=*/false, &data);
     }
+    ino_->size += data.size();
     ino_->pending.append(data.data(), data.size());
     if (s.ok() && ino_->pending.size() >= fs_->options().write_buffer_bytes) {
       s = fs_->WriteOut(ino_.get(), /*include_partial=*/false);
@@ -362,6 +365,7 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* dire
       slot.role = ino->role;
       slot.live += chunk;
       write_clock_ += data_bytes;
+      if (direct != nullptr) ino->size += data_bytes;  // the buffer's bytes are in it already
       Extent e{dev, zone, offset, data_bytes};
       Extent* last = ino->extents.empty() ? nullptr : &ino->extents.back();
       if (last != nullptr && ContinuesLocked(*last, e)) {

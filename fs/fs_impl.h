@@ -1,12 +1,13 @@
 // Internal: the implementation of Filesystem, shared by fs_mount.cc (mkfs,
 // mount, recovery, unmount), fs_impl.cc (namespace), fs_file_io.cc (writers
-// and readers), fs_space.cc (zone allocation, reclaim, GC, usage),
+// and readers), fs_space.cc (zone allocation, reclaim, usage), fs_gc.cc (GC),
 // fs_migrate.cc (migration) and fs_check.cc (fsck).
 //
 // Locking, outermost first: Inode::mu -> FsImpl::mu_ -> Journal. An inode's
 // extent list changes only with both its mu and mu_ held, so either lock is
 // enough to read it. GC takes inode locks with try_lock, so it never waits on
-// a writer that is itself waiting for space.
+// a writer that is itself waiting for space; such a writer lends its file to
+// GC meanwhile (Inode::lent_to_gc).
 #ifndef HINTFS_FS_FS_IMPL_H_
 #define HINTFS_FS_FS_IMPL_H_
 
@@ -65,6 +66,13 @@ struct Inode {
   int32_t zone_device = -1;  // the zone this file is appending to
   uint32_t zone = 0;
   uint64_t ask_again_at = UINT64_MAX;  // file size at which to leave it (AskAgainAfter)
+  // Set by a writer that holds mu and waits in AcquireZone for GC to free a
+  // zone: until it is cleared (under FsImpl::gc_mu_, so never while a GC
+  // runs) the writer touches neither the extents nor the size, and GC may
+  // move the file's extents as if it held mu. Without this, two files that
+  // wait for space at once, each in most zones (a store's LOG and MANIFEST
+  // are), keep each other's every victim busy and their writes fail.
+  std::atomic<bool> lent_to_gc{false};
 
   uint64_t extent_bytes() const { return size - pending.size(); }
 };
@@ -160,7 +168,7 @@ class FsImpl : public Filesystem {
   // Sends pending bytes to the device: whole blocks, or with include_partial
   // everything (the last block padded). The bytes are the inode's buffer, or
   // *direct when given (the buffer then empty; what is sent is removed from
-  // its front). ino->mu held.
+  // its front and added to the size). ino->mu held.
   Status WriteOut(Inode* ino, bool include_partial, std::string_view* direct = nullptr);
 
   // ---- checked block I/O (fs_blocks.cc); no lock held
@@ -344,12 +352,12 @@ class FsImpl : public Filesystem {
   Status FlushDirtyDevices();
   Status CommitAndReclaim();
   void ReclaimZones();
-  // GC that never touches held (an inode whose lock the calling thread has),
-  // on one device (or all when only_device is -1); *zones_busy, if given,
-  // counts victims skipped because a file in them was in use.
-  Status CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held,
-                              int32_t only_device, uint32_t* zones_busy = nullptr);
-  Status RelocateZone(uint32_t device, uint32_t zone, const Inode* held_by_caller, bool* freed);
+  // GC on one device (or all when only_device is -1); *zones_busy, if given,
+  // counts victims skipped because a file in them was in use. A caller that
+  // holds a file's lock lends the file first (Inode::lent_to_gc).
+  Status CollectGarbageOn(uint32_t max_zones, uint32_t* zones_freed, int32_t only_device,
+                          uint32_t* zones_busy = nullptr);
+  Status RelocateZone(uint32_t device, uint32_t zone, bool* freed);
   // One extent GC copied out of a zone: the file (its lock held), where the
   // extent was in it, and the pieces that replace it.
   struct RelocatedExtent {

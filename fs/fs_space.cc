@@ -1,7 +1,6 @@
 // Filesystem: zone allocation, zone reset, garbage collection, usage reports.
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <thread>
 
 #include <fmt/format.h>
@@ -154,6 +153,34 @@ bool FsImpl::RoomForActiveZoneLocked(uint32_t device, uint32_t active) {
   return true;
 }
 
+namespace {
+
+// Lends a file whose lock the caller holds to GC (Inode::lent_to_gc), from
+// Begin until destruction, which first waits for a GC that may be moving the
+// file's extents to finish.
+class LoanToGc {
+ public:
+  LoanToGc(Inode* ino, std::mutex* gc_mu) : ino_(ino), gc_mu_(gc_mu) {}
+  LoanToGc(const LoanToGc&) = delete;
+  LoanToGc& operator=(const LoanToGc&) = delete;
+  ~LoanToGc() {
+    if (!lent_) return;
+    std::lock_guard<std::mutex> l(*gc_mu_);
+    ino_->lent_to_gc = false;
+  }
+  void Begin() {
+    lent_ = true;
+    ino_->lent_to_gc = true;
+  }
+
+ private:
+  Inode* ino_;
+  std::mutex* gc_mu_;
+  bool lent_ = false;
+};
+
+}  // namespace
+
 Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_t* zone) {
   AllocationRequest req;
   req.inode = ino->id;
@@ -181,6 +208,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   // next one: first zones already dead, then garbage collection, for as long
   // as it frees zones (other writers may take what one round freed).
   constexpr int kGcRounds = 8;
+  LoanToGc lend(ino, &gc_mu_);
   for (uint32_t d : order) {
     if (d >= members_.size()) continue;
     for (int attempt = 0; attempt <= kGcRounds; attempt++) {
@@ -210,7 +238,8 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
         if (!s.ok()) return s;
       } else {
         uint32_t freed = 0, busy = 0;
-        Status s = CollectGarbageExcept(2, &freed, ino, static_cast<int32_t>(d), &busy);
+        lend.Begin();
+        Status s = CollectGarbageOn(2, &freed, static_cast<int32_t>(d), &busy);
         if (!s.ok() && !s.IsNoSpace()) return s;
         if (freed == 0 && busy == 0) break;
         // The victims' files were in use (GC never waits for a file's lock,
@@ -321,203 +350,6 @@ void FsImpl::ReclaimZones() {
 
 bool FsImpl::RoleOwnsZonesLocked(const Member* m, ZoneRole role) {
   return policy_->ZonePerFile(role, m->info.zone_capacity);
-}
-
-bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
-                              uint32_t* device, uint32_t* zone) {
-  // Live bytes per zone of files the policy expects to be deleted soon: a
-  // zone whose live bytes are mostly theirs empties itself if left alone, so
-  // it is collected only when no other zone has garbage.
-  std::map<std::pair<uint32_t, uint32_t>, uint64_t> dying;
-  const uint64_t clock = write_clock_.load();
-  for (const auto& [id, ino] : inodes_) {
-    if (ino->type != FileType::kFile || ino->extents.empty() || !policy_->DiesSoon(ino->created_as, clock)) {
-      continue;
-    }
-    for (const Extent& e : ino->extents) dying[{e.device, e.zone}] += e.length;
-  }
-  // Greedy within each group: the most garbage first.
-  std::pair<bool, uint64_t> best{false, 0};
-  bool found = false;
-  for (uint32_t d = 0; d < members_.size(); d++) {
-    if (only_device >= 0 && d != static_cast<uint32_t>(only_device)) continue;
-    const Member* m = members_[d].get();
-    for (uint32_t z = 0; z < m->zones.size(); z++) {
-      const ZoneSlot& s = m->zones[z];
-      if (s.reserved || s.writer || s.readers != 0 || s.live == 0 || s.used <= s.live ||
-          RoleOwnsZonesLocked(m, s.role) || skip->count({d, z})) {
-        continue;
-      }
-      auto it = dying.find({d, z});
-      const bool stable = it == dying.end() || it->second * 2 < s.live;
-      const std::pair<bool, uint64_t> score{stable, s.used - s.live};
-      if (!found || score > best) {
-        best = score;
-        *device = d;
-        *zone = z;
-        found = true;
-      }
-    }
-  }
-  return found;
-}
-
-Status FsImpl::CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) {
-  return CollectGarbageExcept(max_zones, zones_freed, nullptr, -1);
-}
-
-Status FsImpl::CollectGarbageExcept(uint32_t max_zones, uint32_t* zones_freed, const Inode* held,
-                                    int32_t only_device, uint32_t* zones_busy) {
-  *zones_freed = 0;
-  if (zones_busy != nullptr) *zones_busy = 0;
-  Status s = CheckWritable();
-  if (!s.ok()) return s;
-  std::lock_guard<std::mutex> gl(gc_mu_);
-  std::set<std::pair<uint32_t, uint32_t>> skip;
-  // A victim whose files are in use is passed over and does not count
-  // against max_zones: writers that wait for space hold their files, and
-  // retrying only the zones with the most garbage, which held their data,
-  // failed writes with a third of the device garbage.
-  for (uint32_t tried = 0; tried < max_zones;) {
-    uint32_t d = 0, z = 0;
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      if (!PickVictimLocked(&skip, only_device, &d, &z)) break;
-    }
-    skip.insert({d, z});
-    bool freed = false;
-    s = RelocateZone(d, z, held, &freed);
-    if (!s.ok() && !s.IsBusy() && !s.IsNoSpace()) return s;
-    if (s.IsBusy()) {
-      if (zones_busy != nullptr) ++*zones_busy;
-      continue;
-    }
-    tried++;
-    if (freed) ++*zones_freed;
-  }
-  {
-    std::lock_guard<std::mutex> l(stats_mu_);
-    stats_.gc_runs++;
-  }
-  return CommitAndReclaim();
-}
-
-Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, const Inode* held_by_caller,
-                            bool* freed) {
-  *freed = false;
-  Member* m = members_[device].get();
-  std::vector<std::shared_ptr<Inode>> owners;
-  ZoneRole role;
-  uint8_t victim_class = 0;
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    if (m->zones[victim].writer) return Status::Busy("zone in use");
-    // Held like a writer's zone so that nothing appends to it meanwhile.
-    m->zones[victim].writer = true;
-    role = m->zones[victim].role;
-    victim_class = m->zones[victim].lifetime_class;
-    for (auto& [id, ino] : inodes_) {
-      for (const Extent& e : ino->extents) {
-        if (e.device == device && e.zone == victim) {
-          owners.push_back(ino);
-          break;
-        }
-      }
-    }
-  }
-  auto release_victim = [&] {
-    std::lock_guard<std::mutex> l(mu_);
-    m->zones[victim].writer = false;
-  };
-  // Never wait for an inode lock: its holder may be waiting for this GC.
-  std::vector<std::unique_lock<std::mutex>> locks;
-  for (auto& ino : owners) {
-    std::unique_lock<std::mutex> lk;
-    if (ino.get() != held_by_caller) lk = std::unique_lock<std::mutex>(ino->mu, std::try_to_lock);
-    if (!lk.owns_lock()) {
-      release_victim();
-      return Status::Busy("zone in use");
-    }
-    locks.push_back(std::move(lk));
-  }
-  // Every zone GC copies into stays held until the copies are counted live:
-  // a written zone with no live bytes and no holder would be reset.
-  CopyTarget target;
-  target.devices = {device};
-  target.role = role;
-  target.for_gc = true;
-  // Under a policy with lifetime classes, survivors go to zones of their
-  // own; without (every zone of class 0), GC fills as it always did.
-  target.lifetime_class = victim_class == 0 ? 0 : kGcLifetimeClass;
-  std::vector<RelocatedExtent> copies;
-  Status result = CopyZoneExtents(device, victim, owners, &target, &copies);
-  if (result.ok()) {
-    std::vector<Extent> pieces;
-    for (const RelocatedExtent& c : copies) pieces.insert(pieces.end(), c.pieces.begin(), c.pieces.end());
-    result = VerifyCopies(pieces, "GC");
-  }
-  uint64_t moved = 0;
-  if (result.ok()) moved = SwitchToCopies(role, &copies);
-  ReleaseCopyZones(&target);
-  release_victim();
-  {
-    std::lock_guard<std::mutex> l(stats_mu_);
-    stats_.gc_bytes_moved += moved;
-  }
-  std::lock_guard<std::mutex> l(mu_);
-  *freed = m->zones[victim].live == 0;
-  if (*freed) {
-    std::lock_guard<std::mutex> sl(stats_mu_);
-    stats_.gc_zones_freed++;
-  }
-  return result;
-}
-
-Status FsImpl::CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector<std::shared_ptr<Inode>>& owners,
-                               CopyTarget* target, std::vector<RelocatedExtent>* copies) {
-  for (const auto& ino : owners) {
-    for (size_t i = 0; i < ino->extents.size(); i++) {
-      const Extent& old = ino->extents[i];
-      if (old.device != device || old.zone != zone) continue;
-      RelocatedExtent c;
-      c.inode = ino.get();
-      c.index = i;
-      c.old = old;
-      Status s = CopyExtent(old, target, nullptr, &c.pieces);
-      if (!s.ok()) return s;
-      copies->push_back(std::move(c));
-    }
-  }
-  return Status::OK();
-}
-
-uint64_t FsImpl::SwitchToCopies(ZoneRole role, std::vector<RelocatedExtent>* copies) {
-  std::lock_guard<std::mutex> l(mu_);
-  uint64_t moved = 0;
-  Inode* current = nullptr;
-  size_t shift = 0;  // extents the file gained before this one (an extent may become several)
-  for (RelocatedExtent& c : *copies) {
-    if (c.inode != current) {
-      if (current != nullptr) QueueInodeLocked(current);
-      current = c.inode;
-      shift = 0;
-    }
-    if (c.inode->deleted) continue;  // the copy is garbage already
-    const size_t i = c.index + shift;
-    AddLiveLocked(c.old, -1);
-    for (const Extent& p : c.pieces) {
-      AddLiveLocked(p, +1);
-      members_[p.device]->zones[p.zone].role = role;
-    }
-    std::vector<Extent>& extents = c.inode->extents;
-    extents.erase(extents.begin() + static_cast<long>(i));
-    extents.insert(extents.begin() + static_cast<long>(i), c.pieces.begin(), c.pieces.end());
-    c.inode->first_dirty = std::min(c.inode->first_dirty, i);
-    shift += c.pieces.size() - 1;
-    moved += c.old.length;
-  }
-  if (current != nullptr) QueueInodeLocked(current);
-  return moved;
 }
 
 Status FsImpl::Usage(std::vector<DeviceUsage>* usage) {

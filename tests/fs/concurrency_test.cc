@@ -143,5 +143,71 @@ TEST_F(FsTest, WritersWaitingForSpaceDoNotStarveEachOther) {
   ExpectClean();
 }
 
+// A store's long-lived files (its LOG, MANIFEST) take a block now and then,
+// so after a while every zone holds some of each. When two of them wait for
+// space at once, each holding its own file, every victim holds the other's
+// blocks: GC must still move them (a waiting writer lends its file to GC),
+// or both writes fail with half the device garbage.
+TEST_F(FsTest, LongLivedWritersWaitingForSpaceDoNotBlockEachOthersGc) {
+  FsGeometry g;
+  g.fast = "zone_size=128KiB&zones=12";
+  g.slow = "zone_size=128KiB&zones=6";
+  Format(g);
+  MountOptions opts;
+  opts.write_buffer_bytes = 16 << 10;
+  Mount(opts);
+  std::mt19937_64 rng(7);
+  std::string contents[2];
+  const std::string names[2] = {"/LOG", "/MANIFEST"};
+  auto append = [&](int f, size_t n) {
+    std::unique_ptr<FileWriter> w;
+    const std::string data = Random(&rng, n);
+    ASSERT_OK(fs_->OpenWriter(names[f], WriteMode::kAppend, &w));
+    ASSERT_OK(w->Append(data));
+    ASSERT_OK(w->Close());
+    contents[f] += data;
+  };
+  // Each round puts a block of each long-lived file and two of a short one
+  // into the zone being filled, until only the zones GC keeps are empty.
+  std::vector<std::string> short_files;
+  auto empty_zones = [&] {
+    std::vector<DeviceUsage> usage;
+    EXPECT_OK(fs_->Usage(&usage));
+    uint32_t n = 0;
+    for (const DeviceUsage& u : usage) n += u.empty_zones;
+    return n;
+  };
+  const uint32_t start_empty = empty_zones();
+  while (empty_zones() > 4 && short_files.size() < 1000) {
+    append(0, 4096);
+    append(1, 4096);
+    short_files.push_back("/short" + std::to_string(short_files.size()));
+    WriteFile(short_files.back(), Random(&rng, 8192));
+  }
+  ASSERT_GT(start_empty, 10u);
+  for (const std::string& f : short_files) ASSERT_OK(fs_->Unlink(f));
+  // Both files append a zone and a half at once, in one call each: a call
+  // holds its file from the first zone it waits for to the last.
+  std::unique_ptr<FileWriter> writers[2];
+  for (int f = 0; f < 2; f++) ASSERT_OK(fs_->OpenWriter(names[f], WriteMode::kAppend, &writers[f]));
+  const std::string big[2] = {Random(&rng, 96 << 10), Random(&rng, 96 << 10)};
+  std::atomic<int> ready{0};
+  Status results[2];
+  auto run = [&](int f) {
+    ready++;
+    while (ready < 2) std::this_thread::yield();
+    results[f] = writers[f]->Append(big[f]);
+    if (results[f].ok()) results[f] = writers[f]->Close();
+  };
+  std::thread t0(run, 0), t1(run, 1);
+  t0.join();
+  t1.join();
+  for (int f = 0; f < 2; f++) {
+    ASSERT_TRUE(results[f].ok()) << names[f] << ": " << results[f].ToString();
+    EXPECT_EQ(ReadFile(names[f]), contents[f] + big[f]) << names[f];
+  }
+  ExpectClean();
+}
+
 }  // namespace
 }  // namespace hintfs
