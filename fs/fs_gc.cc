@@ -79,13 +79,37 @@ Status FsImpl::CollectGarbageOn(uint32_t max_zones, uint32_t* zones_freed, int32
       continue;
     }
     tried++;
-    if (freed) ++*zones_freed;
+    if (!freed) continue;
+    ++*zones_freed;
+    // Reset now, so that the next victim's copies may go into it: a device
+    // with one empty zone to spare otherwise filled it with the first
+    // victim's copies, found no room for the second's, and ended where it
+    // started, so writers waiting for space failed with a quarter of it
+    // garbage.
+    s = CommitAndReclaim();
+    if (!s.ok()) return s;
   }
   {
     std::lock_guard<std::mutex> l(stats_mu_);
     stats_.gc_runs++;
   }
   return CommitAndReclaim();
+}
+
+uint64_t FsImpl::GcRoomLocked(uint32_t device, uint32_t victim) const {
+  const Member* m = members_[device].get();
+  const ZoneSlot& v = m->zones[victim];
+  uint64_t room = 0;
+  for (uint32_t z = 0; z < m->zones.size(); z++) {
+    const ZoneSlot& s = m->zones[z];
+    if (z == victim || s.reserved || s.writer) continue;
+    if (s.used == 0) {
+      room += s.capacity;  // GC may open any empty zone
+    } else if (s.live > 0 && s.role == v.role && s.capacity - s.used >= m->block_size) {
+      room += s.capacity - s.used;  // a partly written zone of the role (PickZoneLocked)
+    }
+  }
+  return room;
 }
 
 Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
@@ -97,6 +121,10 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
   {
     std::lock_guard<std::mutex> l(mu_);
     if (m->zones[victim].writer) return Status::Busy("zone in use");
+    // Copies that cannot all be placed are garbage the moment they fail.
+    if (GcRoomLocked(device, victim) < m->zones[victim].live) {
+      return Status::NoSpace("no room to relocate a zone");
+    }
     // Held like a writer's zone so that nothing appends to it meanwhile.
     m->zones[victim].writer = true;
     role = m->zones[victim].role;

@@ -324,12 +324,12 @@ class FsImpl : public Filesystem {
   // ---- space (fs_space.cc)
   DeviceSpace DeviceSpaceLocked(uint32_t device) const;
   Status AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_t* zone);
-  // Empty zones a write of role must leave on a device: the policy's
-  // reservations, and the reserve unless the write frees space
-  // (MountOptions::reserve_zones).
   // Empty zones per device kept back from every writer but GC and
   // space-freeing writes (MountOptions::gc_reserve_zones, reserve_zones).
   uint32_t KeptBackZones() const { return options_.gc_reserve_zones + options_.reserve_zones; }
+  // Empty zones a write of role must leave on a device: the policy's
+  // reservations, and the reserve unless the write frees space
+  // (MountOptions::reserve_zones).
   uint32_t KeptEmptyZones(const DeviceSpace& space, ZoneRole role, bool frees_space) {
     return policy_->ReservedEmptyZones(space, role) + (frees_space ? 0 : options_.reserve_zones);
   }
@@ -358,6 +358,9 @@ class FsImpl : public Filesystem {
   Status CollectGarbageOn(uint32_t max_zones, uint32_t* zones_freed, int32_t only_device,
                           uint32_t* zones_busy = nullptr);
   Status RelocateZone(uint32_t device, uint32_t zone, bool* freed);
+  // Bytes GC's copies out of victim could go to on its device: empty zones
+  // and partly written zones of the victim's role. mu_ held.
+  uint64_t GcRoomLocked(uint32_t device, uint32_t victim) const;
   // One extent GC copied out of a zone: the file (its lock held), where the
   // extent was in it, and the pieces that replace it.
   struct RelocatedExtent {
