@@ -30,6 +30,7 @@ void HhzsPolicy::OnHint(const Hint& h) {
     ~NotePeaks() { p->NotePeaksLocked(); }
   } note{this};
   now_ns_ = std::max(now_ns_, h.time_ns);
+  RelevelTables(h, &ledger_);
   auto clamp = [](int level) { return level >= 0 && level < kMaxLevels; };
   switch (h.kind) {
     case Hint::Kind::kCompactionBegin:

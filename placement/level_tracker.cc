@@ -53,6 +53,11 @@ void LevelTracker::OnHint(const Hint& h) {
       if (h.level >= 0) levels_[h.path] = h.level;
       break;
     case Hint::Kind::kCompactionEnd: {
+      // For a trivial move the outputs are the inputs, now a level down: no
+      // table is created, so this is the only hint of it a listener sends.
+      for (const HintFile& out : h.outputs) {
+        if (out.level >= 0) levels_[out.path] = out.level;
+      }
       job_levels_.erase(h.job);
       auto job = job_inputs_.find(h.job);
       if (job == job_inputs_.end()) break;

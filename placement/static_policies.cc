@@ -47,6 +47,14 @@ void CountMountedTables(const std::vector<MountedFile>& files, TableLedger* ledg
   }
 }
 
+void RelevelTables(const Hint& h, TableLedger* ledger) {
+  if (h.reason == "inferred") return;
+  if (h.kind == Hint::Kind::kCompactionOutput) ledger->Relevel(h.path, h.level);
+  if (h.kind == Hint::Kind::kCompactionEnd) {
+    for (const HintFile& out : h.outputs) ledger->Relevel(out.path, out.level);
+  }
+}
+
 uint32_t WalBudgetReserve(const DeviceSpace& device, ZoneRole role, uint64_t budget_bytes) {
   if (device.tier != Tier::kFast || role == kWalClass || role == kCacheClass || device.zone_capacity == 0) {
     return 0;  // the budget is theirs (the cache keeps within its own)
@@ -74,9 +82,9 @@ LevelThresholdPolicy::LevelThresholdPolicy(std::string name, int fast_levels, st
       table_size_(config_.table_bytes) {
   subscription_ = bus_->Subscribe([this](const Hint& h) {
     table_size_.Note(h);
-    if (h.kind != Hint::Kind::kFileDeleted) return;
     std::lock_guard<std::mutex> l(mu_);
-    ledger_.Deleted(h.path);
+    RelevelTables(h, &ledger_);
+    if (h.kind == Hint::Kind::kFileDeleted) ledger_.Deleted(h.path);
   });
 }
 

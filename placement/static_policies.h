@@ -135,6 +135,12 @@ int64_t ShiftedSlots(int64_t slots, uint64_t old_aside, uint64_t new_aside, uint
 // Counts in ledger the tables a mount found whose level their tag records,
 // on the tier that holds most of their bytes.
 void CountMountedTables(const std::vector<MountedFile>& files, TableLedger* ledger);
+// Follows the levels h names for tables (TableLedger::Relevel): a table the
+// MANIFEST records at a level (every table, when a store opens and writes a
+// new MANIFEST), and the outputs of a finished compaction, which for a
+// trivial move are its inputs at their new level. Guesses ("inferred") are
+// not followed.
+void RelevelTables(const Hint& h, TableLedger* ledger);
 
 // Empty zones a request of role must leave on device so that a budget of
 // budget_bytes stays available on the fast tier for the WAL and the block

@@ -34,6 +34,17 @@ void TableLedger::Moved(const std::string& path, Tier tier) {
   Count(it->second, +1);
 }
 
+void TableLedger::Relevel(const std::string& path, int level) {
+  if (level < 0 || level >= kMaxLevels) return;
+  auto expected = expected_.find(path);
+  if (expected != expected_.end()) expected->second = level;
+  auto it = tables_.find(path);
+  if (it == tables_.end() || it->second.level == level) return;
+  Count(it->second, -1);
+  it->second.level = level;
+  Count(it->second, +1);
+}
+
 void TableLedger::Deleted(const std::string& path) {
   expected_.erase(path);
   auto it = tables_.find(path);

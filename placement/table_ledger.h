@@ -28,6 +28,10 @@ class TableLedger {
   void Found(const std::string& path, int level, Tier tier);
   // Migration moved a counted table to tier.
   void Moved(const std::string& path, Tier tier);
+  // The store moved path to another level without rewriting it (a trivial
+  // move), or an exact level replaced the one it was expected or found at
+  // (a table's tag keeps the level it was written at). Counts it there.
+  void Relevel(const std::string& path, int level);
   // The store deleted path (a table or not).
   void Deleted(const std::string& path);
 

@@ -245,6 +245,45 @@ TEST_F(HhzsTest, TablesOfEarlierMountsAreCounted) {
   EXPECT_EQ(policy_->fast(2), 0);
 }
 
+// A trivial move rewrites nothing: a listener tells of it only in the
+// compaction's end (its outputs are its inputs, a level down), the MANIFEST
+// as the table added at its new level. Counted at the level it was written
+// at, every table of a load's trivial moves stayed in L1 (18 "L1" tables
+// against a true one; tiering level 1; nothing of L2 on the fast tier).
+TEST_F(HhzsTest, TablesFollowTrivialMovesAndTheManifest) {
+  ASSERT_TRUE(Place("/db/000020.sst", 1, 5));
+  ASSERT_TRUE(Place("/db/000021.sst", 1, 5));
+  ASSERT_EQ(policy_->allocated(1), 2);
+  Hint end;
+  end.kind = Hint::Kind::kCompactionEnd;
+  end.job = 9;
+  end.level = 2;
+  end.reason = "compaction";
+  end.time_ns = 2000000;
+  end.outputs = {{"/db/000020.sst", 2}};
+  bus_->Publish(end);
+  EXPECT_EQ(policy_->allocated(1), 1);
+  EXPECT_EQ(policy_->allocated(2), 1);
+  EXPECT_EQ(policy_->fast(2), 1) << "still where it was";
+  // A table found at mount under the level its tag kept, then the store's
+  // new MANIFEST (written at open) names its level now.
+  FileTag tag;
+  tag.level = 1;
+  policy_->OnMountedFiles({MountedFile{"/db/000030.sst", kTableClass, EncodeFileTag(tag), 0, kTable}});
+  EXPECT_EQ(policy_->allocated(1), 2);
+  Publish(Hint::Kind::kCompactionOutput, -1, "/db/000030.sst", 3);
+  EXPECT_EQ(policy_->allocated(1), 1);
+  EXPECT_EQ(policy_->allocated(3), 1);
+  // A guess from the I/O pattern moves nothing.
+  Hint guess;
+  guess.kind = Hint::Kind::kCompactionOutput;
+  guess.path = "/db/000030.sst";
+  guess.level = 1;
+  guess.reason = "inferred";
+  bus_->Publish(guess);
+  EXPECT_EQ(policy_->allocated(3), 1);
+}
+
 TEST_F(HhzsTest, ZonesOfTableTailsAreNoSlots) {
   EXPECT_TRUE(Place("/db/a.sst", 2));
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 10);

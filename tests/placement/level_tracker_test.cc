@@ -1,5 +1,5 @@
-// LevelTracker's score of compactions the I/O pattern announced (reason
-// "inferred"), against what the MANIFEST records.
+// LevelTracker: its score of compactions the I/O pattern announced (reason
+// "inferred") against what the MANIFEST records, and levels it follows.
 #include "placement/level_tracker.h"
 
 #include <gtest/gtest.h>
@@ -49,6 +49,20 @@ TEST(LevelTracker, InferredCompactionsAreScoredAgainstTheManifest) {
   bus->Publish(Make(Hint::Kind::kFileDeleted, -1, "/db/000015.log", -1, ""));  // an unlink
   EXPECT_EQ(t.compaction_score().inputs_missed, 1u);
   EXPECT_EQ(t.Stats()["inferred_inputs_wrong"], 1u);
+}
+
+// A listener tells of a trivial move only in the compaction's end: its
+// outputs are its inputs, at the level they are now at.
+TEST(LevelTracker, FollowsTrivialMovesAListenerReports) {
+  auto bus = std::make_shared<HintBus>();
+  LevelTracker t(bus);
+  bus->Publish(Make(Hint::Kind::kTableFileCreation, 3, "/db/000040.sst", 1, "compaction"));
+  ASSERT_EQ(t.LevelOf("/db/000040.sst", 0), 1);
+  Hint end = Make(Hint::Kind::kCompactionEnd, 4, "", 2, "compaction");
+  end.outputs = {{"/db/000040.sst", 2}};
+  bus->Publish(end);
+  EXPECT_EQ(t.LevelOf("/db/000040.sst", 0), 2);
+  EXPECT_EQ(t.KnownLevels().at("/db/000040.sst"), 2);
 }
 
 }  // namespace
