@@ -119,7 +119,9 @@ def report(out, args):
         meta = json.load(fh)
     ops = load_results(out)
     runs = max((max(v) for v in ops.values() if v), default=0)
-    md = [f"Records: {meta['records']:,} of 24+1000 bytes; {meta['ops']:,} operations per workload; scale "
+    ops_text = (f"{meta['ops']:,} operations per workload" if meta.get("ops") else
+                "the paper's operation counts scaled (1M / 512 per YCSB workload, 5M / 512 for the others)")
+    md = [f"Records: {meta['records']:,} of 24+1000 bytes; {ops_text}; scale "
           f"1/{SCALE}, devices sped up {meta.get('speedup', PROFILE_SCALE)}x, "
           f"{meta.get('threads', 1)} client thread(s); throughput normalized to B3 (B3's median ops/s shown); "
           f"up to {runs} run(s) per cell: median (min-max) of the run-by-run ratios.", ""]

@@ -9,16 +9,21 @@ its 1 GiB-class ZN540 zones, tables just under a zone, 1 MiB memtables (two
 merged per flush, at most four), L0 and L1 targets of one zone and x10 per
 level, a WAL+cache budget of two zones, an SSD of 20 data zones (the
 filesystem's own zones on top, mkfs --fast-data-zones), 400 MiB of
-1,000-byte values for its 200 GiB. Devices take the zn540 and st14000 timing
-profiles, both sped up PROFILE_SCALE (20) times, which keeps their ratios;
-migration's 4 MiB/s is a bandwidth and is sped up with the devices (80 MiB/s,
-the same 1.9% of the HDD's sequential bandwidth as in the paper; sizes shrink
-512 times, so a table moves in the same share of a run's time).
+1,000-byte values for its 200 GiB, and the operations of a workload (1M for
+YCSB A-F, 5M for the others: 1,953 and 9,765). Devices take the zn540 and
+st14000 timing profiles at their real speed (--speedup 1): the paper's load
+is bound by the HDD, and sped up 20x on two cores ours was bound by the CPU
+(1.3-1.6 cores, the HDD 40% busy), so the compaction debt the paper's
+observation O1 describes never built. --speedup N runs the devices N times
+faster with their ratios kept (20 with --quick); migration's 4 MiB/s is a
+bandwidth and is sped up with them (the same 1.9% of the HDD's sequential
+bandwidth as in the paper; sizes shrink 512 times, so a table moves in the
+same share of a run's time).
 
-Each scheme loads once and lets its compactions finish (the paper's hours-
-long load leaves a settled tree; ours takes seconds); every workload then
-starts from a copy of the freshly loaded devices (the same state a fresh load gives, without paying
-for it again), in a new process, as the paper clears and reloads.
+Each scheme loads once and lets its compactions finish (--settle); every
+workload then starts from a copy of the freshly loaded devices (the same
+state a fresh load gives, without paying for it again), in a new process,
+as the paper clears and reloads.
 
   Exp#1  load + YCSB A-F, schemes B1-B4, AUTO, HHZS (P+M+C), ALL-FAST
   Exp#2  load + W1-W4 (10/50/50/100% reads, zipf 0.9/0.9/1.2/1.2),
@@ -37,7 +42,8 @@ left. Tables show medians with min-max; plots, error bars (hhzs_report.py).
 Writes results.csv (one row per phase, from hintfs-ycsb --csv), levels.csv
 (bytes per level and tier at the end of workload A), tables.md and PNG plots
 (fig5a.png, fig5b.png, fig6.png, fig7.png) to --out. --quick shrinks
-everything (about 4 minutes on 2 cores; a smoke test, not a measurement).
+everything and runs the devices 20x faster (about 4 minutes on 2 cores; a
+smoke test, not a measurement).
 """
 import argparse
 import csv
@@ -123,9 +129,21 @@ def schemes(speedup, migration_kib=None):
 MOUNT_QUERY = {"HINTFS": "blocks=32MiB"}
 
 
-def plan(exps):
-    """(scheme -> [(workload label, hintfs-ycsb arguments)]) for the experiments asked."""
+# The paper's operation counts (1M per YCSB workload, 5M per workload of
+# Exp#2-#5) scaled like every other size: a run must change the same share
+# of the tree as the paper's. Unscaled, a run of A rewrote 10% of the
+# records (the paper's: 0.25%) and its compactions rewrote L2 onto the SSD
+# under every scheme, undoing the placement the load left.
+YCSB_OPS = 1_000_000 // SCALE
+WORKLOAD_OPS = 5_000_000 // SCALE
+
+
+def plan(exps, ops=None):
+    """(scheme -> [(workload label, hintfs-ycsb arguments)]) for the experiments
+    asked; ops, if given, replaces the scaled operation counts."""
     runs = {}
+    ycsb_ops = ["--ops", str(ops or YCSB_OPS)]
+    workload_ops = ["--ops", str(ops or WORKLOAD_OPS)]
 
     def add(scheme, label, args):
         if label not in [l for l, _ in runs.setdefault(scheme, [])]:
@@ -136,20 +154,20 @@ def plan(exps):
             for w in YCSB:
                 # A spelled as its mix, so that W2 and zipf 0.9 (the same) reuse its run.
                 mix = ["--read", "0.5", "--update", "0.5"] if w == "A" else ["--workload", w]
-                add(s, w, mix + ["--zipf", "0.9"])
+                add(s, w, ycsb_ops + mix + ["--zipf", "0.9"])
     if 2 in exps:
         for s in ["B3", "B3+M", "P", "P+M", "P+M+C", "HINTFS"]:
             for w, (reads, zipf) in BREAKDOWN.items():
-                add(s, w, ["--read", str(reads), "--update", str(round(1 - reads, 2)), "--zipf", str(zipf)])
+                add(s, w, workload_ops + ["--read", str(reads), "--update", str(round(1 - reads, 2)), "--zipf", str(zipf)])
     if 3 in exps:
         for s in EXP3_SCHEMES:
             for z in SKEWS:
-                add(s, "zipf%.1f" % z, ["--read", "0.5", "--update", "0.5", "--zipf", str(z)])
+                add(s, "zipf%.1f" % z, workload_ops + ["--read", "0.5", "--update", "0.5", "--zipf", str(z)])
     if 5 in exps:
         # Each SSD size is a scheme of its own ("B3@40"): a load of its own.
         for zones in EXP5_ZONES:
             for s in EXP5_SCHEMES:
-                add(f"{s}@{zones}", "W2", ["--read", "0.5", "--update", "0.5", "--zipf", "0.9"])
+                add(f"{s}@{zones}", "W2", workload_ops + ["--read", "0.5", "--update", "0.5", "--zipf", "0.9"])
     return runs
 
 
@@ -168,7 +186,7 @@ class Repro:
         shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
         self.work = tempfile.mkdtemp(prefix="hintfs-repro.", dir=shm)
         if args.quick:
-            self.records, self.ops, self.ssd_zones = 40000, 3000, 20
+            self.records, self.ops, self.ssd_zones = 40000, args.ops or 3000, 20
         else:
             self.records, self.ops, self.ssd_zones = 400000, args.ops, 20
         self.schemes = schemes(args.speedup, args.migration_rate)
@@ -246,7 +264,8 @@ class Repro:
         # With the cache on, RocksDB feeds it through its secondary cache in
         # every phase (which also keeps file-level caching off).
         secondary = ["--secondary-cache"] if policy.endswith("cache=all") and self.args.store.startswith("rocksdb") else []
-        self.run_ycsb(dev, f"{scheme}/load#{run}", ["--load", "--settle", "900"] + secondary)
+        settle = ["--settle", str(self.args.settle)] if self.args.settle > 0 else []
+        self.run_ycsb(dev, f"{scheme}/load#{run}", ["--load"] + settle + secondary)
         for img in ("ssd.img", "hdd.img"):
             sh(["cp", "--sparse=always", os.path.join(dev, img), os.path.join(saved, img)])
         done = {}  # arguments -> label: workload A, W2 and zipf 0.9 are one workload
@@ -259,7 +278,7 @@ class Repro:
                 for img in ("ssd.img", "hdd.img"):
                     sh(["cp", "--sparse=always", os.path.join(saved, img), os.path.join(dev, img)])
             self.progress(f"{scheme} run {run}: {label}")
-            self.run_ycsb(dev, f"{scheme}/{label}#{run}", ["--ops", str(self.ops)] + extra + secondary)
+            self.run_ycsb(dev, f"{scheme}/{label}#{run}", extra + secondary)
             if run == 1:
                 self.record_levels(scheme, label, dev)
         for d in (dev, saved):
@@ -298,12 +317,14 @@ class Repro:
         os.makedirs(self.out, exist_ok=True)
         meta = {"records": self.records, "ops": self.ops, "quick": self.args.quick,
                 "speedup": self.args.speedup, "threads": self.args.threads, "store": self.args.store,
+                "settle": self.args.settle,
                 "migration_kib": self.args.migration_rate or 4096 * self.args.speedup}
         meta_path = os.path.join(self.out, "meta.json")
         if not self.args.fresh and os.path.exists(meta_path):
             with open(meta_path) as fh:
                 old = json.load(fh)
             old.setdefault("store", "rocksdb")  # results from before --store
+            old.setdefault("settle", 900)  # and before --settle
             if {k: old.get(k) for k in meta} != meta:
                 print(f"hhzs_repro: {self.out} holds results of other settings ({old}); use --fresh",
                       file=sys.stderr)
@@ -336,7 +357,7 @@ class Repro:
 
     def parts(self):
         """(run, scheme, workloads), run by run with the schemes interleaved."""
-        plan_ = plan(self.args.exp)
+        plan_ = plan(self.args.exp, self.ops)
         if self.args.quick:
             # Fewer schemes: enough to exercise every table and plot.
             keep = {"B3", "AUTO", "HHZS", "P", "P+M", "P+M+C"}
@@ -408,16 +429,21 @@ def parse_args():
     p.add_argument("--max-minutes", type=float, default=0,
                    help="start no new part after this long (exit 3; the same command resumes)")
     p.add_argument("--fresh", action="store_true", help="drop earlier results in --out instead of resuming")
-    p.add_argument("--ops", type=int, default=80000, help="operations per workload (default 80000)")
+    p.add_argument("--ops", type=int, default=None,
+                   help=f"operations per workload (default: the paper's scaled, {YCSB_OPS} for YCSB A-F and "
+                        f"{WORKLOAD_OPS} for the others)")
     p.add_argument("--threads", type=int, default=1, help="client threads (default 1)")
+    p.add_argument("--settle", type=float, default=900,
+                   help="seconds to let the load's compactions finish before its state is saved (0: none)")
     p.add_argument("--store", choices=sorted(STORES), default="rocksdb",
                    help="the store and what it tells hintfs: rocksdb (with its event listener), "
                         "rocksdb-nolistener (hints inferred from I/O and the MANIFEST), leveldb (our Env), "
                         "leveldb-mount (LevelDB's own Env on the FUSE mount)")
     p.add_argument("--migration-rate", type=int, default=None, metavar="KIB",
                    help="migration rate in KiB/s as run (default 4 MiB/s x --speedup)")
-    p.add_argument("--speedup", type=int, default=PROFILE_SCALE,
-                   help=f"how many times faster than the real drives the devices run (default {PROFILE_SCALE})")
+    p.add_argument("--speedup", type=int, default=None,
+                   help=f"how many times faster than the real drives the devices run (default 1: the load is "
+                        f"bound by the HDD, as the paper's is; {PROFILE_SCALE} with --quick)")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
                    help="binaries to run (a copy keeps a long run independent of rebuilds)")
@@ -425,13 +451,15 @@ def parse_args():
     try:
         args = p.parse_args()
         args.exp = sorted({int(x) for x in args.exp.split(",")})
-        if (not set(args.exp) <= {1, 2, 3, 5} or args.runs < 0 or args.max_minutes < 0 or args.ops < 1
-                or args.threads < 1 or args.speedup < 1
+        if args.speedup is None:
+            args.speedup = PROFILE_SCALE if args.quick else 1
+        if (not set(args.exp) <= {1, 2, 3, 5} or args.runs < 0 or args.max_minutes < 0 or (args.ops is not None and args.ops < 1)
+                or args.threads < 1 or args.speedup < 1 or args.settle < 0
             or (args.migration_rate is not None and args.migration_rate < 1)):
             raise ValueError
     except ValueError:
         print("hhzs_repro: --exp takes experiment numbers 1, 2, 3, 5 separated by commas; --runs and "
-              "--max-minutes are not negative; --ops, --threads, --speedup and --migration-rate are positive", file=sys.stderr)
+              "--max-minutes and --settle are not negative; --ops, --threads, --speedup and --migration-rate are positive", file=sys.stderr)
         sys.exit(2)
     return args
 
