@@ -8,6 +8,7 @@ const char* MigrationReasonName(MigrationPlan::Reason reason) {
     case MigrationPlan::Reason::kCapacity: return "capacity";
     case MigrationPlan::Reason::kPopularity: return "popularity";
     case MigrationPlan::Reason::kSwap: return "swap";
+    case MigrationPlan::Reason::kFill: return "fill";
   }
   return "?";
 }
@@ -21,6 +22,14 @@ bool HigherPriority(const TableView& a, const TableView& b) {
 namespace {
 
 bool Movable(const TableView& t) { return !t.compacting && t.level >= 0; }
+
+// Placement's rules (HHZS §3.3 step 4): above L_t, or at L_t while it holds
+// fewer fast tables than the slots reserved for it.
+bool BelongsOnFastTier(const TableView& t, const TieringView& tiering) {
+  const int tl = tiering.tiering_level;
+  return tl == TieringView::kNone || t.level < tl ||
+         (t.level == tl && tiering.fast_at_tiering_level < tiering.reserved);
+}
 
 // The lowest-priority movable table on the fast tier, or null.
 const TableView* ColdestFast(const std::vector<TableView>& tables) {
@@ -53,8 +62,25 @@ MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringV
       return plan;
     }
   }
-  // Popularity: only when the slow tier is the bottleneck for reads.
-  if (slow_read_iops <= 0 || slow_read_rate <= slow_read_iops / 2) return plan;
+  // Fill, or popularity under read pressure: room nothing else claims (free
+  // slots beyond the demands above L_t) takes the highest-priority slow
+  // table that placement would now put on the fast tier.
+  const bool pressure = slow_read_iops > 0 && slow_read_rate > slow_read_iops / 2;
+  if (tiering.free_slots > tiering.demand_below) {
+    const TableView* up = nullptr;
+    for (const TableView& table : tables) {
+      if (table.fast || !Movable(table) || !BelongsOnFastTier(table, tiering)) continue;
+      if (up == nullptr || HigherPriority(table, *up)) up = &table;
+    }
+    if (up != nullptr) {
+      plan.reason = pressure && up->read_rate > 0 ? MigrationPlan::Reason::kPopularity : MigrationPlan::Reason::kFill;
+      plan.path = up->path;
+      plan.to_fast = true;
+      return plan;
+    }
+  }
+  // Swap: only when the slow tier is the bottleneck for reads.
+  if (!pressure) return plan;
   const TableView* hot = nullptr;
   for (const TableView& table : tables) {
     if (table.fast || !Movable(table) || table.read_rate <= 0) continue;
@@ -62,14 +88,6 @@ MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringV
     if (hot == nullptr || HigherPriority(table, *hot)) hot = &table;
   }
   if (hot == nullptr) return plan;
-  bool room_at_level = hot->level < t || t == TieringView::kNone ||
-                       tiering.fast_at_tiering_level < tiering.reserved;
-  if (tiering.free_slots > tiering.demand_below && room_at_level) {
-    plan.reason = MigrationPlan::Reason::kPopularity;
-    plan.path = hot->path;
-    plan.to_fast = true;
-    return plan;
-  }
   const TableView* cold = ColdestFast(tables);
   if (cold != nullptr && HigherPriority(*hot, *cold)) {
     plan.reason = MigrationPlan::Reason::kSwap;

@@ -17,6 +17,15 @@
 //               exceed the demands of the levels above L_t (and L_t has room
 //               for it), else swap it with the lowest-priority fast table if
 //               it outranks that one.
+//   fill        (ours, not HHZS's) the same move without read pressure: when
+//               the free fast slots exceed the demands above L_t, the
+//               highest-priority slow table above L_t, or at L_t while it
+//               has reserved room, moves up, read or not. HHZS moves tables
+//               up only under read pressure, so the tables a load's
+//               compaction debt pushed to the slow tier stayed there after
+//               the debt cleared, with most of the SSD empty
+//               (docs/benchmarks.md, issue 19); placement would put them on
+//               the fast tier now, and B3+M's L0-L2 likewise.
 #ifndef HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 #define HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 
@@ -46,7 +55,7 @@ struct TieringView {
 };
 
 struct MigrationPlan {
-  enum class Reason { kNone, kCapacity, kPopularity, kSwap };
+  enum class Reason { kNone, kCapacity, kPopularity, kSwap, kFill };
   Reason reason = Reason::kNone;
   std::string path;       // the table to move
   bool to_fast = false;   // its destination

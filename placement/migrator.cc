@@ -20,7 +20,7 @@ constexpr uint64_t kSaveEveryMoves = 8;
 std::string MigratorStats::ToJson() const {
   return nlohmann::json{{"to_fast_bytes", to_fast_bytes},
                         {"to_slow_bytes", to_slow_bytes},
-                        {"moves", {{"capacity", capacity}, {"popularity", popularity}, {"swap", swap}}},
+                        {"moves", {{"capacity", capacity}, {"popularity", popularity}, {"swap", swap}, {"fill", fill}}},
                         {"busy", busy},
                         {"no_space", no_space},
                         {"errors", errors},
@@ -123,7 +123,7 @@ std::vector<TableView> Migrator::Survey(uint64_t now_ns) {
   slow_reads_in_window_ += slow_reads;
   if (window_start_ns_ == 0) window_start_ns_ = now_ns;
   uint64_t elapsed = now_ns - window_start_ns_;
-  if (elapsed >= options_.read_window_ms * 1000000) {
+  if (elapsed > 0 && elapsed >= options_.read_window_ms * 1000000) {
     stats_.slow_read_rate = static_cast<double>(slow_reads_in_window_) / (static_cast<double>(elapsed) / 1e9);
     slow_reads_in_window_ = 0;
     window_start_ns_ = now_ns;
@@ -172,6 +172,7 @@ MigrationPlan Migrator::Step() {
       if (plan.reason == MigrationPlan::Reason::kCapacity) stats_.capacity++;
       if (plan.reason == MigrationPlan::Reason::kPopularity) stats_.popularity++;
       if (plan.reason == MigrationPlan::Reason::kSwap) stats_.swap++;
+      if (plan.reason == MigrationPlan::Reason::kFill) stats_.fill++;
       save = ++moves_since_save_ >= kSaveEveryMoves;
     }
   }

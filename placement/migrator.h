@@ -38,7 +38,7 @@ struct MigratorOptions {
 
 struct MigratorStats {
   uint64_t to_fast_bytes = 0, to_slow_bytes = 0;
-  uint64_t capacity = 0, popularity = 0, swap = 0;  // moves done, per reason
+  uint64_t capacity = 0, popularity = 0, swap = 0, fill = 0;  // moves done, per reason
   uint64_t busy = 0;      // the table was being written or changed: retried later
   uint64_t no_space = 0;  // the destination tier was full
   uint64_t errors = 0;    // anything else (last_error says what)

@@ -270,6 +270,7 @@ class Simulation {
         return;
       case MigrationPlan::Reason::kCapacity: r->migration.capacity++; break;
       case MigrationPlan::Reason::kPopularity: r->migration.popularity++; break;
+      case MigrationPlan::Reason::kFill: r->migration.fill++; break;
       case MigrationPlan::Reason::kSwap:
         r->migration.swap++;
         swap_in_ = plan.path;  // moves once the swapped-out table has left
@@ -407,13 +408,13 @@ std::string LevelsJson(const std::map<std::string, ReplayResult::Bytes>& levels)
 std::string ReplayResult::ToJson() const {
   return fmt::format(
       "{{\"per_level\":{{{}}},\"resident\":{{{}}},\"migration\":{{\"to_fast_bytes\":{},\"to_slow_bytes\":{},"
-      "\"capacity\":{},\"popularity\":{},\"swap\":{},\"dropped\":{}}},"
+      "\"capacity\":{},\"popularity\":{},\"swap\":{},\"fill\":{},\"dropped\":{}}},"
       "\"written\":{{\"fast_bytes\":{},\"slow_bytes\":{}}},"
       "\"read\":{{\"fast_bytes\":{},\"slow_bytes\":{}}},\"ssd_utilization\":{:.4f},"
       "\"ssd_utilization_max\":{:.4f},\"modeled_seconds\":{:.3f},\"fast_seconds\":{:.3f},"
       "\"slow_seconds\":{:.3f},\"spilled_zones\":{},\"events\":{},\"policy_state\":{}}}",
       LevelsJson(per_level), LevelsJson(resident), migration.to_fast_bytes, migration.to_slow_bytes,
-      migration.capacity, migration.popularity, migration.swap, migration.dropped, written.fast, written.slow, read.fast, read.slow, ssd_utilization, ssd_utilization_max,
+      migration.capacity, migration.popularity, migration.swap, migration.fill, migration.dropped, written.fast, written.slow, read.fast, read.slow, ssd_utilization, ssd_utilization_max,
       modeled_seconds, fast_seconds, slow_seconds, spilled_zones, events, policy_state);
 }
 

@@ -43,7 +43,7 @@ struct ReplayResult {
   std::map<std::string, Bytes> resident;   // the same levels: bytes of live files at the end
   struct Migration {
     uint64_t to_fast_bytes = 0, to_slow_bytes = 0;
-    uint64_t capacity = 0, popularity = 0, swap = 0;  // moves started, per reason
+    uint64_t capacity = 0, popularity = 0, swap = 0, fill = 0;  // moves started, per reason
     uint64_t dropped = 0;  // the table was deleted during its move, or no room
   } migration;
   Bytes written, read;

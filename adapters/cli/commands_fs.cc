@@ -249,10 +249,11 @@ int Info(const std::string& uri, bool as_json) {
   }
   const json& mig = j["migration"];
   if (mig.contains("moves")) {
-    std::printf("migration (last run): %s to fast, %s to slow; moves: %llu capacity, %llu popularity, %llu swap\n",
+    std::printf("migration (last run): %s to fast, %s to slow; moves: %llu capacity, %llu popularity, %llu swap, "
+                "%llu fill\n",
                 HumanSize(mig.value("to_fast_bytes", 0ull)).c_str(), HumanSize(mig.value("to_slow_bytes", 0ull)).c_str(),
                 mig["moves"].value("capacity", 0ull), mig["moves"].value("popularity", 0ull),
-                mig["moves"].value("swap", 0ull));
+                mig["moves"].value("swap", 0ull), mig["moves"].value("fill", 0ull));
   }
   return 0;
 }

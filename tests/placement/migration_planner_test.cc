@@ -62,19 +62,48 @@ TEST(MigrationPlannerTest, AnExcessOfCompactionInputsWaitsForTheCompaction) {
   EXPECT_EQ(PlanMigration(tables, Tiering(2, 3, 0, 0, 0), 0, 0).reason, MigrationPlan::Reason::kNone);
 }
 
-TEST(MigrationPlannerTest, PopularityNeedsASlowTierBottleneck) {
+TEST(MigrationPlannerTest, PopularityIsAMoveUpUnderASlowTierBottleneck) {
   std::vector<TableView> tables = {T("fast", 1, true), T("hot", 2, false, 50), T("warm", 2, false, 10),
                                    T("deep", 3, false, 500)};
   TieringView v = Tiering(2, 4, 1, 3, 1);
-  // Slow-tier reads at or below half its IOPS: nothing to do.
-  EXPECT_EQ(PlanMigration(tables, v, 50, 100).reason, MigrationPlan::Reason::kNone);
-  EXPECT_EQ(PlanMigration(tables, v, 500, 0).reason, MigrationPlan::Reason::kNone);  // IOPS unknown
-  // Above it: the highest-priority slow table at L_t or above moves fast
-  // (3 free slots > 1 slot of demand above L_t; L2 has room).
+  // Slow-tier reads above half its IOPS: the highest-priority slow table at
+  // L_t or above moves fast (3 free slots > 1 slot of demand above L_t; L2
+  // has room), never the hotter table below L_t.
   MigrationPlan p = PlanMigration(tables, v, 51, 100);
   EXPECT_EQ(p.reason, MigrationPlan::Reason::kPopularity);
   EXPECT_EQ(p.path, "hot");
   EXPECT_TRUE(p.to_fast);
+  // At or below half its IOPS (or with the IOPS unknown) the same room is
+  // filled all the same, counted as a fill.
+  for (double rate : {50.0, 500.0}) {
+    p = PlanMigration(tables, v, rate, rate == 50.0 ? 100 : 0);
+    EXPECT_EQ(p.reason, MigrationPlan::Reason::kFill);
+    EXPECT_EQ(p.path, "hot");
+  }
+}
+
+TEST(MigrationPlannerTest, FreeSlotsAreFilledWithTablesPlacementWouldPutThereNow) {
+  // After a load's compaction debt: L1 and L2 tables wait on the slow tier,
+  // unread, while the fast tier has room (t = 3, one slot reserved for L3).
+  std::vector<TableView> tables = {T("l1", 1, false), T("l2", 2, false, 4), T("l3", 3, false, 9),
+                                   T("l2-busy", 2, false, 0, /*compacting=*/true), T("unknown", -1, false)};
+  MigrationPlan p = PlanMigration(tables, Tiering(3, 1, 0, 8, 2), 0, 0);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kFill);
+  EXPECT_EQ(p.path, "l1") << "the level first, whatever the reads";
+  EXPECT_TRUE(p.to_fast);
+  tables[0].fast = true;
+  EXPECT_EQ(PlanMigration(tables, Tiering(3, 1, 0, 7, 2), 0, 0).path, "l2");
+  tables[1].fast = true;
+  // L_t takes what is reserved for it, and no more.
+  EXPECT_EQ(PlanMigration(tables, Tiering(3, 1, 0, 6, 2), 0, 0).path, "l3");
+  EXPECT_EQ(PlanMigration(tables, Tiering(3, 1, 1, 6, 2), 0, 0).reason, MigrationPlan::Reason::kNone);
+  // Free slots the demands above L_t will take are no room; nor are
+  // compaction inputs or tables of unknown level movable.
+  tables[1].fast = false;
+  EXPECT_EQ(PlanMigration(tables, Tiering(3, 1, 0, 2, 2), 0, 0).reason, MigrationPlan::Reason::kNone);
+  tables[1].fast = true;
+  tables[2].level = 4;
+  EXPECT_EQ(PlanMigration(tables, Tiering(3, 1, 0, 6, 2), 0, 0).reason, MigrationPlan::Reason::kNone);
 }
 
 TEST(MigrationPlannerTest, PopularitySwapsWhenTheFastTierIsFull) {
