@@ -5,6 +5,7 @@
 
 #include "fs/coding.h"
 #include "fs/crc32c.h"
+#include "hints/file_kind.h"
 #include "hints/varint_reader.h"
 
 namespace hintfs {
@@ -286,6 +287,66 @@ std::vector<Hint> HintsFromEdit(const VersionEdit& edit, const std::string& dir,
     hints.push_back(h);
   }
   return hints;
+}
+
+namespace {
+
+Status ReadWhole(Filesystem* fs, const std::string& path, std::string* out) {
+  std::unique_ptr<FileReader> r;
+  Status s = fs->OpenReader(path, &r);
+  if (!s.ok()) return s;
+  out->resize(r->Size());
+  size_t got = 0;
+  s = r->Read(0, out->size(), out->data(), &got);
+  out->resize(got);
+  return s;
+}
+
+}  // namespace
+
+bool TableFileNumber(std::string_view path, uint64_t* number) {
+  if (!IsTableFile(path)) return false;
+  std::string_view name = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+  name = name.substr(0, name.find('.'));
+  if (name.empty() || name.size() > 19) return false;
+  uint64_t n = 0;
+  for (char c : name) {
+    if (c < '0' || c > '9') return false;
+    n = n * 10 + static_cast<uint64_t>(c - '0');
+  }
+  *number = n;
+  return true;
+}
+
+Status LiveTableLevels(Filesystem* fs, const std::string& dir, std::map<uint64_t, int>* levels) {
+  levels->clear();
+  std::string current;
+  Status s = ReadWhole(fs, dir + "/CURRENT", &current);
+  if (!s.ok()) return s;
+  while (!current.empty() && (current.back() == '\n' || current.back() == '\r')) current.pop_back();
+  if (!IsManifestFile(current) || current.find('/') != std::string::npos) {
+    return Status::Corruption(dir + "/CURRENT does not name a MANIFEST");
+  }
+  std::string manifest;
+  s = ReadWhole(fs, dir + "/" + current, &manifest);
+  if (!s.ok()) return s;
+  ManifestReader reader;
+  std::vector<VersionEdit> edits;
+  s = reader.Feed(manifest, &edits);
+  if (!s.ok()) return s;
+  ApplyEdits(edits, levels);
+  return Status::OK();
+}
+
+void ApplyEdits(const std::vector<VersionEdit>& edits, std::map<uint64_t, int>* levels) {
+  for (const VersionEdit& edit : edits) {
+    if (edit.column_family != 0) continue;
+    for (const auto& [level, number] : edit.deleted_files) {
+      auto it = levels->find(number);
+      if (it != levels->end() && it->second == level) levels->erase(it);
+    }
+    for (const ManifestFile& f : edit.new_files) (*levels)[f.number] = f.level;
+  }
 }
 
 }  // namespace hintfs

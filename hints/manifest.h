@@ -12,11 +12,13 @@
 #define HINTFS_HINTS_MANIFEST_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "fs/filesystem.h"
 #include "fs/status.h"
 #include "hints/hint.h"
 
@@ -74,6 +76,25 @@ class ManifestReader {
 // and "flush" or "compaction"), a file-deleted hint for every deleted one.
 // Table paths are dir + "/" + six-digit number + ext.
 std::vector<Hint> HintsFromEdit(const VersionEdit& edit, const std::string& dir, const std::string& ext);
+
+// The level of every live table of the store in dir (the one its CURRENT
+// names) as its MANIFEST now records it, by file number: the level a table
+// is at after trivial moves, where a file's tag keeps the level it was
+// written at. Edits are applied in order; only the default column family's
+// tables count. NotFound if dir has no CURRENT or the MANIFEST it names is
+// missing; Corruption if CURRENT does not name a MANIFEST or the MANIFEST is
+// malformed before its last record (a record cut short at the end, as a
+// store that is still writing leaves it, is not an error).
+Status LiveTableLevels(Filesystem* fs, const std::string& dir, std::map<uint64_t, int>* levels);
+
+// Applies edits, in order, to levels (file number -> level): what
+// LiveTableLevels does with a MANIFEST's edits. A deletion names the level
+// it deletes from, so a table an edit moves (dropped at one level, added at
+// another) ends at the new one.
+void ApplyEdits(const std::vector<VersionEdit>& edits, std::map<uint64_t, int>* levels);
+
+// The file number of a table path ("/db/000123.sst": 123), or false.
+bool TableFileNumber(std::string_view path, uint64_t* number);
 
 }  // namespace hintfs
 

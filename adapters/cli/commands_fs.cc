@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "fs/uri.h"
 #include "hints/block_index_keeper.h"
 #include "hints/file_tag.h"
+#include "hints/manifest.h"
 #include "placement/block_tiering.h"
 #include "placement/migrator.h"
 #include "placement/policy_registry.h"
@@ -294,10 +296,27 @@ int Ls(const std::string& uri, const std::string& path, bool long_format, bool r
   FileStat root;
   s = fs->Stat(path, &root);
   if (!s.ok()) return Fail("ls " + path, s);
+  // A table's level now, as its store's MANIFEST records it (a trivial move
+  // takes a table down without rewriting it; its tag keeps the level it was
+  // written at); per directory, read once.
+  std::map<std::string, std::map<uint64_t, int>> store_levels;
+  auto store_level = [&](const std::string& p) {
+    uint64_t number = 0;
+    if (!TableFileNumber(p, &number)) return -1;
+    const std::string dir = p.substr(0, p.rfind('/'));
+    auto it = store_levels.find(dir);
+    if (it == store_levels.end()) {
+      it = store_levels.emplace(dir, std::map<uint64_t, int>()).first;
+      if (!LiveTableLevels(fs.get(), dir.empty() ? "/" : dir, &it->second).ok()) it->second.clear();
+    }
+    auto level = it->second.find(number);
+    return level == it->second.end() ? -1 : level->second;
+  };
   auto show = [&](const std::string& p, const DirEntry& e) {
     FileStat st;
     if (!fs->Stat(p, &st).ok()) return;
     const FileTag tag = FileTagOf(st.tag);
+    const int now_level = e.type == FileType::kFile ? store_level(p) : -1;
     if (as_json) {
       arr.push_back({{"path", p},
                      {"type", TypeName(e.type)},
@@ -307,6 +326,7 @@ int Ls(const std::string& uri, const std::string& path, bool long_format, bool r
                      {"role", FileClassName(st.role)},
                      {"tier", TierOfExtents(*fs, st.extents)},
                      {"level", tag.level},
+                     {"store_level", now_level},
                      {"job", tag.job},
                      {"reason", tag.reason},
                      {"extents", ExtentsJson(st.extents)}});
@@ -326,7 +346,8 @@ int Ls(const std::string& uri, const std::string& path, bool long_format, bool r
     }
     std::string target;
     if (e.type == FileType::kSymlink && fs->ReadLink(p, &target).ok()) extents = " -> " + target;
-    std::string level = tag.level >= 0 ? "L" + std::to_string(tag.level) : "-";
+    const int shown_level = now_level >= 0 ? now_level : tag.level;
+    std::string level = shown_level >= 0 ? "L" + std::to_string(shown_level) : "-";
     std::string file_class = e.type == FileType::kFile ? FileClassName(st.role) : "-";
     std::printf("%-4s %12llu %2u %-5s %-3s %-5s %s%s\n", TypeName(e.type),
                 static_cast<unsigned long long>(st.size), st.nlink,

@@ -101,7 +101,7 @@ void AddFilesystemCommands(CLI::App* app, CliArgs* a, Commands* c) {
   c->ls = app->add_subcommand("ls", "list files with tier and extents");
   AddUri(c->ls, a);
   c->ls->add_option("PATH", a->path, "directory or file (default /)");
-  c->ls->add_flag("-l,--long", a->long_format, "long format: size, links, role, tier, extents");
+  c->ls->add_flag("-l,--long", a->long_format, "long format: size, links, role, LSM level (the store's MANIFEST's, else the level written at), tier, extents");
   c->ls->add_flag("-R,--recursive", a->recursive, "descend into directories");
   c->ls->add_flag("--json", a->json, "JSON output");
   c->ls->footer("Examples:\n  hintfs ls -l file:/var/tmp/ssd.img /db\n  hintfs ls -R --json file:/var/tmp/ssd.img");

@@ -231,5 +231,61 @@ TEST(Manifest, VersionEditDecoderRejectsTruncation) {
   EXPECT_TRUE(DecodeVersionEdit(std::string{static_cast<char>(99)}, &e).IsCorruption());
 }
 
+void Put(Filesystem* fs, const std::string& path, const std::string& bytes) {
+  std::unique_ptr<FileWriter> w;
+  ASSERT_OK(fs->OpenWriter(path, WriteMode::kTruncate, &w));
+  ASSERT_OK(w->Append(bytes));
+  ASSERT_OK(w->Close());
+}
+
+TEST(Manifest, LiveTableLevelsAreTheStoresLevelsNow) {
+  test::ScratchDir dir;
+  const std::string manifest = WriteRocksDb(dir.path());
+  ASSERT_FALSE(manifest.empty());
+  const std::string dev = test::UniqueName("store-levels");
+  MkfsOptions mk;
+  mk.devices = {{Tier::kFast, "mem:" + dev + "?zone_size=1MiB&zones=12"}};
+  ASSERT_OK(Filesystem::Mkfs(mk));
+  std::unique_ptr<Filesystem> fs;
+  ASSERT_OK(Filesystem::Mount("mem:" + dev, MountOptions(), &fs));
+  ASSERT_OK(fs->Mkdir("/db"));
+  std::map<uint64_t, int> levels;
+  EXPECT_TRUE(LiveTableLevels(fs.get(), "/db", &levels).IsNotFound()) << "no CURRENT";
+  const std::string name = manifest.substr(manifest.rfind('/') + 1);
+  Put(fs.get(), "/db/CURRENT", name + "\n");
+  EXPECT_TRUE(LiveTableLevels(fs.get(), "/db", &levels).IsNotFound()) << "no MANIFEST";
+  const std::string bytes = Slurp(manifest);
+  Put(fs.get(), "/db/" + name, bytes);
+  ASSERT_OK(LiveTableLevels(fs.get(), "/db", &levels));
+  ManifestReader reader;
+  std::vector<VersionEdit> edits;
+  ASSERT_OK(reader.Feed(bytes, &edits));
+  EXPECT_EQ(levels, Apply(edits).live);
+  bool deep = false;
+  for (const auto& [number, level] : levels) deep = deep || level >= 1;
+  EXPECT_TRUE(deep) << "CompactRange left tables below L0";
+
+  // A trivial move: dropped at its level and added one deeper in one edit
+  // (the hand-made edit of VersionEditDecoderRejectsTruncation: table 12 from
+  // L1 to L2). A deletion at another level than the table's is not its own.
+  const std::string trailer(8, '\1');
+  const std::string add12 = std::string{7, 2, 12, 100, 9, 'a'} + trailer + std::string{10, 'b', 'c'} + trailer;
+  VersionEdit flush, move, stale;
+  ASSERT_OK(DecodeVersionEdit(std::string{7, 1, 12, 100, 9, 'a'} + trailer + std::string{10, 'b', 'c'} + trailer, &flush));
+  ASSERT_OK(DecodeVersionEdit(std::string{6, 1, 12} + add12, &move));
+  ASSERT_OK(DecodeVersionEdit(std::string{6, 1, 12}, &stale));
+  std::map<uint64_t, int> moved;
+  ApplyEdits({flush, move, stale}, &moved);
+  EXPECT_EQ(moved, (std::map<uint64_t, int>{{12, 2}}));
+  // Damage: CURRENT names no MANIFEST.
+  Put(fs.get(), "/db/CURRENT", "LOCK\n");
+  EXPECT_TRUE(LiveTableLevels(fs.get(), "/db", &levels).IsCorruption());
+  uint64_t number = 0;
+  EXPECT_TRUE(TableFileNumber("/db/000123.sst", &number));
+  EXPECT_EQ(number, 123u);
+  EXPECT_FALSE(TableFileNumber("/db/MANIFEST-000001", &number));
+  EXPECT_FALSE(TableFileNumber("/db/12a.sst", &number));
+}
+
 }  // namespace
 }  // namespace hintfs
