@@ -17,10 +17,11 @@
 //               exceed the demands of the levels above L_t (and L_t has room
 //               for it), else swap it with the lowest-priority fast table if
 //               it outranks that one.
-//   fill        (ours, not HHZS's) the same move without read pressure: when
-//               the free fast slots exceed the demands above L_t, the
-//               highest-priority slow table above L_t, or at L_t while it
-//               has reserved room, moves up, read or not. HHZS moves tables
+//   fill        (ours, not HHZS's) the same move without read pressure for
+//               the levels above L_t: when the free fast slots exceed the
+//               demands above L_t, the highest-priority slow table above L_t
+//               moves up, read or not (L_t's reserved room stays
+//               popularity's: filled without reads, it churned). HHZS moves tables
 //               up only under read pressure, so the tables a load's
 //               compaction debt pushed to the slow tier stayed there after
 //               the debt cleared, with most of the SSD empty
