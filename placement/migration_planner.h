@@ -20,13 +20,12 @@
 //   fill        (ours, not HHZS's) the same move without read pressure for
 //               the levels above L_t: when the free fast slots exceed the
 //               demands above L_t, the highest-priority slow table above L_t
-//               moves up, read or not (L_t's reserved room stays
-//               popularity's: filled without reads, it churned). HHZS moves tables
-//               up only under read pressure, so the tables a load's
-//               compaction debt pushed to the slow tier stayed there after
-//               the debt cleared, with most of the SSD empty
-//               (docs/benchmarks.md, issue 19); placement would put them on
-//               the fast tier now, and B3+M's L0-L2 likewise.
+//               moves up, read or not. HHZS moves tables up only under read
+//               pressure, so the tables a load's compaction debt pushed to
+//               the slow tier stayed there after the debt cleared, with most
+//               of the SSD empty (docs/benchmarks.md, issue 19). L_t's
+//               reserved room stays popularity's: filled without reads, it
+//               churned.
 #ifndef HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 #define HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 

@@ -152,7 +152,8 @@ def plan(exps, ops=None):
     if 1 in exps:
         for s in EXP1_SCHEMES:
             for w in YCSB:
-                # A spelled as its mix, so that W2 and zipf 0.9 (the same) reuse its run.
+                # A spelled as its mix, as W2 and zipf 0.9 are (the same workload at
+                # the same count reuse one run).
                 mix = ["--read", "0.5", "--update", "0.5"] if w == "A" else ["--workload", w]
                 add(s, w, ycsb_ops + mix + ["--zipf", "0.9"])
     if 2 in exps:
