@@ -24,4 +24,15 @@ Status Walk(Filesystem* fs, const std::string& dir, bool recursive,
   return Status::OK();
 }
 
+Status ReadWholeFile(Filesystem* fs, const std::string& path, std::string* out) {
+  std::unique_ptr<FileReader> r;
+  Status s = fs->OpenReader(path, &r);
+  if (!s.ok()) return s;
+  out->resize(static_cast<size_t>(r->Size()));
+  size_t got = 0;
+  s = r->Read(0, out->size(), out->data(), &got);
+  if (s.ok() && got != out->size()) s = Status::Corruption(path + ": short read");
+  return s;
+}
+
 }  // namespace hintfs

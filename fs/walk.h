@@ -1,6 +1,6 @@
-// Walking a filesystem's directory tree through the Filesystem interface,
-// for the layers above that look at every file (the CLI's ls, backup and
-// fsck, the block index keeper).
+// Helpers over the Filesystem interface for the layers above: walking a
+// directory tree (the CLI's ls, backup and fsck, the block index keeper) and
+// reading a whole file (block indexes, a store's CURRENT and MANIFEST).
 #ifndef HINTFS_FS_WALK_H_
 #define HINTFS_FS_WALK_H_
 
@@ -18,6 +18,10 @@ std::string JoinPath(const std::string& dir, const std::string& name);
 // in name order (a directory before what it holds). Errors are ReadDir's.
 Status Walk(Filesystem* fs, const std::string& dir, bool recursive,
             const std::function<void(const std::string& path, const DirEntry& entry)>& fn);
+
+// Reads all of the file at path into out. Errors are OpenReader's and
+// Read's, or Corruption if the file ends before the size it reported.
+Status ReadWholeFile(Filesystem* fs, const std::string& path, std::string* out);
 
 }  // namespace hintfs
 

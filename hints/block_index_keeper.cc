@@ -38,17 +38,6 @@ Status ListTables(Filesystem* fs, std::unordered_map<uint64_t, TableFile>* table
   });
 }
 
-Status ReadWhole(Filesystem* fs, const std::string& path, std::string* out) {
-  std::unique_ptr<FileReader> r;
-  Status s = fs->OpenReader(path, &r);
-  if (!s.ok()) return s;
-  out->resize(static_cast<size_t>(r->Size()));
-  size_t got = 0;
-  s = r->Read(0, out->size(), out->data(), &got);
-  if (s.ok() && got != out->size()) s = Status::Corruption(path + ": short read");
-  return s;
-}
-
 }  // namespace
 
 bool IsBlockIndexFile(std::string_view path) {
@@ -257,7 +246,7 @@ Status BlockIndexKeeper::Get(const std::string& path, std::shared_ptr<const Bloc
     }
   }
   std::string bytes;
-  s = ReadWhole(fs, IndexPath(st.inode), &bytes);
+  s = ReadWholeFile(fs, IndexPath(st.inode), &bytes);
   if (s.IsNotFound()) return Status::NotFound(path + ": no block index");
   if (!s.ok()) return s;
   auto decoded = std::make_shared<BlockIndex>();
@@ -382,7 +371,7 @@ void CheckBlockIndexes(Filesystem* fs, FsckReport* report) {
     }
     std::string bytes;
     BlockIndex index;
-    s = ReadWhole(fs, path, &bytes);
+    s = ReadWholeFile(fs, path, &bytes);
     if (s.ok()) s = DecodeBlockIndex(bytes, &index);
     auto f = tables.find(inode);
     if (!s.ok()) {

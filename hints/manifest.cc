@@ -5,6 +5,7 @@
 
 #include "fs/coding.h"
 #include "fs/crc32c.h"
+#include "fs/walk.h"
 #include "hints/file_kind.h"
 #include "hints/varint_reader.h"
 
@@ -289,21 +290,6 @@ std::vector<Hint> HintsFromEdit(const VersionEdit& edit, const std::string& dir,
   return hints;
 }
 
-namespace {
-
-Status ReadWhole(Filesystem* fs, const std::string& path, std::string* out) {
-  std::unique_ptr<FileReader> r;
-  Status s = fs->OpenReader(path, &r);
-  if (!s.ok()) return s;
-  out->resize(r->Size());
-  size_t got = 0;
-  s = r->Read(0, out->size(), out->data(), &got);
-  out->resize(got);
-  return s;
-}
-
-}  // namespace
-
 bool TableFileNumber(std::string_view path, uint64_t* number) {
   if (!IsTableFile(path)) return false;
   std::string_view name = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
@@ -321,14 +307,14 @@ bool TableFileNumber(std::string_view path, uint64_t* number) {
 Status LiveTableLevels(Filesystem* fs, const std::string& dir, std::map<uint64_t, int>* levels) {
   levels->clear();
   std::string current;
-  Status s = ReadWhole(fs, dir + "/CURRENT", &current);
+  Status s = ReadWholeFile(fs, dir + "/CURRENT", &current);
   if (!s.ok()) return s;
   while (!current.empty() && (current.back() == '\n' || current.back() == '\r')) current.pop_back();
   if (!IsManifestFile(current) || current.find('/') != std::string::npos) {
     return Status::Corruption(dir + "/CURRENT does not name a MANIFEST");
   }
   std::string manifest;
-  s = ReadWhole(fs, dir + "/" + current, &manifest);
+  s = ReadWholeFile(fs, dir + "/" + current, &manifest);
   if (!s.ok()) return s;
   ManifestReader reader;
   std::vector<VersionEdit> edits;
