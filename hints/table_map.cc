@@ -45,6 +45,22 @@ class Parser {
     return s;
   }
 
+  // Every user key of every data block of a map Run built from this file.
+  Status ForEachKey(const TableKeyFn& fn) {
+    Status s = ReadFooter();  // for the checksum type
+    for (size_t i = 0; s.ok() && i < map_->data_blocks.size(); i++) {
+      std::string block;
+      s = ReadBlock(map_->data_blocks[i], "data", &block);
+      if (s.ok()) {
+        s = ForEachEntry(block, "data", false, [&](const std::string& key, std::string_view, bool, size_t*) {
+          if (key.size() < 8) return Bad("data block key shorter than its tag");
+          return fn(i, std::string_view(key).substr(0, key.size() - 8));
+        });
+      }
+    }
+    return s;
+  }
+
  private:
   Status ReadFooter() {
     if (size_ < kLegacyFooter) return Bad(fmt::format("{} bytes is too short for a footer", size_));
@@ -287,6 +303,12 @@ Status ParseTable(uint64_t file_size, const TableReadFn& read, TableMap* map) {
   Status s = p.Run();
   if (!s.ok()) *map = TableMap();
   return s;
+}
+
+Status ForEachTableKey(const TableMap& map, const TableReadFn& read, const TableKeyFn& fn) {
+  TableMap copy = map;  // ReadFooter rewrites what it reads
+  Parser p(map.file_size, read, &copy);
+  return p.ForEachKey(fn);
 }
 
 }  // namespace hintfs

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fs/status.h"
@@ -56,6 +57,15 @@ using TableReadFn = std::function<Status(uint64_t offset, size_t n, std::string*
 // metaindex, properties and index blocks, and the first and last data blocks
 // (for the key range); verifies the CRC32C of every block it reads.
 Status ParseTable(uint64_t file_size, const TableReadFn& read, TableMap* map);
+
+// Calls fn(block, user_key) for every key in every data block of the table
+// map describes (block indexes map.data_blocks), in file order: what a
+// placement oracle needs to know which block a read of a key lands on. Reads
+// every data block, verifying each as ParseTable does; errors are read's,
+// Corruption for a damaged block, NotSupported for an unknown compression,
+// or the first error fn returns (which stops the walk).
+using TableKeyFn = std::function<Status(size_t block, std::string_view user_key)>;
+Status ForEachTableKey(const TableMap& map, const TableReadFn& read, const TableKeyFn& fn);
 
 }  // namespace hintfs
 

@@ -63,6 +63,20 @@ std::unique_ptr<KeyChooser> NewKeyChooser(const std::string& name, uint64_t reco
   return nullptr;
 }
 
+std::vector<double> RecordProbabilities(const std::string& name, uint64_t records, double theta) {
+  if (records == 0 || (name != "uniform" && name != "zipfian" && name != "latest")) return {};
+  std::vector<double> p(records, name == "uniform" ? 1.0 / static_cast<double>(records) : 0.0);
+  if (name == "uniform") return p;
+  // Rank i has weight 1 / (i + 1)^theta, as ZipfianRanks draws it.
+  double sum = 0;
+  for (uint64_t i = 0; i < records; i++) sum += 1.0 / std::pow(static_cast<double>(i + 1), theta);
+  for (uint64_t i = 0; i < records; i++) {
+    double w = 1.0 / std::pow(static_cast<double>(i + 1), theta) / sum;
+    p[name == "zipfian" ? Fnv64(i) % records : records - 1 - i] += w;
+  }
+  return p;
+}
+
 uint64_t Fnv64(uint64_t i) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (int b = 0; b < 8; b++) {

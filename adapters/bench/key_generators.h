@@ -39,6 +39,11 @@ class KeyChooser {
 // name: uniform, zipfian, latest. records_hint sizes the zipfian tables.
 std::unique_ptr<KeyChooser> NewKeyChooser(const std::string& name, uint64_t records_hint, double theta);
 
+// The probability that one draw of NewKeyChooser(name, records, theta) over
+// `records` records returns each record (index i: record i): what a
+// placement oracle weighs records by. Empty for an unknown name.
+std::vector<double> RecordProbabilities(const std::string& name, uint64_t records, double theta);
+
 // The key of record i: "user" and a hash of i, zero-padded to key_bytes.
 std::string RecordKey(uint64_t i, size_t key_bytes);
 

@@ -1,6 +1,7 @@
 // The YCSB driver's key distributions, checked statistically.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -60,6 +61,33 @@ TEST(KeyGenerators, UniformAndLatest) {
   for (int i = 0; i < 1000; i++) seen.insert(l->Next(&rng, 2000));
   EXPECT_TRUE(seen.count(1999));
   EXPECT_EQ(NewKeyChooser("gaussian", 10, 0.9), nullptr);
+}
+
+// The oracle's probabilities are those of the choosers' draws.
+TEST(KeyGenerators, RecordProbabilitiesMatchTheDraws) {
+  const uint64_t records = 2000;
+  std::mt19937_64 rng(4);
+  for (const char* name : {"zipfian", "latest", "uniform"}) {
+    std::vector<double> p = RecordProbabilities(name, records, 0.9);
+    ASSERT_EQ(p.size(), records);
+    double sum = 0;
+    for (double x : p) sum += x;
+    EXPECT_NEAR(sum, 1.0, 1e-9) << name;
+    auto c = NewKeyChooser(name, records, 0.9);
+    std::vector<int> counts(records);
+    const int draws = 400000;
+    for (int i = 0; i < draws; i++) counts[c->Next(&rng, records)]++;
+    // The ten most probable records drew what their probability says.
+    std::vector<uint64_t> order(records);
+    for (uint64_t i = 0; i < records; i++) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return p[a] > p[b]; });
+    for (int k = 0; k < 10; k++) {
+      double expected = draws * p[order[k]];
+      EXPECT_NEAR(counts[order[k]], expected, 5 * std::sqrt(expected) + 1) << name << " record " << order[k];
+    }
+  }
+  EXPECT_TRUE(RecordProbabilities("gaussian", records, 0.9).empty());
+  EXPECT_TRUE(RecordProbabilities("zipfian", 0, 0.9).empty());
 }
 
 TEST(KeyGenerators, RecordKeysAreDistinctAndSized) {

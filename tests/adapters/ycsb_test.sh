@@ -2,10 +2,14 @@
 # hintfs-ycsb's closing cache line counts what `hintfs info` shows after the
 # run: the whole mount's hits and lookups (its phase lines count only their
 # own), so the two tools agree on the same run.
-#   bash ycsb_test.sh hintfs hintfs-ycsb
+# Then hintfs-oracle on the store the run left: finer grains never need the
+# slow tier more, and its errors have their exit statuses.
+#   bash ycsb_test.sh hintfs hintfs-ycsb hintfs-oracle
 set -euo pipefail
-HINTFS=${1:?usage: ycsb_test.sh hintfs hintfs-ycsb}
-YCSB=${2:?usage: ycsb_test.sh hintfs hintfs-ycsb}
+USAGE="usage: ycsb_test.sh hintfs hintfs-ycsb hintfs-oracle"
+HINTFS=${1:?$USAGE}
+YCSB=${2:?$USAGE}
+ORACLE=${3:?$USAGE}
 WORK=$(mktemp -d /tmp/hintfs-ycsb.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -23,3 +27,25 @@ read -r info_hits info_lookups < <("$HINTFS" info --json "file:$WORK/ssd.img" |
 [ "$hits $lookups" = "$info_hits $info_lookups" ] ||
   fail "hintfs-ycsb says $hits of $lookups, hintfs info $info_hits of $info_lookups"
 echo "ycsb cache figures agree: $hits hits of $lookups lookups"
+
+"$ORACLE" --uri "file:$WORK/ssd.img" --records 50000 --zipf 0.9 --fast-bytes 0,4MiB,8MiB,1GiB \
+  --json "$WORK/oracle.json" > "$WORK/oracle.txt" || { cat "$WORK/oracle.txt"; fail "hintfs-oracle failed"; }
+python3 - "$WORK/oracle.json" <<'PY' || fail "hintfs-oracle's figures are inconsistent: $(cat "$WORK/oracle.txt")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["tables"] > 5, j["tables"]
+assert abs(sum(l["read_share"] for l in j["levels"]) - 1) < 1e-6, j["levels"]
+none, small, mid, everything = j["slow_share"]
+assert none["tables"] == none["blocks"] == none["records"] == 1, none
+for s in (small, mid):
+    assert 0 < s["records"] <= s["blocks"] <= s["tables"] <= 1, s
+assert mid["blocks"] < small["blocks"], (small, mid)
+assert everything["tables"] < 1e-9 and everything["records"] < 1e-9, everything
+PY
+status=0
+"$ORACLE" --uri "file:$WORK/ssd.img" --fast-bytes 4XB 2>/dev/null || status=$?
+[ "$status" = 2 ] || fail "a bad --fast-bytes exited $status, not 2"
+status=0
+"$ORACLE" --uri "file:$WORK/ssd.img" --db /no-such-db 2>"$WORK/err" || status=$?
+[ "$status" = 1 ] && [ "$(wc -l < "$WORK/err")" = 1 ] || fail "a missing store exited $status: $(cat "$WORK/err")"
+echo "hintfs-oracle: $(sed -n 's/^ *fast *8.0 MiB: //p' "$WORK/oracle.txt") at 8 MiB"

@@ -144,6 +144,7 @@ def report(out, args):
     if 5 in args.exp:
         schemes = [s for s in EXP5_SCHEMES if alias(s, ops) in present]
         md += table(ops, schemes, exp5_phases(), "Exp#5: SSD data zones, load and 50% reads (HHZS Fig. 9)") + [""]
+    md += oracle_table(out, ops) + [""]
     hdd = [f"{s} {spread([100 * v for v in ops[(s, 'A', 'hdd')].values()], '%.0f')}%"
            for s in sorted(present) if (s, "A", "hdd") in ops]
     if hdd:
@@ -152,6 +153,50 @@ def report(out, args):
         fh.write("\n".join(md) + "\n")
     print("\n".join(md))
     plots(out, ops, args)
+
+
+def oracle_rows(out):
+    """(workload, fast_bytes) -> oracle.csv row, of B3's load if it has one
+    (else the first scheme's); a later row of the same scheme replaces an
+    earlier one (a part run again)."""
+    path = os.path.join(out, "oracle.csv")
+    if not os.path.exists(path):
+        return {}
+    with open(path) as fh:
+        rows = list(csv.DictReader(fh))
+    schemes = [r["scheme"] for r in rows]
+    base = "B3" if "B3" in schemes else (schemes[0] if schemes else None)
+    found = {}
+    for r in rows:
+        if r["scheme"] == base:
+            for w in r["workloads"].split(";"):
+                found[(w, int(r["fast_bytes"]))] = r
+    return found
+
+
+def oracle_table(out, ops):
+    """The measured HDD share of device reads per scheme beside the oracles'."""
+    found = oracle_rows(out)
+    if not found:
+        return []
+    schemes = sorted({k[0] for k in ops if len(k) == 3 and k[2] == "hdd"})
+    lines = ["### Slow tier's share of device reads: measured, and the least the SSD's data zones allow", "",
+             "Oracles (hintfs-oracle on the store " + next(iter(found.values()))["scheme"] + "'s load left): "
+             "the share of point reads the HDD still serves when the SSD holds the hottest whole tables, "
+             "data blocks or records that fit, chosen with hindsight; 'L0-L2' is B3's rule (those levels on the "
+             "SSD). Measured: the HDD's share of all bytes read in the phase (compactions and migration "
+             "included), median of the runs. Scans (E) are not modelled.", "",
+             "| workload | SSD MiB | L0-L2 | tables | blocks | records | " + " | ".join(schemes) + " |",
+             "|---|---:|---:|---:|---:|---:|" + "---:|" * len(schemes)]
+    for (w, fast), r in sorted(found.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        shares = dict(x.split(":") for x in r["level_read_shares"].split(";") if x)
+        upper = sum(float(v) for k, v in shares.items() if int(k[1:]) <= 2)
+        measured = [spread([100 * v for v in ops[(s, w, "hdd")].values()], "%.0f") + "%"
+                    if (s, w, "hdd") in ops else "-" for s in schemes]
+        lines.append(f"| {w} | {fast / 1048576:.0f} | {100 * (1 - upper):.0f}% | "
+                     + " | ".join("%.0f%%" % (100 * float(r[k])) for k in ("tables", "blocks", "records"))
+                     + " | " + " | ".join(measured) + " |")
+    return lines
 
 
 def level_shares(out):

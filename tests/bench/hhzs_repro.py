@@ -40,7 +40,9 @@ stopped (--fresh starts over). Progress lines give an estimate of the time
 left. Tables show medians with min-max; plots, error bars (hhzs_report.py).
 
 Writes results.csv (one row per phase, from hintfs-ycsb --csv), levels.csv
-(bytes per level and tier at the end of workload A), tables.md and PNG plots
+(bytes per level and tier at the end of workload A), oracle.csv (after each
+scheme's first load: the slow tier's least share of point reads if the SSD
+held the hottest tables, blocks or records, from hintfs-oracle), tables.md and PNG plots
 (fig5a.png, fig5b.png, fig6.png, fig7.png) to --out. --quick shrinks
 everything and runs the devices 20x faster (about 4 minutes on 2 cores; a
 smoke test, not a measurement).
@@ -172,6 +174,17 @@ def plan(exps, ops=None):
     return runs
 
 
+def oracle_distribution(extra):
+    """(distribution, zipf) of a workload's point reads from its hintfs-ycsb
+    arguments, or None for scans (E: a scan reads runs of blocks in every
+    level, which the point-read oracle does not model)."""
+    zipf = float(extra[extra.index("--zipf") + 1]) if "--zipf" in extra else 0.9
+    workload = extra[extra.index("--workload") + 1] if "--workload" in extra else None
+    if workload == "E":
+        return None
+    return ("latest" if workload == "D" else "zipfian", zipf)
+
+
 def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
@@ -182,6 +195,7 @@ class Repro:
         self.build = args.build_dir
         self.hintfs = os.path.join(self.build, "adapters/cli/hintfs")
         self.ycsb = os.path.join(self.build, "adapters/bench/hintfs-ycsb")
+        self.oracle = os.path.join(self.build, "adapters/bench/hintfs-oracle")
         self.out = args.out
         self.csv = os.path.join(self.out, "results.csv")
         shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
@@ -269,6 +283,8 @@ class Repro:
         self.run_ycsb(dev, f"{scheme}/load#{run}", ["--load"] + settle + secondary)
         for img in ("ssd.img", "hdd.img"):
             sh(["cp", "--sparse=always", os.path.join(dev, img), os.path.join(saved, img)])
+        if run == 1 and scheme != "ALL-FAST":
+            self.record_oracle(scheme, workloads, dev)
         done = {}  # arguments -> label: workload A, W2 and zipf 0.9 are one workload
         for i, (label, extra) in enumerate(workloads):
             if tuple(extra) in done:
@@ -313,6 +329,39 @@ class Repro:
             for (level, tier), b in sorted(sizes.items()):
                 w.writerow([scheme, workload, level, tier, b])
 
+    def record_oracle(self, scheme, workloads, where):
+        """oracle.csv: the slow tier's least share of the point reads of each
+        key distribution of the scheme's workloads, on the store its load
+        left, with the SSD's data zones holding the hottest tables, blocks or
+        records (hintfs-oracle), and the share of those reads per level."""
+        wanted = {}
+        for label, extra in workloads:
+            dist = oracle_distribution(extra)
+            if dist:
+                wanted.setdefault(dist, []).append(label)
+        data = self.ssd_zones_of(scheme) * ZONE
+        # All the data zones, and the tables' share of them (the WAL and cache
+        # budget of two zones kept back).
+        sizes = [data - 2 * ZONE, data]
+        path = os.path.join(self.out, "oracle.csv")
+        fresh = not os.path.exists(path)
+        with open(path, "a", newline="") as fh:
+            w = csv.writer(fh)
+            if fresh:
+                w.writerow(["scheme", "workloads", "distribution", "zipf", "fast_bytes", "tables", "blocks",
+                            "records", "memory_share", "level_read_shares"])
+            for (dist, zipf), labels in wanted.items():
+                js = os.path.join(self.work, "oracle.json")
+                sh([self.oracle, "--uri", f"file:{where}/ssd.img", "--records", str(self.records),
+                    "--distribution", dist, "--zipf", str(zipf), "--fast-bytes", ",".join(map(str, sizes)),
+                    "--json", js], stdout=subprocess.DEVNULL)
+                with open(js) as jf:
+                    j = json.load(jf)
+                levels = ";".join("L%d:%.4f" % (l["level"], l["read_share"]) for l in j["levels"])
+                for o in j["slow_share"]:
+                    w.writerow([scheme, ";".join(labels), dist, zipf, o["fast_bytes"], "%.4f" % o["tables"],
+                                "%.4f" % o["blocks"], "%.4f" % o["records"], "%.4f" % j["memory_share"], levels])
+
     def prepare(self):
         """Keeps the results of an earlier run with the same settings (resume)."""
         os.makedirs(self.out, exist_ok=True)
@@ -331,7 +380,7 @@ class Repro:
                       file=sys.stderr)
                 sys.exit(2)
             return
-        for f in ("results.csv", "levels.csv"):
+        for f in ("results.csv", "levels.csv", "oracle.csv"):
             if os.path.exists(os.path.join(self.out, f)):
                 os.remove(os.path.join(self.out, f))
         with open(meta_path, "w") as fh:

@@ -1,0 +1,191 @@
+// hintfs-oracle: how much of a YCSB workload's point reads the slow tier must
+// serve at best, for a RocksDB or LevelDB store on a hintfs filesystem as it
+// lies now (adapters/bench/read_oracle.h: the hottest tables, data blocks or
+// records that fit in the fast tier). Mounts the filesystem read-only, reads
+// the live tables the store's MANIFEST names (every data block, to learn
+// which block holds which key) and weighs each record by the probability
+// hintfs-ycsb's key distribution gives it.
+//
+//   hintfs-oracle --uri file:/x/ssd.img --db /db --records 400000 --zipf 0.9 --fast-bytes 36MiB,40MiB
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "adapters/bench/key_generators.h"
+#include "adapters/bench/read_oracle.h"
+#include "adapters/common/cli_conventions.h"
+#include "fs/filesystem.h"
+#include "fs/uri.h"
+#include "fs/walk.h"
+#include "hints/manifest.h"
+#include "hints/table_map.h"
+#include "placement/policy_registry.h"
+
+namespace hintfs {
+namespace {
+
+using json = nlohmann::json;
+
+struct Args {
+  std::string uri, db = "/db", distribution = "zipfian", fast_bytes = "40MiB", json_path;
+  uint64_t records = 100000;
+  double zipf = 0.9;
+  size_t key_size = 24, value_size = 1000;
+};
+
+// The table files of the store's live tables, by file number.
+Status TablePaths(Filesystem* fs, const std::string& db, const std::map<uint64_t, int>& levels,
+                  std::map<uint64_t, std::string>* paths) {
+  return Walk(fs, db, /*recursive=*/false, [&](const std::string& path, const DirEntry&) {
+    uint64_t number = 0;
+    if (TableFileNumber(path, &number) && levels.count(number)) (*paths)[number] = path;
+  });
+}
+
+// Adds every live table's blocks and keys to the oracle; on an error in a
+// table, *where names it.
+Status AddTables(Filesystem* fs, const std::string& db, ReadOracle* oracle, size_t* tables, std::string* where) {
+  std::map<uint64_t, int> levels;
+  Status s = LiveTableLevels(fs, db, &levels);
+  std::map<uint64_t, std::string> paths;
+  if (s.ok()) s = TablePaths(fs, db, levels, &paths);
+  if (s.ok() && paths.size() != levels.size()) {
+    return Status::NotFound(fmt::format("the MANIFEST of {} names {} live tables, {} are there", db,
+                                        levels.size(), paths.size()));
+  }
+  for (const auto& [number, path] : paths) {
+    if (!s.ok()) return s;
+    *where = path + ": ";
+    std::string bytes;
+    s = ReadWholeFile(fs, path, &bytes);
+    TableReadFn read = [&bytes](uint64_t offset, size_t n, std::string* out) {
+      if (offset > bytes.size() || n > bytes.size() - offset) return Status::Corruption("read past the table's end");
+      *out = bytes.substr(offset, n);
+      return Status::OK();
+    };
+    TableMap map;
+    if (s.ok()) s = ParseTable(bytes.size(), read, &map);
+    if (!s.ok()) return s;
+    std::vector<uint64_t> block_bytes;
+    for (const TableBlockHandle& h : map.data_blocks) block_bytes.push_back(h.size + TableMap::kBlockTrailer);
+    size_t table = oracle->AddTable(number, levels.at(number), bytes.size(), std::move(block_bytes));
+    s = ForEachTableKey(map, read, [&](size_t block, std::string_view key) {
+      oracle->AddKey(key, table, block);
+      return Status::OK();
+    });
+  }
+  if (!s.ok()) return s;
+  where->clear();
+  *tables = paths.size();
+  return s;
+}
+
+Status ParseSizes(const std::string& text, std::vector<uint64_t>* sizes) {
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    uint64_t size = 0;
+    Status s = ParseSize(item, &size);
+    if (!s.ok()) return s;
+    sizes->push_back(size);
+  }
+  return sizes->empty() ? Status::InvalidArgument("no size") : Status::OK();
+}
+
+json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::vector<uint64_t>& sizes) {
+  json j = {{"records", a.records}, {"distribution", a.distribution}, {"tables", tables},
+            {"memory_share", oracle.MemoryShare()}};
+  if (a.distribution != "uniform") j["zipf"] = a.zipf;
+  for (const auto& [level, l] : oracle.Levels()) {
+    j["levels"].push_back({{"level", level}, {"tables", l.tables}, {"bytes", l.bytes}, {"read_share", l.read_share}});
+  }
+  for (const OracleShares& s : oracle.Shares(sizes)) {
+    j["slow_share"].push_back({{"fast_bytes", s.fast_bytes}, {"tables", s.tables}, {"blocks", s.blocks},
+                               {"records", s.records}});
+  }
+  return j;
+}
+
+void Print(const json& j) {
+  std::printf("%s, %llu records: %llu live tables, %.1f%% of reads from the memtable\n",
+              j["distribution"].get<std::string>().c_str(), static_cast<unsigned long long>(j["records"].get<uint64_t>()),
+              static_cast<unsigned long long>(j["tables"].get<uint64_t>()), 100 * j["memory_share"].get<double>());
+  for (const json& l : j["levels"]) {
+    std::printf("  L%d: %3llu tables %7.1f MiB  %5.1f%% of device reads\n", l["level"].get<int>(),
+                static_cast<unsigned long long>(l["tables"].get<uint64_t>()), l["bytes"].get<double>() / 1048576.0,
+                100 * l["read_share"].get<double>());
+  }
+  std::printf("  slow tier's share of device reads at best, by what the fast tier holds:\n");
+  for (const json& s : j["slow_share"]) {
+    std::printf("    fast %7.1f MiB: tables %5.1f%%  blocks %5.1f%%  records %5.1f%%\n",
+                s["fast_bytes"].get<double>() / 1048576.0, 100 * s["tables"].get<double>(),
+                100 * s["blocks"].get<double>(), 100 * s["records"].get<double>());
+  }
+}
+
+int Run(const Args& a) {
+  std::vector<uint64_t> sizes;
+  Status s = ParseSizes(a.fast_bytes, &sizes);
+  if (!s.ok()) {
+    std::fprintf(stderr, "hintfs-oracle: --fast-bytes: %s (see hintfs-oracle --help)\n", s.ToString().c_str());
+    return kExitUsage;
+  }
+  MountOptions opts;
+  opts.read_only = true;
+  opts.policy_factory = [](const std::string& name, std::shared_ptr<AllocationPolicy>* policy) {
+    return NewAllocationPolicy(name, policy);
+  };
+  std::unique_ptr<Filesystem> fs;
+  s = Filesystem::Mount(a.uri, opts, &fs);
+  ReadOracle oracle;
+  size_t tables = 0;
+  std::string where;
+  if (s.ok()) s = AddTables(fs.get(), a.db, &oracle, &tables, &where);
+  if (!s.ok()) {
+    std::fprintf(stderr, "hintfs-oracle: %s%s\n", where.c_str(), s.ToString().c_str());
+    return ExitStatusFor(s);
+  }
+  std::vector<double> p = RecordProbabilities(a.distribution, a.records, a.zipf);
+  for (uint64_t r = 0; r < a.records; r++) oracle.AddRecordReads(RecordKey(r, a.key_size), a.key_size + a.value_size, p[r]);
+  json j = Report(a, oracle, tables, sizes);
+  Print(j);
+  if (!a.json_path.empty()) {
+    std::ofstream out(a.json_path);
+    out << j.dump(1) << "\n";
+    if (!out) {
+      std::fprintf(stderr, "hintfs-oracle: cannot write %s\n", a.json_path.c_str());
+      return kExitFailed;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace hintfs
+
+int main(int argc, char** argv) {
+  hintfs::Args a;
+  CLI::App app{"The least share of a YCSB workload's point reads the slow tier must serve, by what the fast tier holds"};
+  hintfs::ApplyCliConventions(&app, "hintfs-oracle");
+  app.add_option("--uri", a.uri, "mount spec of a member of the hintfs filesystem holding the store")->required();
+  app.add_option("--db", a.db, "the store's directory inside hintfs");
+  app.add_option("--records", a.records, "records hintfs-ycsb loaded (the key space)")->check(CLI::Range(1, 1 << 30));
+  app.add_option("--distribution", a.distribution, "key distribution of the reads")
+      ->check(CLI::IsMember({"uniform", "zipfian", "latest"}));
+  app.add_option("--zipf", a.zipf, "zipfian skew (theta)")->check(CLI::Range(0.01, 5.0));
+  app.add_option("--key-size", a.key_size, "key bytes, as hintfs-ycsb wrote them")->check(CLI::Range(8, 1024));
+  app.add_option("--value-size", a.value_size, "value bytes (a record is key and value)")->check(CLI::Range(1, 1 << 20));
+  app.add_option("--fast-bytes", a.fast_bytes, "fast-tier sizes to compute for, comma-separated (e.g. 36MiB,40MiB)");
+  app.add_option("--json", a.json_path, "also write the figures as one JSON object to this host file");
+  app.footer(
+      "Example:\n"
+      "  hintfs-oracle --uri file:/var/tmp/ssd.img --db /db --records 400000 --zipf 0.9 --fast-bytes 36MiB,40MiB\n"
+      "Exit status: 0 success, 1 failure, 2 bad usage, 3 damage.");
+  int status = hintfs::ParseCommandLine(&app, argc, argv);
+  if (status >= 0) return status;
+  return hintfs::Run(a);
+}

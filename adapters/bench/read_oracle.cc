@@ -1,0 +1,104 @@
+#include "adapters/bench/read_oracle.h"
+
+#include <algorithm>
+
+namespace hintfs {
+
+size_t ReadOracle::AddTable(uint64_t number, int level, uint64_t file_bytes, std::vector<uint64_t> block_bytes) {
+  std::vector<double> reads(block_bytes.size(), 0.0);
+  tables_.push_back(Table{number, level, file_bytes, std::move(block_bytes), std::move(reads)});
+  return tables_.size() - 1;
+}
+
+bool ReadOracle::Shallower(size_t a, size_t b) const {
+  const Table& x = tables_[a];
+  const Table& y = tables_[b];
+  return x.level != y.level ? x.level < y.level : x.number > y.number;
+}
+
+void ReadOracle::AddKey(std::string_view key, size_t table, size_t block) {
+  auto [it, fresh] = keys_.try_emplace(std::string(key), Location{table, block});
+  if (!fresh && Shallower(table, it->second.table)) it->second = Location{table, block};
+}
+
+void ReadOracle::AddRecordReads(std::string_view key, uint64_t record_bytes, double reads) {
+  auto it = keys_.find(std::string(key));
+  if (it == keys_.end()) {
+    memory_reads_ += reads;
+    return;
+  }
+  tables_[it->second.table].block_reads[it->second.block] += reads;
+  records_.push_back(Record{record_bytes, reads});
+}
+
+double ReadOracle::DeviceReads() const {
+  double sum = 0;
+  for (const Record& r : records_) sum += r.reads;
+  return sum;
+}
+
+double HottestThatFit(std::vector<std::pair<uint64_t, double>> items, uint64_t capacity) {
+  // Densest first; an item of no bytes is free.
+  std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+    return a.second * static_cast<double>(b.first) > b.second * static_cast<double>(a.first);
+  });
+  double taken = 0;
+  uint64_t left = capacity;
+  for (const auto& [bytes, reads] : items) {
+    if (bytes > left) continue;
+    left -= bytes;
+    taken += reads;
+  }
+  return taken;
+}
+
+std::vector<OracleShares> ReadOracle::Shares(const std::vector<uint64_t>& fast_bytes) const {
+  std::vector<std::pair<uint64_t, double>> tables, blocks, records;
+  for (const Table& t : tables_) {
+    double sum = 0;
+    for (size_t b = 0; b < t.block_bytes.size(); b++) {
+      blocks.emplace_back(t.block_bytes[b], t.block_reads[b]);
+      sum += t.block_reads[b];
+    }
+    tables.emplace_back(t.file_bytes, sum);
+  }
+  for (const Record& r : records_) records.emplace_back(r.bytes, r.reads);
+  double total = DeviceReads();
+  std::vector<OracleShares> out;
+  for (uint64_t capacity : fast_bytes) {
+    OracleShares s;
+    s.fast_bytes = capacity;
+    if (total > 0) {
+      // (Sums in another order can pass the total by a rounding error.)
+      auto slow = [&](const std::vector<std::pair<uint64_t, double>>& items) {
+        return std::max(0.0, 1 - HottestThatFit(items, capacity) / total);
+      };
+      s.tables = slow(tables);
+      s.blocks = slow(blocks);
+      s.records = slow(records);
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::map<int, LevelReads> ReadOracle::Levels() const {
+  std::map<int, LevelReads> levels;
+  double total = DeviceReads();
+  for (const Table& t : tables_) {
+    LevelReads& l = levels[t.level];
+    l.tables++;
+    l.bytes += t.file_bytes;
+    double sum = 0;
+    for (double r : t.block_reads) sum += r;
+    if (total > 0) l.read_share += sum / total;
+  }
+  return levels;
+}
+
+double ReadOracle::MemoryShare() const {
+  double all = memory_reads_ + DeviceReads();
+  return all > 0 ? memory_reads_ / all : 0;
+}
+
+}  // namespace hintfs

@@ -1,0 +1,96 @@
+// ReadOracle: the least share of a store's point reads that must reach the
+// slow tier, for a store as it lies on its devices and a known key
+// distribution, when a fast tier of a given size holds, chosen with hindsight
+// and placed once:
+//
+//   tables   the whole tables with the most reads per byte: the ceiling of
+//            any policy that places or moves whole files (HHZS);
+//   blocks   the data blocks with the most reads per byte: the ceiling of
+//            block-granular tiering (issue 21's "block oracle");
+//   records  the records with the most reads, packed densely: the ceiling of
+//            a store that moves records itself (HotRAP's bound).
+//
+// A point read of a key lands on the data block that holds the key in the
+// shallowest level that has it (at L0, the newest table): Bloom filters keep
+// a store from reading blocks of the other levels, bar their false positives,
+// which the oracle ignores, as it ignores index and filter blocks (held in
+// memory) and the store's block cache. Keys no table holds are read from the
+// memtable and count for no tier. Moving data, and the compactions that
+// rewrite tables during a run, cost an oracle nothing: real policies are
+// measured against it, never above it.
+#ifndef HINTFS_ADAPTERS_BENCH_READ_ORACLE_H_
+#define HINTFS_ADAPTERS_BENCH_READ_ORACLE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace hintfs {
+
+// What the oracles give for one fast-tier size: each one's share of the
+// reads that reach a device which the slow tier still serves (0 to 1).
+struct OracleShares {
+  uint64_t fast_bytes = 0;
+  double tables = 1, blocks = 1, records = 1;
+};
+
+struct LevelReads {
+  uint64_t tables = 0, bytes = 0;
+  double read_share = 0;  // of the reads that reach a device
+};
+
+class ReadOracle {
+ public:
+  // A live table of the store: its file number, level, size on the device
+  // and the size of each of its data blocks. Returns its index for AddKey.
+  size_t AddTable(uint64_t number, int level, uint64_t file_bytes, std::vector<uint64_t> block_bytes);
+  // Key lies in data block `block` of table `table` (an AddTable index).
+  // Where several tables hold a key, reads go to the shallowest level's
+  // (at L0 to the newest, the largest number), whatever the order of calls.
+  void AddKey(std::string_view key, size_t table, size_t block);
+  // One record of the workload, of record_bytes, read with probability
+  // `reads`. Call after every AddKey.
+  void AddRecordReads(std::string_view key, uint64_t record_bytes, double reads);
+
+  // The slow tier's share under each oracle for each fast-tier size.
+  std::vector<OracleShares> Shares(const std::vector<uint64_t>& fast_bytes) const;
+  // Tables, bytes and the share of reads at each level present.
+  std::map<int, LevelReads> Levels() const;
+  // Of all reads, the share no table serves (the memtable's).
+  double MemoryShare() const;
+
+ private:
+  struct Table {
+    uint64_t number;
+    int level;
+    uint64_t file_bytes;
+    std::vector<uint64_t> block_bytes;
+    std::vector<double> block_reads;
+  };
+  struct Location {
+    size_t table, block;
+  };
+  struct Record {
+    uint64_t bytes;
+    double reads;
+  };
+  bool Shallower(size_t a, size_t b) const;
+  double DeviceReads() const;
+
+  std::vector<Table> tables_;
+  std::unordered_map<std::string, Location> keys_;
+  std::vector<Record> records_;
+  double memory_reads_ = 0;
+};
+
+// Of the items (bytes, reads), the reads the greedy choice by reads per byte
+// fits into capacity (an item that does not fit is passed over for smaller
+// ones after it); exact when items are about the same size.
+double HottestThatFit(std::vector<std::pair<uint64_t, double>> items, uint64_t capacity);
+
+}  // namespace hintfs
+
+#endif  // HINTFS_ADAPTERS_BENCH_READ_ORACLE_H_
