@@ -3,8 +3,8 @@
 // lies now (adapters/bench/read_oracle.h: the hottest tables, data blocks or
 // records that fit in the fast tier). Mounts the filesystem read-only, reads
 // the live tables the store's MANIFEST names (every data block, to learn
-// which block holds which key) and weighs each record by the probability
-// hintfs-ycsb's key distribution gives it.
+// which block holds which key, and where each block is now) and weighs each
+// record by the probability hintfs-ycsb's key distribution gives it.
 //
 //   hintfs-oracle --uri file:/x/ssd.img --db /db --records 400000 --zipf 0.9 --fast-bytes 36MiB,40MiB
 #include <cstdio>
@@ -32,7 +32,7 @@ namespace {
 using json = nlohmann::json;
 
 struct Args {
-  std::string uri, db = "/db", distribution = "zipfian", fast_bytes = "40MiB", json_path;
+  std::string uri, db = "/db", distribution = "zipfian", fast_bytes = "40MiB", reads, json_path;
   uint64_t records = 100000;
   double zipf = 0.9;
   size_t key_size = 24, value_size = 1000;
@@ -71,9 +71,15 @@ Status AddTables(Filesystem* fs, const std::string& db, ReadOracle* oracle, size
     TableMap map;
     if (s.ok()) s = ParseTable(bytes.size(), read, &map);
     if (!s.ok()) return s;
-    std::vector<uint64_t> block_bytes;
-    for (const TableBlockHandle& h : map.data_blocks) block_bytes.push_back(h.size + TableMap::kBlockTrailer);
-    size_t table = oracle->AddTable(number, levels.at(number), bytes.size(), std::move(block_bytes));
+    std::unique_ptr<FileReader> reader;
+    s = fs->OpenReader(path, &reader);
+    if (!s.ok()) return s;
+    std::vector<OracleBlock> blocks;
+    for (const TableBlockHandle& h : map.data_blocks) {
+      uint64_t size = h.size + TableMap::kBlockTrailer;
+      blocks.push_back(OracleBlock{size, reader->Locate(h.offset, size).slow});
+    }
+    size_t table = oracle->AddTable(number, levels.at(number), bytes.size(), std::move(blocks));
     s = ForEachTableKey(map, read, [&](size_t block, std::string_view key) {
       oracle->AddKey(key, table, block);
       return Status::OK();
@@ -85,7 +91,9 @@ Status AddTables(Filesystem* fs, const std::string& db, ReadOracle* oracle, size
   return s;
 }
 
-Status ParseSizes(const std::string& text, std::vector<uint64_t>* sizes) {
+// A comma-separated list of sizes ("36MiB,40MiB"; counts are sizes without
+// a suffix). An empty text is an empty list when empty_ok.
+Status ParseSizes(const std::string& text, bool empty_ok, std::vector<uint64_t>* sizes) {
   std::istringstream in(text);
   for (std::string item; std::getline(in, item, ',');) {
     uint64_t size = 0;
@@ -93,12 +101,14 @@ Status ParseSizes(const std::string& text, std::vector<uint64_t>* sizes) {
     if (!s.ok()) return s;
     sizes->push_back(size);
   }
-  return sizes->empty() ? Status::InvalidArgument("no size") : Status::OK();
+  return sizes->empty() && !empty_ok ? Status::InvalidArgument("no size") : Status::OK();
 }
 
-json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::vector<uint64_t>& sizes) {
+json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::vector<uint64_t>& sizes,
+            const std::vector<uint64_t>& reads) {
   json j = {{"records", a.records}, {"distribution", a.distribution}, {"tables", tables},
-            {"memory_share", oracle.MemoryShare()}};
+            {"memory_share", oracle.MemoryShare()}, {"start_slow_share", oracle.StartSlowShare()},
+            {"online", json::array()}};
   if (a.distribution != "uniform") j["zipf"] = a.zipf;
   for (const auto& [level, l] : oracle.Levels()) {
     j["levels"].push_back({{"level", level}, {"tables", l.tables}, {"bytes", l.bytes}, {"read_share", l.read_share}});
@@ -106,6 +116,11 @@ json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::v
   for (const OracleShares& s : oracle.Shares(sizes)) {
     j["slow_share"].push_back({{"fast_bytes", s.fast_bytes}, {"tables", s.tables}, {"blocks", s.blocks},
                                {"records", s.records}});
+  }
+  // The run's point reads; those the memtable serves reach no device.
+  for (uint64_t r : reads) {
+    auto device_reads = static_cast<uint64_t>(static_cast<double>(r) * (1 - oracle.MemoryShare()) + 0.5);
+    j["online"].push_back({{"reads", r}, {"slow_share", oracle.OnlineSlowShare(device_reads)}});
   }
   return j;
 }
@@ -125,13 +140,23 @@ void Print(const json& j) {
                 s["fast_bytes"].get<double>() / 1048576.0, 100 * s["tables"].get<double>(),
                 100 * s["blocks"].get<double>(), 100 * s["records"].get<double>());
   }
+  std::printf("  slow share of the placement as it is: %.1f%%\n", 100 * j["start_slow_share"].get<double>());
+  for (const json& o : j["online"]) {
+    std::printf("  a run of %llu point reads, promoting each block at its first read: %.1f%% at best\n",
+                static_cast<unsigned long long>(o["reads"].get<uint64_t>()), 100 * o["slow_share"].get<double>());
+  }
 }
 
 int Run(const Args& a) {
-  std::vector<uint64_t> sizes;
-  Status s = ParseSizes(a.fast_bytes, &sizes);
+  std::vector<uint64_t> sizes, reads;
+  Status s = ParseSizes(a.fast_bytes, /*empty_ok=*/false, &sizes);
   if (!s.ok()) {
     std::fprintf(stderr, "hintfs-oracle: --fast-bytes: %s (see hintfs-oracle --help)\n", s.ToString().c_str());
+    return kExitUsage;
+  }
+  s = ParseSizes(a.reads, /*empty_ok=*/true, &reads);
+  if (!s.ok()) {
+    std::fprintf(stderr, "hintfs-oracle: --reads: %s (see hintfs-oracle --help)\n", s.ToString().c_str());
     return kExitUsage;
   }
   MountOptions opts;
@@ -151,7 +176,7 @@ int Run(const Args& a) {
   }
   std::vector<double> p = RecordProbabilities(a.distribution, a.records, a.zipf);
   for (uint64_t r = 0; r < a.records; r++) oracle.AddRecordReads(RecordKey(r, a.key_size), a.key_size + a.value_size, p[r]);
-  json j = Report(a, oracle, tables, sizes);
+  json j = Report(a, oracle, tables, sizes, reads);
   Print(j);
   if (!a.json_path.empty()) {
     std::ofstream out(a.json_path);
@@ -180,6 +205,7 @@ int main(int argc, char** argv) {
   app.add_option("--key-size", a.key_size, "key bytes, as hintfs-ycsb wrote them")->check(CLI::Range(8, 1024));
   app.add_option("--value-size", a.value_size, "value bytes (a record is key and value)")->check(CLI::Range(1, 1 << 20));
   app.add_option("--fast-bytes", a.fast_bytes, "fast-tier sizes to compute for, comma-separated (e.g. 36MiB,40MiB)");
+  app.add_option("--reads", a.reads, "point reads of runs to give the online bound for, comma-separated (e.g. 1953,80000)");
   app.add_option("--json", a.json_path, "also write the figures as one JSON object to this host file");
   app.footer(
       "Example:\n"

@@ -1,12 +1,13 @@
 #include "adapters/bench/read_oracle.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace hintfs {
 
-size_t ReadOracle::AddTable(uint64_t number, int level, uint64_t file_bytes, std::vector<uint64_t> block_bytes) {
-  std::vector<double> reads(block_bytes.size(), 0.0);
-  tables_.push_back(Table{number, level, file_bytes, std::move(block_bytes), std::move(reads)});
+size_t ReadOracle::AddTable(uint64_t number, int level, uint64_t file_bytes, std::vector<OracleBlock> blocks) {
+  std::vector<double> reads(blocks.size(), 0.0);
+  tables_.push_back(Table{number, level, file_bytes, std::move(blocks), std::move(reads)});
   return tables_.size() - 1;
 }
 
@@ -56,8 +57,8 @@ std::vector<OracleShares> ReadOracle::Shares(const std::vector<uint64_t>& fast_b
   std::vector<std::pair<uint64_t, double>> tables, blocks, records;
   for (const Table& t : tables_) {
     double sum = 0;
-    for (size_t b = 0; b < t.block_bytes.size(); b++) {
-      blocks.emplace_back(t.block_bytes[b], t.block_reads[b]);
+    for (size_t b = 0; b < t.blocks.size(); b++) {
+      blocks.emplace_back(t.blocks[b].bytes, t.block_reads[b]);
       sum += t.block_reads[b];
     }
     tables.emplace_back(t.file_bytes, sum);
@@ -80,6 +81,29 @@ std::vector<OracleShares> ReadOracle::Shares(const std::vector<uint64_t>& fast_b
     out.push_back(s);
   }
   return out;
+}
+
+double ReadOracle::StartSlowShare() const {
+  double total = DeviceReads(), slow = 0;
+  for (const Table& t : tables_) {
+    for (size_t b = 0; b < t.blocks.size(); b++) slow += t.blocks[b].slow ? t.block_reads[b] : 0;
+  }
+  return total > 0 ? std::min(1.0, slow / total) : 1;
+}
+
+double ReadOracle::OnlineSlowShare(uint64_t reads) const {
+  double total = DeviceReads();
+  if (total <= 0 || reads == 0) return 1;
+  // A block read with probability q per read is read at least once in n
+  // reads with probability 1 - (1 - q)^n.
+  double n = static_cast<double>(reads), distinct = 0;
+  for (const Table& t : tables_) {
+    for (size_t b = 0; b < t.blocks.size(); b++) {
+      double q = t.block_reads[b] / total;
+      if (t.blocks[b].slow && q > 0) distinct += -std::expm1(n * std::log1p(-std::min(q, 1.0 - 1e-15)));
+    }
+  }
+  return std::min(1.0, distinct / n);
 }
 
 std::map<int, LevelReads> ReadOracle::Levels() const {

@@ -10,6 +10,13 @@
 //   records  the records with the most reads, packed densely: the ceiling of
 //            a store that moves records itself (HotRAP's bound).
 //
+// Those know the key distribution. A policy that starts from where the load
+// left the data and learns only from the run's own reads cannot avoid one
+// slow read of every slow block the run reads at all: the online bound
+// (promotion at the first read, free and unlimited) gives the share that
+// leaves for a run of a given number of reads, against the share of the
+// starting placement left alone.
+//
 // A point read of a key lands on the data block that holds the key in the
 // shallowest level that has it (at L0, the newest table): Bloom filters keep
 // a store from reading blocks of the other levels, bar their false positives,
@@ -37,6 +44,11 @@ struct OracleShares {
   double tables = 1, blocks = 1, records = 1;
 };
 
+struct OracleBlock {
+  uint64_t bytes = 0;  // trailer included: what a read of it covers
+  bool slow = false;   // where the block is now (the start of a run)
+};
+
 struct LevelReads {
   uint64_t tables = 0, bytes = 0;
   double read_share = 0;  // of the reads that reach a device
@@ -45,8 +57,8 @@ struct LevelReads {
 class ReadOracle {
  public:
   // A live table of the store: its file number, level, size on the device
-  // and the size of each of its data blocks. Returns its index for AddKey.
-  size_t AddTable(uint64_t number, int level, uint64_t file_bytes, std::vector<uint64_t> block_bytes);
+  // and its data blocks. Returns its index for AddKey.
+  size_t AddTable(uint64_t number, int level, uint64_t file_bytes, std::vector<OracleBlock> blocks);
   // Key lies in data block `block` of table `table` (an AddTable index).
   // Where several tables hold a key, reads go to the shallowest level's
   // (at L0 to the newest, the largest number), whatever the order of calls.
@@ -57,6 +69,12 @@ class ReadOracle {
 
   // The slow tier's share under each oracle for each fast-tier size.
   std::vector<OracleShares> Shares(const std::vector<uint64_t>& fast_bytes) const;
+  // The slow tier's share if nothing moves: reads of blocks now on it.
+  double StartSlowShare() const;
+  // The least slow share a policy starting from the present placement and
+  // learning from the run alone reaches in a run of `reads` device reads:
+  // the expected number of distinct slow blocks read, over reads.
+  double OnlineSlowShare(uint64_t reads) const;
   // Tables, bytes and the share of reads at each level present.
   std::map<int, LevelReads> Levels() const;
   // Of all reads, the share no table serves (the memtable's).
@@ -67,7 +85,7 @@ class ReadOracle {
     uint64_t number;
     int level;
     uint64_t file_bytes;
-    std::vector<uint64_t> block_bytes;
+    std::vector<OracleBlock> blocks;
     std::vector<double> block_reads;
   };
   struct Location {

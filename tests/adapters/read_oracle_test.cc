@@ -7,13 +7,15 @@
 namespace hintfs {
 namespace {
 
-// Two tables of four 100-byte blocks (450 bytes with index and footer),
-// records of 50 bytes, two per block at most:
+// Two tables of four 100-byte blocks (450 bytes with index and footer), A
+// on the fast tier and B on the slow one; records of 50 bytes, two per
+// block at most:
 //   A (L1): [a0 .30, a0c 0] [a1 .05, a1b .05] [a2 .05] [a3 0]      = .45
 //   B (L2): [b0 .25] [b1 .20] [b2 .05] [b3 .05]                    = .55
 void Build(ReadOracle* o) {
-  size_t a = o->AddTable(7, 1, 450, {100, 100, 100, 100});
-  size_t b = o->AddTable(8, 2, 450, {100, 100, 100, 100});
+  const OracleBlock fast{100, false}, slow{100, true};
+  size_t a = o->AddTable(7, 1, 450, {fast, fast, fast, fast});
+  size_t b = o->AddTable(8, 2, 450, {slow, slow, slow, slow});
   o->AddKey("a0", a, 0);
   o->AddKey("a0c", a, 0);
   o->AddKey("a1", a, 1);
@@ -68,10 +70,11 @@ TEST(ReadOracle, KeysNoTableHoldsAreMemoryReads) {
 // the newest, whatever the order the tables were added in.
 TEST(ReadOracle, ReadsGoToTheShallowestCopy) {
   ReadOracle o;
-  size_t deep = o.AddTable(3, 3, 100, {100});
-  size_t newer_l0 = o.AddTable(12, 0, 100, {100});
-  size_t older_l0 = o.AddTable(11, 0, 100, {100});
-  size_t mid = o.AddTable(5, 2, 100, {100});
+  const std::vector<OracleBlock> one{{100, true}};
+  size_t deep = o.AddTable(3, 3, 100, one);
+  size_t newer_l0 = o.AddTable(12, 0, 100, one);
+  size_t older_l0 = o.AddTable(11, 0, 100, one);
+  size_t mid = o.AddTable(5, 2, 100, one);
   for (size_t t : {deep, newer_l0, older_l0, mid}) o.AddKey("k", t, 0);
   o.AddKey("deep-only", deep, 0);
   o.AddRecordReads("k", 10, 0.75);
@@ -82,6 +85,21 @@ TEST(ReadOracle, ReadsGoToTheShallowestCopy) {
   EXPECT_NEAR(levels[3].read_share, 0.25, 1e-9);
   // One 100-byte table fits: the newer L0 one, which has all of k's reads.
   EXPECT_NEAR(o.Shares({100})[0].tables, 0.25, 1e-9);
+}
+
+// Left alone, B's reads stay slow; a policy that promotes at the first read
+// still pays one slow read per slow block the run touches.
+TEST(ReadOracle, OnlineBoundPaysTheFirstReadOfEverySlowBlock) {
+  ReadOracle o;
+  Build(&o);
+  EXPECT_NEAR(o.StartSlowShare(), 0.55, 1e-9);
+  // One read: slow with B's probability.
+  EXPECT_NEAR(o.OnlineSlowShare(1), 0.55, 1e-9);
+  // Two: the expected distinct B blocks, (1-.75^2)+(1-.8^2)+2(1-.95^2), halved.
+  EXPECT_NEAR(o.OnlineSlowShare(2), 0.9925 / 2, 1e-9);
+  // A long run reads B's four blocks once each, then from the fast tier.
+  EXPECT_NEAR(o.OnlineSlowShare(1000000), 4.0 / 1000000, 1e-9);
+  EXPECT_NEAR(o.OnlineSlowShare(0), 1.0, 1e-9);
 }
 
 TEST(ReadOracle, HottestThatFitPassesOverWhatDoesNotFit) {

@@ -28,7 +28,7 @@ read -r info_hits info_lookups < <("$HINTFS" info --json "file:$WORK/ssd.img" |
   fail "hintfs-ycsb says $hits of $lookups, hintfs info $info_hits of $info_lookups"
 echo "ycsb cache figures agree: $hits hits of $lookups lookups"
 
-"$ORACLE" --uri "file:$WORK/ssd.img" --records 50000 --zipf 0.9 --fast-bytes 0,4MiB,8MiB,1GiB \
+"$ORACLE" --uri "file:$WORK/ssd.img" --records 50000 --zipf 0.9 --fast-bytes 0,4MiB,8MiB,1GiB --reads 100,100000 \
   --json "$WORK/oracle.json" > "$WORK/oracle.txt" || { cat "$WORK/oracle.txt"; fail "hintfs-oracle failed"; }
 python3 - "$WORK/oracle.json" <<'PY' || fail "hintfs-oracle's figures are inconsistent: $(cat "$WORK/oracle.txt")"
 import json, sys
@@ -41,6 +41,11 @@ for s in (small, mid):
     assert 0 < s["records"] <= s["blocks"] <= s["tables"] <= 1, s
 assert mid["blocks"] < small["blocks"], (small, mid)
 assert everything["tables"] < 1e-9 and everything["records"] < 1e-9, everything
+# b1 keeps the tables on the slow tier: all of their reads are slow as they
+# lie; promoting at first reads helps a long run more than a short one.
+assert j["start_slow_share"] > 0.99, j["start_slow_share"]
+short, long = j["online"]
+assert long["slow_share"] < short["slow_share"] <= j["start_slow_share"] + 1e-9, j["online"]
 PY
 status=0
 "$ORACLE" --uri "file:$WORK/ssd.img" --fast-bytes 4XB 2>/dev/null || status=$?

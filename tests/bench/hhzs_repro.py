@@ -185,6 +185,16 @@ def oracle_distribution(extra):
     return ("latest" if workload == "D" else "zipfian", zipf)
 
 
+def point_reads(extra):
+    """Point reads of a workload (reads and read-modify-writes) from its
+    hintfs-ycsb arguments."""
+    ops = int(extra[extra.index("--ops") + 1])
+    mixes = {"A": 0.5, "B": 0.95, "C": 1.0, "D": 0.95, "E": 0.0, "F": 1.0}
+    share = mixes[extra[extra.index("--workload") + 1]] if "--workload" in extra else float(
+        extra[extra.index("--read") + 1])
+    return round(ops * share)
+
+
 def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
@@ -330,15 +340,17 @@ class Repro:
                 w.writerow([scheme, workload, level, tier, b])
 
     def record_oracle(self, scheme, workloads, where):
-        """oracle.csv: the slow tier's least share of the point reads of each
-        key distribution of the scheme's workloads, on the store its load
-        left, with the SSD's data zones holding the hottest tables, blocks or
-        records (hintfs-oracle), and the share of those reads per level."""
+        """oracle.csv: for each workload with point reads, on the store the
+        scheme's load left (hintfs-oracle): the HDD's least share of them if
+        the SSD's data zones held the hottest tables, blocks or records; its
+        share with the placement left as it is; the online bound (a policy
+        promoting every block at its first read in the run); and the share
+        of the reads per level."""
         wanted = {}
         for label, extra in workloads:
             dist = oracle_distribution(extra)
             if dist:
-                wanted.setdefault(dist, []).append(label)
+                wanted.setdefault(dist, []).append((label, point_reads(extra)))
         data = self.ssd_zones_of(scheme) * ZONE
         # All the data zones, and the tables' share of them (the WAL and cache
         # budget of two zones kept back).
@@ -348,19 +360,23 @@ class Repro:
         with open(path, "a", newline="") as fh:
             w = csv.writer(fh)
             if fresh:
-                w.writerow(["scheme", "workloads", "distribution", "zipf", "fast_bytes", "tables", "blocks",
-                            "records", "memory_share", "level_read_shares"])
+                w.writerow(["scheme", "workload", "distribution", "zipf", "fast_bytes", "tables", "blocks",
+                            "records", "start", "reads", "online", "memory_share", "level_read_shares"])
             for (dist, zipf), labels in wanted.items():
                 js = os.path.join(self.work, "oracle.json")
+                reads = sorted({r for _, r in labels})
                 sh([self.oracle, "--uri", f"file:{where}/ssd.img", "--records", str(self.records),
                     "--distribution", dist, "--zipf", str(zipf), "--fast-bytes", ",".join(map(str, sizes)),
-                    "--json", js], stdout=subprocess.DEVNULL)
+                    "--reads", ",".join(map(str, reads)), "--json", js], stdout=subprocess.DEVNULL)
                 with open(js) as jf:
                     j = json.load(jf)
                 levels = ";".join("L%d:%.4f" % (l["level"], l["read_share"]) for l in j["levels"])
-                for o in j["slow_share"]:
-                    w.writerow([scheme, ";".join(labels), dist, zipf, o["fast_bytes"], "%.4f" % o["tables"],
-                                "%.4f" % o["blocks"], "%.4f" % o["records"], "%.4f" % j["memory_share"], levels])
+                online = {o["reads"]: o["slow_share"] for o in j["online"]}
+                for label, r in labels:
+                    for o in j["slow_share"]:
+                        w.writerow([scheme, label, dist, zipf, o["fast_bytes"], "%.4f" % o["tables"],
+                                    "%.4f" % o["blocks"], "%.4f" % o["records"], "%.4f" % j["start_slow_share"],
+                                    r, "%.4f" % online[r], "%.4f" % j["memory_share"], levels])
 
     def prepare(self):
         """Keeps the results of an earlier run with the same settings (resume)."""
