@@ -26,7 +26,8 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$DEBDIR"/hintfs_*.deb "$D
 [ "$(command -v hintfs)" = /usr/bin/hintfs ] || fail "hintfs is not /usr/bin/hintfs"
 /usr/bin/hintfs --version | grep -qx "hintfs [0-9.]*" || fail "hintfs --version"
 /usr/bin/hintfs-ycsb --version | grep -qx "hintfs-ycsb [0-9.]*" || fail "hintfs-ycsb --version"
-for page in hintfs hintfs-ycsb; do
+/usr/bin/hintfs-oracle --version | grep -qx "hintfs-oracle [0-9.]*" || fail "hintfs-oracle --version"
+for page in hintfs hintfs-ycsb hintfs-oracle; do
   man -w "$page" >/dev/null 2>&1 || fail "no man page $page"
 done
 man hintfs 2>/dev/null | grep -q "EXIT STATUS" || fail "the man page has no exit statuses"
