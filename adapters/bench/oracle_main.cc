@@ -34,6 +34,7 @@ using json = nlohmann::json;
 struct Args {
   std::string uri, db = "/db", distribution = "zipfian", fast_bytes = "40MiB", reads, json_path;
   uint64_t records = 100000;
+  size_t top = 0;
   double zipf = 0.9;
   size_t key_size = 24, value_size = 1000;
 };
@@ -113,6 +114,10 @@ json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::v
   for (const auto& [level, l] : oracle.Levels()) {
     j["levels"].push_back({{"level", level}, {"tables", l.tables}, {"bytes", l.bytes}, {"read_share", l.read_share}});
   }
+  for (const TableReads& t : oracle.HottestTables(a.top)) {
+    j["hottest_tables"].push_back({{"number", t.number}, {"level", t.level}, {"bytes", t.bytes},
+                                   {"slow_bytes_share", t.slow_bytes_share}, {"read_share", t.read_share}});
+  }
   for (const OracleShares& s : oracle.Shares(sizes)) {
     j["slow_share"].push_back({{"fast_bytes", s.fast_bytes}, {"tables", s.tables}, {"blocks", s.blocks},
                                {"records", s.records}});
@@ -133,6 +138,13 @@ void Print(const json& j) {
     std::printf("  L%d: %3llu tables %7.1f MiB  %5.1f%% of device reads\n", l["level"].get<int>(),
                 static_cast<unsigned long long>(l["tables"].get<uint64_t>()), l["bytes"].get<double>() / 1048576.0,
                 100 * l["read_share"].get<double>());
+  }
+  if (j.contains("hottest_tables")) std::printf("  the tables with the most reads per byte:\n");
+  for (const json& t : j.value("hottest_tables", json::array())) {
+    std::printf("    %06llu L%d %5.2f MiB %3.0f%% slow  %5.2f%% of device reads\n",
+                static_cast<unsigned long long>(t["number"].get<uint64_t>()), t["level"].get<int>(),
+                t["bytes"].get<double>() / 1048576.0, 100 * t["slow_bytes_share"].get<double>(),
+                100 * t["read_share"].get<double>());
   }
   std::printf("  slow tier's share of device reads at best, by what the fast tier holds:\n");
   for (const json& s : j["slow_share"]) {
@@ -206,6 +218,7 @@ int main(int argc, char** argv) {
   app.add_option("--value-size", a.value_size, "value bytes (a record is key and value)")->check(CLI::Range(1, 1 << 20));
   app.add_option("--fast-bytes", a.fast_bytes, "fast-tier sizes to compute for, comma-separated (e.g. 36MiB,40MiB)");
   app.add_option("--reads", a.reads, "point reads of runs to give the online bound for, comma-separated (e.g. 1953,80000)");
+  app.add_option("--top", a.top, "also list this many tables with the most reads per byte");
   app.add_option("--json", a.json_path, "also write the figures as one JSON object to this host file");
   app.footer(
       "Example:\n"

@@ -120,6 +120,26 @@ std::map<int, LevelReads> ReadOracle::Levels() const {
   return levels;
 }
 
+std::vector<TableReads> ReadOracle::HottestTables(size_t n) const {
+  double total = DeviceReads();
+  std::vector<TableReads> out;
+  for (const Table& t : tables_) {
+    TableReads r{t.number, t.level, t.file_bytes, 0, 0};
+    uint64_t data = 0, slow = 0;
+    for (size_t b = 0; b < t.blocks.size(); b++) {
+      data += t.blocks[b].bytes;
+      slow += t.blocks[b].slow ? t.blocks[b].bytes : 0;
+      r.read_share += total > 0 ? t.block_reads[b] / total : 0;
+    }
+    r.slow_bytes_share = data > 0 ? static_cast<double>(slow) / static_cast<double>(data) : 0;
+    out.push_back(r);
+  }
+  auto density = [](const TableReads& r) { return r.bytes > 0 ? r.read_share / static_cast<double>(r.bytes) : 0; };
+  std::sort(out.begin(), out.end(), [&](const TableReads& a, const TableReads& b) { return density(a) > density(b); });
+  if (out.size() > n) out.resize(n);
+  return out;
+}
+
 double ReadOracle::MemoryShare() const {
   double all = memory_reads_ + DeviceReads();
   return all > 0 ? memory_reads_ / all : 0;

@@ -54,6 +54,14 @@ struct LevelReads {
   double read_share = 0;  // of the reads that reach a device
 };
 
+struct TableReads {
+  uint64_t number = 0;
+  int level = 0;
+  uint64_t bytes = 0;
+  double slow_bytes_share = 0;  // of its data blocks' bytes, on the slow tier now
+  double read_share = 0;        // of the reads that reach a device
+};
+
 class ReadOracle {
  public:
   // A live table of the store: its file number, level, size on the device
@@ -77,6 +85,8 @@ class ReadOracle {
   double OnlineSlowShare(uint64_t reads) const;
   // Tables, bytes and the share of reads at each level present.
   std::map<int, LevelReads> Levels() const;
+  // The n tables with the most reads per byte, densest first.
+  std::vector<TableReads> HottestTables(size_t n) const;
   // Of all reads, the share no table serves (the memtable's).
   double MemoryShare() const;
 
