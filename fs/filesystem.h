@@ -215,6 +215,11 @@ std::string DescribeRecoveredFile(const RecoveredFile& file);
 struct FsStats {
   uint64_t bytes_written[2] = {0, 0};  // per tier, data written by files
   uint64_t bytes_read[2] = {0, 0};
+  // Reads of at most kSmallReadBytes that reached a device, per tier they
+  // came from (slow if any byte did): a store's point reads, apart from the
+  // large reads of compactions and scans, which bytes_read mixes in.
+  static constexpr uint64_t kSmallReadBytes = 64 << 10;
+  uint64_t small_reads[2] = {0, 0};
   uint64_t zone_resets = 0;
   uint64_t recovered_bytes = 0;  // at mount: unsynced bytes kept (sum over recovered_files)
   uint64_t dropped_bytes = 0;    // at mount: unsynced bytes the devices had lost

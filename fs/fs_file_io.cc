@@ -470,6 +470,7 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
     std::lock_guard<std::mutex> l(stats_mu_);
     stats_.bytes_read[0] += tier_bytes[0];
     stats_.bytes_read[1] += tier_bytes[1];
+    if (!pieces.empty() && n <= FsStats::kSmallReadBytes) stats_.small_reads[tier_bytes[1] > 0 ? 1 : 0]++;
   }
   if (result.ok() && n > 0 && ino->last_read_end.exchange(offset + n, std::memory_order_relaxed) != offset) {
     ino->reads.fetch_add(1, std::memory_order_relaxed);

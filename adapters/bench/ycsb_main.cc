@@ -81,6 +81,7 @@ std::string ValueFor(uint64_t record, uint64_t version, size_t size) {
 
 struct Totals {
   uint64_t read_bytes[2] = {0, 0};
+  uint64_t small_reads[2] = {0, 0};  // FsStats::small_reads: point reads per tier
   uint64_t written_bytes[2] = {0, 0};
   uint64_t migrated[2] = {0, 0};  // bytes migration wrote to each tier (and read from the other)
   uint64_t busy_ns[2] = {0, 0};   // modelled device busy time, summed over each tier's devices
@@ -103,6 +104,7 @@ Totals Snapshot(Filesystem* fs) {
   FsStats st = fs->Stats();
   for (int i = 0; i < 2; i++) {
     t.read_bytes[i] = st.bytes_read[i];
+    t.small_reads[i] = st.small_reads[i];
     t.written_bytes[i] = st.bytes_written[i];
     t.migrated[i] = st.migrated_bytes[i];
   }
@@ -138,7 +140,8 @@ void AppendCsv(const std::string& path, const std::string& label, const json& j)
     std::fprintf(f, "label,phase,ops,seconds,ops_per_s,errors");
     for (const char* op : kOpNames) std::fprintf(f, ",%s_p50_us,%s_p99_us,%s_p999_us,%s_p9999_us", op, op, op, op);
     std::fprintf(f, ",fast_read_bytes,slow_read_bytes,fast_written_bytes,slow_written_bytes,hdd_read_share,"
-                    "cache_hit_ratio,migrated_to_fast,migrated_to_slow,fast_busy,slow_busy,cpu_cores\n");
+                    "cache_hit_ratio,migrated_to_fast,migrated_to_slow,fast_busy,slow_busy,cpu_cores,"
+                    "point_read_hdd_share\n");
   }
   std::fprintf(f, "%s,%s,%llu,%.3f,%.1f,%llu", label.c_str(), j["phase"].get<std::string>().c_str(),
                static_cast<unsigned long long>(j["ops"].get<uint64_t>()), j["seconds"].get<double>(),
@@ -155,12 +158,12 @@ void AppendCsv(const std::string& path, const std::string& label, const json& j)
     const json& v = b ? j[a][b] : j[a];
     return v.is_number_float() ? fmt::format("{:.4f}", v.get<double>()) : v.dump();
   };
-  std::fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", number("read_bytes", "fast").c_str(),
+  std::fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", number("read_bytes", "fast").c_str(),
                number("read_bytes", "slow").c_str(), number("written_bytes", "fast").c_str(),
                number("written_bytes", "slow").c_str(), number("hdd_read_share", nullptr).c_str(), j.contains("cache") ? number("cache", "hit_ratio").c_str() : "",
                number("migrated", "to_fast_bytes").c_str(), number("migrated", "to_slow_bytes").c_str(),
                number("utilization", "fast").c_str(), number("utilization", "slow").c_str(),
-               number("cpu_cores", nullptr).c_str());
+               number("cpu_cores", nullptr).c_str(), number("point_read_hdd_share", nullptr).c_str());
   std::fclose(f);
 }
 
@@ -251,6 +254,13 @@ std::string AddTraffic(const PhaseContext& c, const Totals& before, const Totals
     j["hdd_read_share_store"] =
         fg_fast + fg_slow == 0 ? 0.0 : static_cast<double>(fg_slow) / static_cast<double>(fg_fast + fg_slow);
     j["migrated"] = {{"to_fast_bytes", to_fast}, {"to_slow_bytes", to_slow}};
+    // Counted, not weighed by bytes: what a point-read bound speaks of.
+    uint64_t small_fast = after.small_reads[0] - before.small_reads[0];
+    uint64_t small_slow = after.small_reads[1] - before.small_reads[1];
+    j["point_reads"] = {{"fast", small_fast}, {"slow", small_slow}};
+    j["point_read_hdd_share"] = small_fast + small_slow == 0
+                                    ? 0.0
+                                    : static_cast<double>(small_slow) / static_cast<double>(small_fast + small_slow);
     auto mib = [](uint64_t b) { return static_cast<double>(b) / 1048576.0; };
     tiers = fmt::format("  read fast/slow {:.1f}/{:.1f} MiB (hdd {:.1f}%)  written {:.1f}/{:.1f} MiB", mib(fast),
                         mib(slow), 100 * j["hdd_read_share"].get<double>(), mib(j["written_bytes"]["fast"]),

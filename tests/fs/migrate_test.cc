@@ -104,6 +104,36 @@ class MigrateTest : public FsTest {
   }
 };
 
+// Small reads are counted by the tier they came from; large ones are not.
+TEST_F(MigrateTest, SmallReadsAreCountedByTier) {
+  Format();
+  std::mt19937_64 rng(3);
+  std::string data = Random(&rng, 300 * 1024);
+  WriteFile("/t.sst", data);
+  auto read = [&](uint64_t offset, size_t n) {
+    std::unique_ptr<FileReader> r;
+    ASSERT_OK(fs_->OpenReader("/t.sst", &r));
+    std::string buf(n, '\0');
+    size_t got = 0;
+    ASSERT_OK(r->Read(offset, n, buf.data(), &got));
+    ASSERT_EQ(buf.substr(0, got), data.substr(offset, n));
+  };
+  FsStats before = fs_->Stats();
+  read(0, 4096);
+  read(100000, 4101);
+  read(0, 256 * 1024);  // a compaction's read: not a small one
+  FsStats mid = fs_->Stats();
+  EXPECT_EQ(mid.small_reads[0] - before.small_reads[0], 2u);
+  EXPECT_EQ(mid.small_reads[1] - before.small_reads[1], 0u);
+  MigrateResult r;
+  ASSERT_OK(fs_->MigrateFile("/t.sst", Tier::kSlow, nullptr, &r));
+  read(8192, 64 * 1024);
+  read(290 * 1024, 10 * 1024);  // ends past the file's end: still one read
+  FsStats after = fs_->Stats();
+  EXPECT_EQ(after.small_reads[0], mid.small_reads[0]);
+  EXPECT_EQ(after.small_reads[1] - mid.small_reads[1], 2u);
+}
+
 TEST_F(MigrateTest, MovesAFileToTheOtherTierAndBack) {
   Format();
   std::mt19937_64 rng(1);
