@@ -107,8 +107,14 @@ Status ParseSizes(const std::string& text, bool empty_ok, std::vector<uint64_t>*
 
 json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::vector<uint64_t>& sizes,
             const std::vector<uint64_t>& reads) {
-  json j = {{"records", a.records}, {"distribution", a.distribution}, {"tables", tables},
-            {"memory_share", oracle.MemoryShare()}, {"start_slow_share", oracle.StartSlowShare()},
+  json j = {{"records", a.records},
+            {"distribution", a.distribution},
+            {"tables", tables},
+            {"memory_share", oracle.MemoryShare()},
+            {"start_slow_share", oracle.StartSlowShare()},
+            {"levels", json::array()},
+            {"hottest_tables", json::array()},
+            {"slow_share", json::array()},
             {"online", json::array()}};
   if (a.distribution != "uniform") j["zipf"] = a.zipf;
   for (const auto& [level, l] : oracle.Levels()) {
@@ -139,8 +145,8 @@ void Print(const json& j) {
                 static_cast<unsigned long long>(l["tables"].get<uint64_t>()), l["bytes"].get<double>() / 1048576.0,
                 100 * l["read_share"].get<double>());
   }
-  if (j.contains("hottest_tables")) std::printf("  the tables with the most reads per byte:\n");
-  for (const json& t : j.value("hottest_tables", json::array())) {
+  if (!j["hottest_tables"].empty()) std::printf("  the tables with the most reads per byte:\n");
+  for (const json& t : j["hottest_tables"]) {
     std::printf("    %06llu L%d %5.2f MiB %3.0f%% slow  %5.2f%% of device reads\n",
                 static_cast<unsigned long long>(t["number"].get<uint64_t>()), t["level"].get<int>(),
                 t["bytes"].get<double>() / 1048576.0, 100 * t["slow_bytes_share"].get<double>(),

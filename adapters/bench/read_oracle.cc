@@ -67,8 +67,7 @@ std::vector<OracleShares> ReadOracle::Shares(const std::vector<uint64_t>& fast_b
   double total = DeviceReads();
   std::vector<OracleShares> out;
   for (uint64_t capacity : fast_bytes) {
-    OracleShares s;
-    s.fast_bytes = capacity;
+    OracleShares s{capacity, 0, 0, 0};
     if (total > 0) {
       // (Sums in another order can pass the total by a rounding error.)
       auto slow = [&](const std::vector<std::pair<uint64_t, double>>& items) {
@@ -88,12 +87,12 @@ double ReadOracle::StartSlowShare() const {
   for (const Table& t : tables_) {
     for (size_t b = 0; b < t.blocks.size(); b++) slow += t.blocks[b].slow ? t.block_reads[b] : 0;
   }
-  return total > 0 ? std::min(1.0, slow / total) : 1;
+  return total > 0 ? std::min(1.0, slow / total) : 0;
 }
 
 double ReadOracle::OnlineSlowShare(uint64_t reads) const {
   double total = DeviceReads();
-  if (total <= 0 || reads == 0) return 1;
+  if (total <= 0 || reads == 0) return 0;
   // A block read with probability q per read is read at least once in n
   // reads with probability 1 - (1 - q)^n.
   double n = static_cast<double>(reads), distinct = 0;

@@ -38,10 +38,11 @@
 namespace hintfs {
 
 // What the oracles give for one fast-tier size: each one's share of the
-// reads that reach a device which the slow tier still serves (0 to 1).
+// reads that reach a device which the slow tier still serves (0 to 1; 0
+// when no read reaches a device). Every share below is 0 in that case too.
 struct OracleShares {
   uint64_t fast_bytes = 0;
-  double tables = 1, blocks = 1, records = 1;
+  double tables = 0, blocks = 0, records = 0;
 };
 
 struct OracleBlock {

@@ -99,7 +99,19 @@ TEST(ReadOracle, OnlineBoundPaysTheFirstReadOfEverySlowBlock) {
   EXPECT_NEAR(o.OnlineSlowShare(2), 0.9925 / 2, 1e-9);
   // A long run reads B's four blocks once each, then from the fast tier.
   EXPECT_NEAR(o.OnlineSlowShare(1000000), 4.0 / 1000000, 1e-9);
-  EXPECT_NEAR(o.OnlineSlowShare(0), 1.0, 1e-9);
+  EXPECT_NEAR(o.OnlineSlowShare(0), 0.0, 1e-9);
+}
+
+// A store whose every read is the memtable's: nothing is slow, and nothing fails.
+TEST(ReadOracle, NoTablesNoDeviceReads) {
+  ReadOracle o;
+  o.AddRecordReads("k", 10, 1.0);
+  EXPECT_NEAR(o.MemoryShare(), 1.0, 1e-9);
+  EXPECT_NEAR(o.StartSlowShare(), 0.0, 1e-9);
+  EXPECT_NEAR(o.OnlineSlowShare(100), 0.0, 1e-9);
+  EXPECT_NEAR(o.Shares({100})[0].blocks, 0.0, 1e-9);
+  EXPECT_TRUE(o.Levels().empty());
+  EXPECT_TRUE(o.HottestTables(3).empty());
 }
 
 TEST(ReadOracle, HottestThatFitPassesOverWhatDoesNotFit) {

@@ -474,7 +474,8 @@ def validate(out, args):
         if len(section) < 2:
             problems.append(f"no Exp#{e} table")
             continue
-        rows = {line.split("|")[1].strip(): line for line in section[1].splitlines() if line.startswith("| ")}
+        table_text = section[1].split("\n### ", 1)[0]  # this section's table only
+        rows = {line.split("|")[1].strip(): line for line in table_text.splitlines() if line.startswith("| ")}
         for w in expected[e]:
             cells = [c.strip() for c in rows.get(w, "").split("|")[2:-1]]
             if not cells or not cells[0].replace(",", "").isdigit() or any(c == "-" for c in cells):
