@@ -20,7 +20,9 @@ bandwidth and is sped up with them (the same 1.9% of the HDD's sequential
 bandwidth as in the paper; sizes shrink 512 times, so a table moves in the
 same share of a run's time).
 
-Each scheme loads once and lets its compactions finish (--settle); every
+Each scheme loads once and lets its compactions finish and then its
+migration come to rest (--settle: a store left running after its load would
+have its placement where the policy wants it before a workload); every
 workload then starts from a copy of the freshly loaded devices (the same
 state a fresh load gives, without paying for it again), in a new process,
 as the paper clears and reloads.
@@ -501,7 +503,8 @@ def parse_args():
                         f"{WORKLOAD_OPS} for the others)")
     p.add_argument("--threads", type=int, default=1, help="client threads (default 1)")
     p.add_argument("--settle", type=float, default=900,
-                   help="seconds to let the load's compactions finish before its state is saved (0: none)")
+                   help="seconds to let the load's compactions finish, and then migration come to rest (3 s "
+                        "without a move), before its state is saved (0: none)")
     p.add_argument("--store", choices=sorted(STORES), default="rocksdb",
                    help="the store and what it tells hintfs: rocksdb (with its event listener), "
                         "rocksdb-nolistener (hints inferred from I/O and the MANIFEST), leveldb (our Env), "
