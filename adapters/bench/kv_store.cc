@@ -78,12 +78,6 @@ class RocksDbStore : public KvStore {
   }
   bool WaitForCompactions(double timeout_seconds) override {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
-    // The memtables' data into tables first, as the next open's recovery
-    // would put it: their live WALs would otherwise keep claiming fast room
-    // (HHZS's L0 demand) until then.
-    rocksdb::FlushOptions flush;
-    flush.wait = true;
-    if (!db_->Flush(flush).ok()) return false;
     int quiet = 0;  // polls in a row with nothing running, pending or unflushed
     while (std::chrono::steady_clock::now() < deadline) {
       uint64_t pending = 1, running = 1, flushes = 1;

@@ -39,9 +39,8 @@ class KvStore {
   // Reads up to n records from the first key >= key.
   virtual bool Scan(const std::string& key, uint64_t n) = 0;
   virtual bool Close() = 0;
-  // Flushes the memtables, then waits until the store has no compaction
-  // running or pending (RocksDB; LevelDB offers no way to ask and returns at
-  // once). False on timeout or a failed flush.
+  // Waits until the store has no compaction running or pending (RocksDB;
+  // LevelDB offers no way to ask and returns at once). False on timeout.
   virtual bool WaitForCompactions(double timeout_seconds) = 0;
   // The hintfs filesystem under the store (for per-tier figures), or null.
   virtual Filesystem* hintfs() = 0;
