@@ -115,10 +115,13 @@ Totals Snapshot(Filesystem* fs) {
   return t;
 }
 
-// After a load, a store left running would let the filesystem's migration
-// bring the placement to where the policy wants it before any workload;
-// waits (up to timeout seconds) until migration has moved nothing for
-// three seconds, a table's move at the slowest rate being well under that.
+// After a load's compactions: lets the moves migration has in flight, and
+// any it starts once the compactions are over, finish before the state is
+// kept, as they would in a store left running. Waits (up to timeout
+// seconds) until migration has moved nothing for three seconds, a table's
+// move at the slowest rate taking well under that. (It cannot wait for what
+// the policy will want only after the next open: under hhzs, the load's live
+// WALs keep L0's demand up until the store's recovery flushes them.)
 // Returns the seconds waited.
 double WaitForMigrationQuiet(Filesystem* fs, double timeout) {
   auto t0 = Clock::now();

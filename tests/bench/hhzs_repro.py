@@ -21,8 +21,9 @@ bandwidth as in the paper; sizes shrink 512 times, so a table moves in the
 same share of a run's time).
 
 Each scheme loads once and lets its compactions finish and then its
-migration come to rest (--settle: a store left running after its load would
-have its placement where the policy wants it before a workload); every
+migration come to rest (--settle: moves in flight finish, as in a store left
+running after its load; the memtables stay unflushed, as the paper's YCSB
+load leaves them for its run to recover); every
 workload then starts from a copy of the freshly loaded devices (the same
 state a fresh load gives, without paying for it again), in a new process,
 as the paper clears and reloads.
