@@ -297,6 +297,14 @@ int64_t TableMap::FindBlock(uint64_t offset) const {
   return it - data_blocks.begin();
 }
 
+TableReadFn ReadTableBytes(const std::string& bytes) {
+  return [&bytes](uint64_t offset, size_t n, std::string* out) {
+    if (offset > bytes.size() || n > bytes.size() - offset) return Bad("read past the table's end");
+    out->assign(bytes, static_cast<size_t>(offset), n);
+    return Status::OK();
+  };
+}
+
 Status ParseTable(uint64_t file_size, const TableReadFn& read, TableMap* map) {
   *map = TableMap();
   Parser p(file_size, read, map);

@@ -53,6 +53,10 @@ struct TableMap {
 // Reads n bytes at offset of the table file into *out (exactly n, or an error).
 using TableReadFn = std::function<Status(uint64_t offset, size_t n, std::string* out)>;
 
+// Reads from a whole table file held in memory, which must outlive the
+// function; a read past its end is Corruption.
+TableReadFn ReadTableBytes(const std::string& bytes);
+
 // Builds the map of the table file of file_size bytes. Reads the footer, the
 // metaindex, properties and index blocks, and the first and last data blocks
 // (for the key range); verifies the CRC32C of every block it reads.

@@ -64,11 +64,7 @@ Status AddTables(Filesystem* fs, const std::string& db, ReadOracle* oracle, size
     *where = path + ": ";
     std::string bytes;
     s = ReadWholeFile(fs, path, &bytes);
-    TableReadFn read = [&bytes](uint64_t offset, size_t n, std::string* out) {
-      if (offset > bytes.size() || n > bytes.size() - offset) return Status::Corruption("read past the table's end");
-      *out = bytes.substr(offset, n);
-      return Status::OK();
-    };
+    TableReadFn read = ReadTableBytes(bytes);
     TableMap map;
     if (s.ok()) s = ParseTable(bytes.size(), read, &map);
     if (!s.ok()) return s;

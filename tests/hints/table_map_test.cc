@@ -19,13 +19,7 @@ namespace {
 using test::WriteLevelDbTable;
 std::string Key(int i) { return test::TableKey(i); }
 
-Status ParseBytes(const std::string& file, TableMap* map) {
-  return ParseTable(file.size(), [&](uint64_t offset, size_t n, std::string* out) {
-    if (offset > file.size() || n > file.size() - offset) return Status::IOError("read past the end");
-    *out = file.substr(offset, n);
-    return Status::OK();
-  }, map);
-}
+Status ParseBytes(const std::string& file, TableMap* map) { return ParseTable(file.size(), ReadTableBytes(file), map); }
 
 // Invariants every map must keep, whatever the input.
 void ExpectSane(const TableMap& m) {
@@ -85,16 +79,9 @@ TEST_P(RocksTableMap, ForEachTableKeyNamesEachKeysBlock) {
   TableMap m;
   ASSERT_TRUE(ParseBytes(file, &m).ok());
   BlockIndex index = BlockIndexFromTableMap(m);
-  auto read_from = [](const std::string& bytes) {
-    return [&bytes](uint64_t offset, size_t len, std::string* out) {
-      if (offset > bytes.size() || len > bytes.size() - offset) return Status::IOError("read past the end");
-      *out = bytes.substr(offset, len);
-      return Status::OK();
-    };
-  };
   int seen = 0;
   size_t last_block = 0;
-  Status s = ForEachTableKey(m, read_from(file), [&](size_t block, std::string_view key) {
+  Status s = ForEachTableKey(m, ReadTableBytes(file), [&](size_t block, std::string_view key) {
     EXPECT_EQ(key, Key(seen));
     EXPECT_GE(block, last_block);
     EXPECT_LE(std::string(key), index.blocks[block].last_key);
@@ -113,10 +100,10 @@ TEST_P(RocksTableMap, ForEachTableKeyNamesEachKeysBlock) {
   // the store's to verify, so damage that only a checksum sees is not found).
   std::string bad = file;
   bad[m.data_blocks[1].offset + m.data_blocks[1].size - 1] = 0x7f;
-  EXPECT_TRUE(ForEachTableKey(m, read_from(bad), [](size_t, std::string_view) { return Status::OK(); })
+  EXPECT_TRUE(ForEachTableKey(m, ReadTableBytes(bad), [](size_t, std::string_view) { return Status::OK(); })
                   .IsCorruption());
   int calls = 0;
-  s = ForEachTableKey(m, read_from(file), [&](size_t, std::string_view) {
+  s = ForEachTableKey(m, ReadTableBytes(file), [&](size_t, std::string_view) {
     calls++;
     return Status::Busy("enough");
   });
