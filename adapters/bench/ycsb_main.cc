@@ -276,20 +276,20 @@ std::string AddTraffic(const PhaseContext& c, const Totals& before, const Totals
     j["read_bytes"] = {{"fast", fast}, {"slow", slow}};
     j["written_bytes"] = {{"fast", after.written_bytes[0] - before.written_bytes[0]},
                           {"slow", after.written_bytes[1] - before.written_bytes[1]}};
-    j["hdd_read_share"] = fast + slow == 0 ? 0.0 : static_cast<double>(slow) / static_cast<double>(fast + slow);
+    auto slow_share = [](uint64_t f, uint64_t sl) {
+      return f + sl == 0 ? 0.0 : static_cast<double>(sl) / static_cast<double>(f + sl);
+    };
+    j["hdd_read_share"] = slow_share(fast, slow);
     // The same without migration's own reads (it reads what it moves from
     // the tier it leaves): what the store's reads and compactions cost.
     uint64_t fg_fast = fast - std::min(fast, to_slow), fg_slow = slow - std::min(slow, to_fast);
-    j["hdd_read_share_store"] =
-        fg_fast + fg_slow == 0 ? 0.0 : static_cast<double>(fg_slow) / static_cast<double>(fg_fast + fg_slow);
+    j["hdd_read_share_store"] = slow_share(fg_fast, fg_slow);
     j["migrated"] = {{"to_fast_bytes", to_fast}, {"to_slow_bytes", to_slow}};
     // Counted, not weighed by bytes: what a point-read bound speaks of.
     uint64_t small_fast = after.small_reads[0] - before.small_reads[0];
     uint64_t small_slow = after.small_reads[1] - before.small_reads[1];
     j["point_reads"] = {{"fast", small_fast}, {"slow", small_slow}};
-    j["point_read_hdd_share"] = small_fast + small_slow == 0
-                                    ? 0.0
-                                    : static_cast<double>(small_slow) / static_cast<double>(small_fast + small_slow);
+    j["point_read_hdd_share"] = slow_share(small_fast, small_slow);
     auto mib = [](uint64_t b) { return static_cast<double>(b) / 1048576.0; };
     tiers = fmt::format("  read fast/slow {:.1f}/{:.1f} MiB (hdd {:.1f}%)  written {:.1f}/{:.1f} MiB", mib(fast),
                         mib(slow), 100 * j["hdd_read_share"].get<double>(), mib(j["written_bytes"]["fast"]),
