@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <vector>
 
@@ -14,9 +15,10 @@ void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_
   std::lock_guard<std::mutex> l(mu_);
   for (size_t done = 0; done + block_size <= n; done += block_size) {
     Key key{device, offset + done};
-    auto at = index_.lower_bound(key);
-    if (at != index_.end() && !(key < at->first)) {  // held: refresh in place
-      at->second->bytes.assign(data + done, block_size);
+    auto at = index_.find(key);
+    if (at != index_.end()) {
+      // Held: a zoned block does not change until its zone is reset (which
+      // forgets it), so only its age is refreshed.
       order_.splice(order_.begin(), order_, at->second);
       continue;
     }
@@ -32,7 +34,7 @@ void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_
     } else {
       order_.push_front(Entry{key, std::string(data + done, block_size)});
     }
-    index_.emplace_hint(index_.lower_bound(key), key, order_.begin());
+    index_.emplace(key, order_.begin());
     stats_.held_bytes += block_size;
   }
   while (stats_.held_bytes > capacity_) EraseLocked(std::prev(order_.end()));
@@ -67,11 +69,20 @@ bool RecentBlocks::Get(uint32_t device, uint64_t offset, size_t n, uint32_t bloc
 
 void RecentBlocks::Forget(uint32_t device, uint64_t from, uint64_t to) {
   std::lock_guard<std::mutex> l(mu_);
-  auto it = index_.lower_bound(Key{device, from});
-  while (it != index_.end() && it->first.device == device && it->first.offset < to) {
-    auto entry = it->second;
-    ++it;
-    EraseLocked(entry);
+  if (to <= from) return;
+  // The range is a zone: walk it block by block when it has fewer blocks
+  // than are held, else walk what is held. The smallest block is 512 bytes.
+  constexpr uint64_t kSmallestBlock = 512;
+  if ((to - from) / kSmallestBlock < order_.size()) {
+    for (uint64_t at = from / kSmallestBlock * kSmallestBlock; at < to; at += kSmallestBlock) {
+      auto it = index_.find(Key{device, at});
+      if (it != index_.end()) EraseLocked(it->second);
+    }
+    return;
+  }
+  for (auto it = order_.begin(); it != order_.end();) {
+    auto entry = it++;
+    if (entry->key.device == device && entry->key.offset >= from && entry->key.offset < to) EraseLocked(entry);
   }
 }
 

@@ -163,6 +163,7 @@ void BlockTiering::Queue(Candidate c) {
 void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index, size_t block, uint64_t,
                                uint64_t slow_bytes) {
   const IndexedBlock& b = index.blocks[block];
+  reads_seen_.fetch_add(1, std::memory_order_relaxed);
   if (slow_bytes == 0) {
     std::lock_guard<std::mutex> l(mu_);
     auto moved = promoted_.find({path, b.offset});
@@ -194,21 +195,30 @@ void BlockTiering::OnTableIndexed(const std::string& path, std::shared_ptr<const
 void BlockTiering::Run() {
   auto next_threshold = std::chrono::steady_clock::now();
   auto next_adjust = next_threshold + options_.adjust_every;
+  uint64_t reads_at_adjust = 0;
+  const uint64_t every_reads = options_.adjust_reads > 0 ? options_.adjust_reads : UINT64_MAX;
   std::unique_lock<std::mutex> l(mu_);
   for (;;) {
-    cv_.wait_for(l, std::chrono::seconds(1), [this] { return stopping_ || !queue_.empty(); });
+    // A tenth of a second at most, so that adjust_reads is noticed soon.
+    cv_.wait_for(l, std::chrono::milliseconds(100), [this] { return stopping_ || !queue_.empty(); });
     if (stopping_) return;
-    if (std::chrono::steady_clock::now() >= next_threshold) {
-      l.unlock();  // once a second: the hot-set threshold for the budget
-      threshold_ = heat_.HotThreshold(budget_);
-      ForgetDeadTables();
-      if (std::chrono::steady_clock::now() >= next_adjust) {
+    const bool enough_reads = reads_seen_ - reads_at_adjust >= every_reads;
+    if (std::chrono::steady_clock::now() >= next_threshold || enough_reads) {
+      l.unlock();
+      // Once a second: the hot-set threshold for the budget (a pass over
+      // every range under the heat's lock, which every read takes).
+      if (std::chrono::steady_clock::now() >= next_threshold) {
+        threshold_ = heat_.HotThreshold(budget_);
+        ForgetDeadTables();
+        next_threshold = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      }
+      if (std::chrono::steady_clock::now() >= next_adjust || enough_reads) {
         if (options_.adaptive) AdjustBudget();
         RotateZoneReads();
         next_adjust = std::chrono::steady_clock::now() + options_.adjust_every;
+        reads_at_adjust = reads_seen_;
       }
       l.lock();
-      next_threshold = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     }
     if (std::chrono::steady_clock::now() < paused_until_) {
       stats_.dropped += queue_.size();  // they come back with their next reads
@@ -266,8 +276,9 @@ void BlockTiering::Move(const Candidate& c) {
   if (!s.ok() || !r.moved) {
     stats_.failed_moves++;
     // The fast tier is full (placement's reservations keep its empty zones):
-    // try again in a second rather than once per queued block.
-    if (s.IsNoSpace()) paused_until_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    // try again in a fifth of a second rather than once per queued block
+    // (a second was most of a short run: the budget never filled).
+    if (s.IsNoSpace()) paused_until_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
     return;
   }
   const uint64_t zone = at.found && !at.slow ? uint64_t{at.device} << 32 | at.zone : kNoZone;
@@ -280,28 +291,54 @@ void BlockTiering::Move(const Candidate& c) {
 
 // Demotes promoted blocks colder than score, coldest first, until bytes
 // more fit in the budget. False if they do not.
+//
+// The scores are taken with mu_ released: the I/O path takes mu_ on every
+// read, and scoring thousands of promoted blocks under it on every move made
+// a store's reads queue behind the mover (an update-heavy Zipf load lost a
+// tenth of its throughput, docs/benchmarks.md). The coldest-first list one
+// scan finds serves the moves that follow until it runs out or a second
+// passes; each victim's score is checked again before it goes.
 bool BlockTiering::MakeRoom(uint64_t bytes, double score) {
+  std::lock_guard<std::mutex> room(room_mu_);
   for (;;) {
-    std::pair<std::string, uint64_t> coldest;
-    Promoted victim;
     {
       std::lock_guard<std::mutex> l(mu_);
       if (stats_.resident_bytes + bytes <= budget_) return true;
-      double coldest_score = score;
-      bool found = false;
-      for (const auto& [key, p] : promoted_) {
-        double s = heat_.Score(p.lo, p.hi);
-        if (s < coldest_score) {
-          coldest_score = s;
-          coldest = key;
-          victim = p;
-          found = true;
-        }
-      }
-      if (!found) return false;  // all promoted blocks are hotter
     }
-    Demote(coldest.first, coldest.second);
+    const auto now = std::chrono::steady_clock::now();
+    if (coldest_.empty() || now >= coldest_until_) {
+      FindColdest();
+      coldest_until_ = now + std::chrono::seconds(1);
+    }
+    bool demoted = false;
+    while (!coldest_.empty() && !demoted) {
+      Victim v = std::move(coldest_.back());
+      coldest_.pop_back();
+      if (v.score >= score || heat_.Score(v.lo, v.hi) >= score) {
+        coldest_.clear();  // the rest are hotter still
+        break;
+      }
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        if (!promoted_.count(v.key)) continue;  // gone down or dead meanwhile
+      }
+      Demote(v.key.first, v.key.second);
+      demoted = true;
+    }
+    if (!demoted) return false;  // all promoted blocks are hotter
   }
+}
+
+void BlockTiering::FindColdest() {
+  coldest_.clear();
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    coldest_.reserve(promoted_.size());
+    for (const auto& [key, p] : promoted_) coldest_.push_back(Victim{key, p.lo, p.hi, 0});
+  }
+  for (Victim& v : coldest_) v.score = heat_.Score(v.lo, v.hi);
+  // Hottest first, so that the coldest is at the back.
+  std::sort(coldest_.begin(), coldest_.end(), [](const Victim& a, const Victim& b) { return a.score > b.score; });
 }
 
 void BlockTiering::Demote(const std::string& path, uint64_t offset) {

@@ -28,9 +28,13 @@ double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t by
     slice_read_ %= options_.slice_bytes;
   }
   auto it = by_hi_.find(hi);
-  if (it == by_hi_.end()) {
-    it = by_hi_.emplace(std::string(hi), Range()).first;
-  }
+  const bool is_new = it == by_hi_.end();
+  // A range read before answers with its own score, which its reads made: a
+  // lookup, where probing its neighbours under the one lock on every read
+  // took a fifth of the CPU of a read-mostly store (docs/benchmarks.md). A
+  // new one (a block a compaction wrote) is as hot as what it overlaps.
+  const double inherited = is_new ? ScoreLocked(lo, hi) : 0;
+  if (is_new) it = by_hi_.emplace(std::string(hi), Range()).first;
   Range& r = it->second;
   // A block of another table with the same upper key takes the range over
   // with the heat it had: the keys are the same.
@@ -38,8 +42,9 @@ double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t by
   r.tick = slice_;
   r.lo.assign(lo);
   r.block_bytes = bytes;
+  const double score = std::max(r.score, inherited);
   if (by_hi_.size() > options_.max_ranges) EvictColdestLocked();
-  return ScoreLocked(lo, hi);
+  return score;
 }
 
 double KeyHeat::Score(std::string_view lo, std::string_view hi) const {

@@ -53,8 +53,11 @@ class KeyHeat {
   explicit KeyHeat(KeyHeatOptions options = KeyHeatOptions());
 
   // A read of bytes from a block holding keys in (lo, hi]; lo empty: from
-  // the smallest key. Returns Score(lo, hi) after the read counted (one
-  // lock for both: every read of the slow tier asks both).
+  // the smallest key. Returns how hot the block is after the read counted:
+  // the range's own score if it was read before (its reads are the block's),
+  // else Score(lo, hi) with the read counted (a block new to the tracker is
+  // as hot as the ranges it overlaps). One lock, and no probing of the
+  // neighbours but for new ranges: every read of the slow tier calls it.
   double RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes);
   // The hottest score now of the recorded ranges that overlap (lo, hi]
   // (0 if none): how hot a block with those keys is.

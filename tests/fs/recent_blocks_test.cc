@@ -53,8 +53,10 @@ TEST(RecentBlocksTest, TheOldestGoFirstAndNothingIsHeldPastTheCapacity) {
   EXPECT_FALSE(recent.Get(0, kBlock, kBlock, kBlock, &got[0]));
   ASSERT_TRUE(recent.Get(0, 5 * kBlock, kBlock, kBlock, &got[0]));
   EXPECT_EQ(got, Pattern(kBlock, 'c' + 5));
-  // Storing a block again replaces it and makes it the newest.
-  std::string fresh = Pattern(kBlock, 'z');
+  // Storing a held block again (read once more) makes it the newest. Its
+  // bytes are not copied again: a zoned block changes only when its zone is
+  // reset, which forgets it (AResetZoneIsForgotten).
+  const std::string fresh = Pattern(kBlock, 'c' + 2);
   recent.Put(0, 2 * kBlock, fresh.data(), fresh.size(), kBlock);
   ASSERT_TRUE(recent.Get(0, 2 * kBlock, kBlock, kBlock, &got[0]));
   EXPECT_EQ(got, fresh);
@@ -89,6 +91,12 @@ TEST(RecentBlocksTest, AResetZoneIsForgotten) {
   EXPECT_TRUE(recent.Get(0, 3 * kBlock, kBlock, kBlock, &got[0]));
   EXPECT_TRUE(recent.Get(1, kBlock, kBlock, kBlock, &got[0])) << "another device keeps its blocks";
   EXPECT_EQ(recent.stats().held_bytes, 6u * kBlock);
+  // A zone far larger than what is held (a 1 GiB zone of a real drive):
+  // the held blocks are walked instead of the range.
+  recent.Forget(1, 0, 1ull << 30);
+  EXPECT_FALSE(recent.Get(1, kBlock, kBlock, kBlock, &got[0]));
+  EXPECT_TRUE(recent.Get(0, 3 * kBlock, kBlock, kBlock, &got[0])) << "device 0 keeps its blocks";
+  EXPECT_EQ(recent.stats().held_bytes, 2u * kBlock);
 }
 
 }  // namespace

@@ -52,6 +52,7 @@ class BlockTieringTest : public test::FsTest {
     bo.rate_bytes_per_second = 1ull << 30;
     bo.tiering = &placement_;
     bo.adjust_every = std::chrono::hours(1);  // the tests that want it call AdjustBudget
+    bo.adjust_reads = 0;
     tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
   }
   void TearDown() override {

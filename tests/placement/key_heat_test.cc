@@ -45,6 +45,18 @@ TEST(KeyHeat, ScoresDecayEachTimeSlice) {
   EXPECT_DOUBLE_EQ(heat.Score(K(1), K(2)), 1.125);
 }
 
+// The first read of a range answers with the heat of what it overlaps (the
+// block a compaction wrote over hot keys is hot at once); later reads with
+// the range's own score, whatever the neighbours do.
+TEST(KeyHeat, AReadAnswersWithItsRangesOwnScoreOnceKnown) {
+  KeyHeat heat;
+  for (int i = 0; i < 20; i++) heat.RecordRead(K(100), K(120), 4096);
+  EXPECT_NEAR(heat.RecordRead(K(105), K(110), 4096), 20, 0.1) << "new: as hot as the wide range over it";
+  EXPECT_NEAR(heat.RecordRead(K(105), K(110), 4096), 2, 0.01) << "known: its own two reads";
+  EXPECT_NEAR(heat.Score(K(105), K(110)), 20, 0.1) << "Score still looks at the overlapping ranges";
+  EXPECT_NEAR(heat.RecordRead(K(300), K(310), 4096), 1, 0.01) << "new, overlapping nothing";
+}
+
 TEST(KeyHeat, TheThresholdKeepsTheHottestThatFit) {
   KeyHeat heat;
   for (int i = 0; i < 5; i++) heat.RecordRead(K(0), K(10), 100);
