@@ -61,7 +61,7 @@ void BlockTiering::SetBudget(uint64_t bytes) {
     shortfall_ = 0;
   }
   budget_ = bytes;
-  if (options_.tiering != nullptr) options_.tiering->SetAsideFastBytes(bytes);
+  if (options_.tiering != nullptr && options_.take_room_from_tables) options_.tiering->SetAsideFastBytes(bytes);
 }
 
 void BlockTiering::ClaimShortfallLocked() {
@@ -69,7 +69,10 @@ void BlockTiering::ClaimShortfallLocked() {
   // zones): a zone more per failure while the blocks are a zone or more
   // under budget, at most the budget again.
   const uint64_t budget = budget_;
-  if (zone_bytes_ == 0 || stats_.resident_bytes + zone_bytes_ > budget || shortfall_ + zone_bytes_ > budget) return;
+  if (!options_.take_room_from_tables || zone_bytes_ == 0 || stats_.resident_bytes + zone_bytes_ > budget ||
+      shortfall_ + zone_bytes_ > budget) {
+    return;
+  }
   shortfall_ += zone_bytes_;
   if (options_.tiering != nullptr) options_.tiering->SetAsideFastBytes(budget + shortfall_);
 }

@@ -95,6 +95,11 @@ namespace hintfs {
 struct BlockTieringOptions {
   uint64_t budget_bytes = 0;                  // the most fast bytes for promoted blocks
   TieringSource* tiering = nullptr;           // placement, told the budget in effect
+  // Whether the budget is set aside from the tables' share (placement sends
+  // tables down to make it room) or the blocks use only the room the tables
+  // leave (placement still counts the zones they fill). See
+  // BlocksTakeRoomFromTables (tiering.h) for which pays where.
+  bool take_room_from_tables = true;
   bool adaptive = true;                       // the budget follows the densities
   std::chrono::milliseconds adjust_every{2000};
   // ... or after this many block reads, if sooner (0: by time only). The

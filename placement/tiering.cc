@@ -23,6 +23,10 @@ std::string ResolveCacheAdmission(const std::string& configured, double fast_rea
   return slow_read_us - fast_read_us >= 10 * fast_read_us ? "all" : "off";
 }
 
+bool BlocksTakeRoomFromTables(double fast_read_us, double slow_read_us) {
+  return ResolveCacheAdmission("auto", fast_read_us, slow_read_us) == "all";
+}
+
 uint64_t ResolveWalBudget(uint64_t configured, uint64_t zone_capacity, uint64_t fast_bytes) {
   if (configured != kWalBudgetFromDevice) return configured;
   uint64_t quarter = std::max(fast_bytes / 4, zone_capacity);

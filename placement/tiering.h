@@ -44,6 +44,18 @@ struct TieringServices {
 std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us,
                                   bool block_tiering = false);
 
+// Whether block tiering may take room from the tables on tiers whose QD1
+// random reads take fast_read_us and slow_read_us (0: unknown): its budget
+// then grows past the fast tier's free room by asking placement to set room
+// aside, which sends the coldest tables down. That pays where a read moved
+// up saves much (a hit saves ten fast reads' worth or more, as for the
+// cache, or either is unknown): each table sent down is a zone written to
+// the slow tier. Over a SATA SSD a read moved up saves about 30 us, the
+// writes and their verifying reads queue the store's reads on the slow
+// device it is bound by, and taking room lost 3-5% against using free room
+// only (YCSB C Zipf, HyperDB's setting; docs/benchmarks.md): false there.
+bool BlocksTakeRoomFromTables(double fast_read_us, double slow_read_us);
+
 // A WAL budget nobody configured: ResolveWalBudget sizes it from the fast tier.
 constexpr uint64_t kWalBudgetFromDevice = ~0ull;
 

@@ -182,6 +182,8 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   services->block_options_.budget_bytes = o.blocks.value_or(0);
   services->block_options_.retention = o.block_retention.value_or(true);
   services->block_options_.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
+  services->block_options_.take_room_from_tables =
+      BlocksTakeRoomFromTables(TierReadLatency(usage, Tier::kFast), TierReadLatency(usage, Tier::kSlow));
   *out = std::move(services);
   return Status::OK();
 }

@@ -51,6 +51,7 @@ class BlockTieringTest : public test::FsTest {
     bo.adaptive = adaptive;
     bo.rate_bytes_per_second = 1ull << 30;
     bo.tiering = &placement_;
+    bo.take_room_from_tables = take_room_;
     bo.adjust_every = std::chrono::hours(1);  // the tests that want it call AdjustBudget
     bo.adjust_reads = 0;
     tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
@@ -156,6 +157,7 @@ class BlockTieringTest : public test::FsTest {
   };
 
   RecordingPlacement placement_;
+  bool take_room_ = true;  // BlockTieringOptions::take_room_from_tables of the next Start
   std::shared_ptr<BlockIndexKeeper> keeper_;
   std::unique_ptr<BlockTiering> tiering_;
 };
@@ -385,6 +387,24 @@ TEST_F(BlockTieringTest, WithoutRoomUnderItsBudgetItAsksPlacementForAZoneMore) {
   EXPECT_EQ(tiering_->stats().failed_moves, 2u);
   EXPECT_EQ(placement_.set_aside, budget + 2 * zone) << "a zone more per failure";
   EXPECT_EQ(tiering_->stats().demoted_zones, 0u) << "its only zone of blocks stays";
+}
+
+// Where tables must not be sent down for blocks (tiers close in speed),
+// placement is never asked for room, and the blocks use what is free.
+TEST_F(BlockTieringTest, BlocksThatTakeNoRoomFromTablesUseOnlyWhatIsFree) {
+  take_room_ = false;
+  Start(1 << 20, false, "zone_size=64KiB&zones=7", /*adaptive=*/false);  // one zone for blocks
+  EXPECT_EQ(placement_.set_aside, 0u);
+  test::ScratchDir dir;
+  auto index = PutTable("/db/000034.ldb", test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000));
+  size_t next = 0;
+  ASSERT_GT(FillFastTier("/db/000034.ldb", *index, &next).size(), 4u) << "the free zone filled";
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // past the pause the failed move began
+  ReadBlock("/db/000034.ldb", index->blocks[next], 2);
+  tiering_->WaitIdle();
+  EXPECT_GE(tiering_->stats().failed_moves, 1u);
+  EXPECT_FALSE(OnFast("/db/000034.ldb", index->blocks[next]));
+  EXPECT_EQ(placement_.set_aside, 0u) << "no table was to make room";
 }
 
 TEST_F(BlockTieringTest, BlocksAnEarlierMountMovedUpAreAdoptedAndGoDownFirst) {

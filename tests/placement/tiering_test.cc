@@ -23,5 +23,11 @@ TEST(ResolveCacheAdmission, TheCachePaysOverAnHddNotOverASataSsd) {
   EXPECT_EQ(ResolveCacheAdmission("all", 59.1, 8695.7, /*block_tiering=*/true), "all");
 }
 
+TEST(BlocksTakeRoomFromTables, OverAnHddNotOverASataSsd) {
+  EXPECT_TRUE(BlocksTakeRoomFromTables(59.1, 8695.7)) << "zn540 over st14000";
+  EXPECT_FALSE(BlocksTakeRoomFromTables(80, 110)) << "pm9a3 over s4610";
+  EXPECT_TRUE(BlocksTakeRoomFromTables(0, 110)) << "unknown: as before";
+}
+
 }  // namespace
 }  // namespace hintfs
