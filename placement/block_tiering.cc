@@ -34,6 +34,7 @@ std::string BlockTieringStats::ToJson() const {
 BlockTiering::BlockTiering(Filesystem* fs, BlockTieringOptions options)
     : fs_(fs), options_(options), heat_(options.heat), limiter_(std::max<uint64_t>(options.rate_bytes_per_second, 1)) {
   min_score_ = options_.min_score;
+  probe_wait_ = options_.probe_after;
 }
 
 BlockTiering::~BlockTiering() { Stop(); }
@@ -102,24 +103,43 @@ void BlockTiering::AdjustBudget() {
       min_score_ = score;
     }
   }
-  if (block_reads + table_reads == 0) return;  // nothing read: nothing learned
-  double block_density = static_cast<double>(block_reads) / static_cast<double>(std::max(resident, step));
-  double table_density = static_cast<double>(table_reads) / static_cast<double>(std::max(table_bytes, step));
-  const uint64_t floor = std::min(options_.budget_bytes, step);
   uint64_t budget = budget_;
-  const int direction = BudgetDirection(block_density, table_density);
-  if (direction < 0) {
-    budget = std::max(floor, budget / 2);
-  } else if (direction > 0 && resident + step > budget) {
-    budget = std::min(options_.budget_bytes, std::max(step, 2 * budget));
+  const auto now = std::chrono::steady_clock::now();
+  if (budget == 0) {
+    // Off (see ProbeAfter): a zone again once the wait is over, to measure
+    // whether the load has changed.
+    if (now < probe_at_) return;
+    budget = std::min(options_.budget_bytes, step);
+  } else {
+    if (block_reads + table_reads == 0) return;  // nothing read: nothing learned
+    double block_density = static_cast<double>(block_reads) / static_cast<double>(std::max(resident, step));
+    double table_density = static_cast<double>(table_reads) / static_cast<double>(std::max(table_bytes, step));
+    // Blocks that take room from the tables keep a zone, so that their
+    // density stays measured; those that use only the room the tables leave
+    // may go to none: their zone is a table slot placement then lacks.
+    const uint64_t floor = options_.take_room_from_tables ? std::min(options_.budget_bytes, step) : 0;
+    const int direction = BudgetDirection(block_density, table_density);
+    if (direction < 0) {
+      budget = budget <= step ? floor : std::max(step, budget / 2);
+    } else if (direction > 0 && resident + step > budget) {
+      budget = std::min(options_.budget_bytes, std::max(step, 2 * budget));
+      probe_wait_ = options_.probe_after;  // the blocks pay again
+    }
   }
   if (budget == budget_) return;
+  if (budget == 0) {
+    probe_at_ = now + probe_wait_;
+    probe_wait_ = std::min(probe_wait_ * 2, options_.probe_after * 16);
+  }
   SetBudget(budget);
   {
     std::lock_guard<std::mutex> l(mu_);
     stats_.budget_changes++;
   }
-  MakeRoom(0, std::numeric_limits<double>::infinity());  // down to the new budget, coldest first
+  // Down to the new budget, coldest first; with none, the blocks up there
+  // stay until their tables die (an update-heavy load compacts them soon)
+  // rather than cost the slow tier their writes now.
+  if (budget > 0) MakeRoom(0, std::numeric_limits<double>::infinity());
 }
 
 int BlockTiering::BudgetDirection(double block_density, double table_density) {
@@ -179,14 +199,14 @@ void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index,
   }
   const std::string& lo = index.LowerBound(block);
   const double score = heat_.RecordRead(lo, b.last_key, b.size);
-  if (options_.budget_bytes == 0 || slow_bytes == 0 || score < std::max(min_score_.load(), threshold_.load())) {
+  if (budget_ == 0 || slow_bytes == 0 || score < std::max(min_score_.load(), threshold_.load())) {
     return;
   }
   Queue(Candidate{path, b.offset, b.size, lo, b.last_key, /*retention=*/false});
 }
 
 void BlockTiering::OnTableIndexed(const std::string& path, std::shared_ptr<const BlockIndex> index) {
-  if (options_.budget_bytes == 0 || !options_.retention) return;
+  if (budget_ == 0 || !options_.retention) return;
   for (size_t i = 0; i < index->blocks.size(); i++) {
     const IndexedBlock& b = index->blocks[i];
     if (Hot(index->LowerBound(i), b.last_key)) {
@@ -262,7 +282,7 @@ void BlockTiering::Move(const Candidate& c) {
     known_fast_.insert(key);
     return;
   }
-  if (!MakeRoom(c.size, heat_.Score(c.lo, c.hi))) return;
+  if (budget_ == 0 || !MakeRoom(c.size, heat_.Score(c.lo, c.hi))) return;
   limiter_.Acquire(c.size);
   MigrateResult r;
   Status s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);

@@ -69,7 +69,7 @@ Status SizeOption(const std::map<std::string, std::string>& opts, const std::str
 }
 
 // The service options every tiering policy takes (TieringServices):
-// migration (on/off), migration_rate and cache_budget (sizes), cache (off,
+// migration (on, off or auto), migration_rate and cache_budget (sizes), cache (off,
 // auto, all, cbf, expsmooth), slow_read_iops (a number >= 0).
 Status ParseTieringServices(const std::string& policy, const std::map<std::string, std::string>& opts,
                             TieringServices* services) {
@@ -78,8 +78,11 @@ Status ParseTieringServices(const std::string& policy, const std::map<std::strin
   if (!s.ok()) return s;
   auto bad = [&](const std::string& what) { return Status::InvalidArgument(policy + ": " + what); };
   if (auto it = opts.find("migration"); it != opts.end()) {
-    if (it->second != "on" && it->second != "off") return bad("migration is on or off, not '" + it->second + "'");
-    services->migration = it->second == "on";
+    if (it->second != "on" && it->second != "off" && it->second != "auto") {
+      return bad("migration is on, off or auto, not '" + it->second + "'");
+    }
+    services->migration = it->second != "off";
+    services->migration_auto = it->second == "auto";
   }
   if (auto it = opts.find("cache"); it != opts.end()) {
     const std::string& c = it->second;

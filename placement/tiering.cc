@@ -15,16 +15,27 @@ TieringSource* TieringOf(AllocationPolicy* policy) {
   return dynamic_cast<TieringSource*>(policy);
 }
 
+bool MovedReadSavesMuch(double fast_read_us, double slow_read_us) {
+  if (fast_read_us <= 0 || slow_read_us <= 0) return true;
+  return slow_read_us - fast_read_us >= 10 * fast_read_us;
+}
+
 std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us,
                                   bool block_tiering) {
   if (configured != "auto") return configured;
   if (block_tiering) return "off";
-  if (fast_read_us <= 0 || slow_read_us <= 0) return "all";
-  return slow_read_us - fast_read_us >= 10 * fast_read_us ? "all" : "off";
+  return MovedReadSavesMuch(fast_read_us, slow_read_us) ? "all" : "off";
 }
 
 bool BlocksTakeRoomFromTables(double fast_read_us, double slow_read_us) {
-  return ResolveCacheAdmission("auto", fast_read_us, slow_read_us) == "all";
+  return MovedReadSavesMuch(fast_read_us, slow_read_us);
+}
+
+bool ResolveMigration(bool configured, bool automatic, bool block_tiering, double fast_read_us,
+                      double slow_read_us) {
+  if (!configured) return false;
+  if (!automatic || !block_tiering) return true;
+  return MovedReadSavesMuch(fast_read_us, slow_read_us);
 }
 
 uint64_t ResolveWalBudget(uint64_t configured, uint64_t zone_capacity, uint64_t fast_bytes) {

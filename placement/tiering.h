@@ -20,6 +20,9 @@ namespace hintfs {
 // What a mount runs for the policy unless its spec overrides it.
 struct TieringServices {
   bool migration = false;                      // workload-aware migration (HHZS §3.4)
+  // migration=auto: on unless block tiering already does its work where a
+  // table's move costs more than it saves (ResolveMigration).
+  bool migration_auto = false;
   uint64_t migration_rate = 4ull << 20;        // bytes per second, both directions together
   double slow_read_iops = 0;                   // 0: from the slow devices' timing profiles
   std::string cache = "off";                   // block cache admission (cache/admission.h), or auto
@@ -28,6 +31,13 @@ struct TieringServices {
   uint64_t wal_budget_bytes = 0;
   uint64_t cache_budget_bytes = 0;             // more for the cache alone
 };
+
+// Whether a read moved from the slow tier to the fast one, whose QD1 random
+// reads take slow_read_us and fast_read_us (0: unknown), saves at least ten
+// fast reads' worth of time, or either is unknown: what moving data up for
+// its reads must save to pay for the writes that move it (an HDD under an
+// SSD, not a SATA SSD under an NVMe SSD).
+bool MovedReadSavesMuch(double fast_read_us, double slow_read_us);
 
 // What cache=auto means on tiers whose QD1 random reads take fast_read_us
 // and slow_read_us (0: unknown): "all" (HHZS's cache) when a hit saves at
@@ -55,6 +65,17 @@ std::string ResolveCacheAdmission(const std::string& configured, double fast_rea
 // device it is bound by, and taking room lost 3-5% against using free room
 // only (YCSB C Zipf, HyperDB's setting; docs/benchmarks.md): false there.
 bool BlocksTakeRoomFromTables(double fast_read_us, double slow_read_us);
+
+// Whether whole-table migration runs: configured is the policy's (or the
+// mount's) migration option, automatic whether it was auto (hhzs's default).
+// Auto turns it off where block tiering is on and a moved read saves little
+// (MovedReadSavesMuch): the hot blocks go up by themselves, and each table
+// that popularity or capacity migration moves puts a table's bytes through
+// the slow device the store is bound by, for reads that save about a third
+// of their time (YCSB B Zipf in HyperDB's setting ran 5% slower with it,
+// docs/benchmarks.md).
+bool ResolveMigration(bool configured, bool automatic, bool block_tiering, double fast_read_us,
+                      double slow_read_us);
 
 // A WAL budget nobody configured: ResolveWalBudget sizes it from the fast tier.
 constexpr uint64_t kWalBudgetFromDevice = ~0ull;

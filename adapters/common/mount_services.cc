@@ -147,8 +147,15 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   std::vector<DeviceUsage> usage;
   if (!base->Usage(&usage).ok()) usage.clear();
 
-  // Migration: for policies that tier (it plans against their state).
-  if (tiering != nullptr && o.migration.value_or(c.migration)) {
+  // Migration: for policies that tier (it plans against their state), as
+  // their options say (auto: ResolveMigration) unless the mount says.
+  const double fast_read_us = TierReadLatency(usage, Tier::kFast);
+  const double slow_read_us = TierReadLatency(usage, Tier::kSlow);
+  const bool migration = o.migration.has_value()
+                             ? *o.migration
+                             : ResolveMigration(c.migration, c.migration_auto, o.blocks.value_or(0) > 0,
+                                                fast_read_us, slow_read_us);
+  if (tiering != nullptr && migration) {
     MigratorOptions mo;
     mo.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
     mo.slow_read_iops = c.slow_read_iops;
@@ -162,8 +169,8 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   }
 
   // The cache: as the policy's options say (hhzs: where it pays), or the spec.
-  std::string admission = ResolveCacheAdmission(o.cache.value_or(c.cache), TierReadLatency(usage, Tier::kFast),
-                                                TierReadLatency(usage, Tier::kSlow), o.blocks.value_or(0) > 0);
+  std::string admission =
+      ResolveCacheAdmission(o.cache.value_or(c.cache), fast_read_us, slow_read_us, o.blocks.value_or(0) > 0);
   if (admission != "off") {
     BlockCacheOptions co;
     co.admission = admission;
@@ -182,8 +189,7 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   services->block_options_.budget_bytes = o.blocks.value_or(0);
   services->block_options_.retention = o.block_retention.value_or(true);
   services->block_options_.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
-  services->block_options_.take_room_from_tables =
-      BlocksTakeRoomFromTables(TierReadLatency(usage, Tier::kFast), TierReadLatency(usage, Tier::kSlow));
+  services->block_options_.take_room_from_tables = BlocksTakeRoomFromTables(fast_read_us, slow_read_us);
   *out = std::move(services);
   return Status::OK();
 }

@@ -52,6 +52,7 @@ class BlockTieringTest : public test::FsTest {
     bo.rate_bytes_per_second = 1ull << 30;
     bo.tiering = &placement_;
     bo.take_room_from_tables = take_room_;
+    bo.probe_after = probe_after_;
     bo.adjust_every = std::chrono::hours(1);  // the tests that want it call AdjustBudget
     bo.adjust_reads = 0;
     tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
@@ -158,6 +159,7 @@ class BlockTieringTest : public test::FsTest {
 
   RecordingPlacement placement_;
   bool take_room_ = true;  // BlockTieringOptions::take_room_from_tables of the next Start
+  std::chrono::milliseconds probe_after_{10000};  // BlockTieringOptions::probe_after of the next Start
   std::shared_ptr<BlockIndexKeeper> keeper_;
   std::unique_ptr<BlockTiering> tiering_;
 };
@@ -405,6 +407,56 @@ TEST_F(BlockTieringTest, BlocksThatTakeNoRoomFromTablesUseOnlyWhatIsFree) {
   EXPECT_GE(tiering_->stats().failed_moves, 1u);
   EXPECT_FALSE(OnFast("/db/000034.ldb", index->blocks[next]));
   EXPECT_EQ(placement_.set_aside, 0u) << "no table was to make room";
+}
+
+TEST_F(BlockTieringTest, BlocksThatTakeNoRoomFromTablesTurnOffWhileTheTablesServeMore) {
+  const uint64_t zone = 64 << 10;
+  take_room_ = false;
+  probe_after_ = std::chrono::milliseconds(400);
+  Start(4 * zone, false, "zone_size=64KiB&zones=64");
+  test::ScratchDir dir;
+  const std::string slow_bytes = test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000);
+  auto slow = PutTable("/db/000051.ldb", slow_bytes);
+  auto fast = PutTable("/db/000053.ldb", test::WriteLevelDbTable(dir.File("b.ldb"), false, 2000));
+  MigrateResult r;
+  ASSERT_OK(fs_->MigrateFile("/db/000053.ldb", Tier::kFast, nullptr, &r));
+  for (size_t i = 0; i < 40; i += 8) ReadBlock("/db/000051.ldb", slow->blocks[i], 2);
+  tiering_->WaitIdle();
+  const uint64_t resident = tiering_->stats().resident_bytes;
+  ASSERT_GT(resident, 0u);
+  tiering_->AdjustBudget();
+  ASSERT_EQ(tiering_->stats().budget_bytes, zone) << "nothing read since: nothing learned";
+
+  ReadBlock("/db/000053.ldb", fast->blocks[10], 500);  // the tables serve more per byte
+  tiering_->AdjustBudget();
+  EXPECT_EQ(tiering_->stats().budget_bytes, 0u) << "not even a zone: it would be a table's";
+  EXPECT_EQ(tiering_->stats().resident_bytes, resident) << "those up stay until their tables die";
+  EXPECT_EQ(tiering_->stats().demoted_blocks, 0u) << "no write to the slow tier to send them down";
+  EXPECT_EQ(placement_.set_aside, 0u);
+  const IndexedBlock& next = slow->blocks[80];
+  ReadBlock("/db/000051.ldb", next, 4);
+  tiering_->WaitIdle();
+  EXPECT_FALSE(OnFast("/db/000051.ldb", next)) << "no moves while off";
+  EXPECT_GT(tiering_->heat().stats().reads, 10u) << "heat is still learned";
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(450));
+  tiering_->AdjustBudget();
+  EXPECT_EQ(tiering_->stats().budget_bytes, zone) << "a zone again after the wait";
+  ReadBlock("/db/000051.ldb", next, 2);
+  tiering_->WaitIdle();
+  EXPECT_TRUE(OnFast("/db/000051.ldb", next));
+
+  ReadBlock("/db/000053.ldb", fast->blocks[10], 500);  // still the better use
+  tiering_->AdjustBudget();
+  EXPECT_EQ(tiering_->stats().budget_bytes, 0u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(450));
+  tiering_->AdjustBudget();
+  EXPECT_EQ(tiering_->stats().budget_bytes, 0u) << "the wait doubled after a second loss";
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  tiering_->AdjustBudget();
+  EXPECT_EQ(tiering_->stats().budget_bytes, zone);
+  EXPECT_EQ(ReadFile("/db/000051.ldb"), slow_bytes);
+  ExpectClean();
 }
 
 TEST_F(BlockTieringTest, BlocksAnEarlierMountMovedUpAreAdoptedAndGoDownFirst) {

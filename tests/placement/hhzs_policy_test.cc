@@ -352,6 +352,12 @@ TEST_F(HhzsTest, OptionsLiveInTheRecordedName) {
   ASSERT_TRUE(NewAllocationPolicy("hhzs:migration=off,migration_rate=8MiB,slow_read_iops=90,hold_ms=250", bus_, &q).ok());
   const HhzsConfig& c = static_cast<HhzsPolicy*>(q.get())->config();
   EXPECT_FALSE(c.services.migration);
+  EXPECT_FALSE(c.services.migration_auto);
+  EXPECT_TRUE(static_cast<HhzsPolicy*>(p.get())->config().services.migration_auto) << "hhzs's default";
+  std::shared_ptr<AllocationPolicy> on;
+  ASSERT_TRUE(NewAllocationPolicy("hhzs:migration=on", bus_, &on).ok());
+  EXPECT_TRUE(static_cast<HhzsPolicy*>(on.get())->config().services.migration);
+  EXPECT_FALSE(static_cast<HhzsPolicy*>(on.get())->config().services.migration_auto) << "on means on";
   EXPECT_EQ(c.services.migration_rate, 8u << 20);
   EXPECT_EQ(c.services.slow_read_iops, 90);
   EXPECT_EQ(c.hold_ns, 250000000u);

@@ -23,6 +23,16 @@ TEST(ResolveCacheAdmission, TheCachePaysOverAnHddNotOverASataSsd) {
   EXPECT_EQ(ResolveCacheAdmission("all", 59.1, 8695.7, /*block_tiering=*/true), "all");
 }
 
+TEST(ResolveMigration, AutoLeavesTablesInPlaceOnlyUnderBlockTieringOverCloseTiers) {
+  // configured, automatic, block tiering, fast and slow read latencies
+  EXPECT_FALSE(ResolveMigration(true, true, true, 80, 110)) << "pm9a3 over s4610, blocks on";
+  EXPECT_TRUE(ResolveMigration(true, true, false, 80, 110)) << "no blocks: HHZS's migration";
+  EXPECT_TRUE(ResolveMigration(true, true, true, 59.1, 8695.7)) << "over an HDD";
+  EXPECT_TRUE(ResolveMigration(true, true, true, 0, 110)) << "unknown latencies";
+  EXPECT_TRUE(ResolveMigration(true, false, true, 80, 110)) << "migration=on is kept";
+  EXPECT_FALSE(ResolveMigration(false, false, false, 59.1, 8695.7)) << "migration=off is kept";
+}
+
 TEST(BlocksTakeRoomFromTables, OverAnHddNotOverASataSsd) {
   EXPECT_TRUE(BlocksTakeRoomFromTables(59.1, 8695.7)) << "zn540 over st14000";
   EXPECT_FALSE(BlocksTakeRoomFromTables(80, 110)) << "pm9a3 over s4610";
