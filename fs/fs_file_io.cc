@@ -455,12 +455,25 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
   }
   Status result;
   uint64_t tier_bytes[2] = {0, 0};
-  for (const Piece& p : pieces) {
-    Member* m = members_[p.device].get();
-    if (result.ok()) {
-      result = ReadChecked(p.device, p.zone, p.device_offset, p.length, p.dst, options_.verify_reads);
+  for (const Piece& p : pieces) tier_bytes[static_cast<int>(members_[p.device]->info.tier)] += p.length;
+  if (pieces.size() == 1) {
+    const Piece& p = pieces[0];
+    result = ReadChecked(p.device, p.zone, p.device_offset, p.length, p.dst, options_.verify_reads);
+  } else if (!pieces.empty()) {
+    // Several places: read them at once (fs/read_fanout.h).
+    std::vector<Status> got(pieces.size());
+    std::vector<std::function<void()>> reads;
+    reads.reserve(pieces.size());
+    for (size_t i = 0; i < pieces.size(); i++) {
+      reads.push_back([this, &pieces, &got, i] {
+        const Piece& p = pieces[i];
+        got[i] = ReadChecked(p.device, p.zone, p.device_offset, p.length, p.dst, options_.verify_reads);
+      });
     }
-    tier_bytes[static_cast<int>(m->info.tier)] += p.length;
+    read_fanout_.Run(reads);
+    for (const Status& s : got) {
+      if (result.ok()) result = s;
+    }
   }
   {
     std::lock_guard<std::mutex> l(mu_);

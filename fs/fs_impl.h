@@ -23,6 +23,7 @@
 #include "fs/filesystem.h"
 #include "fs/journal.h"
 #include "fs/readahead.h"
+#include "fs/read_fanout.h"
 #include "fs/recent_blocks.h"
 #include "fs/rate_limiter.h"
 #include "fs/clock.h"
@@ -475,6 +476,8 @@ class FsImpl : public Filesystem {
 
   // The slow tier's blocks last read or written, for copies (recent_blocks.h).
   RecentBlocks recent_;
+  // Reads whose bytes lie in several places read them at once (read_fanout.h).
+  ReadFanout read_fanout_{4};
   // Memory and stats of the readers' readahead buffers (readahead.h).
   ReadaheadPool readahead_;
 

@@ -13,10 +13,14 @@ RecentBlocks::RecentBlocks(uint64_t capacity_bytes) : capacity_(capacity_bytes) 
 void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_t n, uint32_t block_size) {
   if (capacity_ < block_size || block_size == 0) return;
   std::lock_guard<std::mutex> l(mu_);
+  if (device >= block_sizes_.size()) block_sizes_.resize(device + 1, 0);
+  uint32_t& step = block_sizes_[device];
+  step = step == 0 ? block_size : std::min(step, block_size);
   for (size_t done = 0; done + block_size <= n; done += block_size) {
     Key key{device, offset + done};
-    auto at = index_.find(key);
-    if (at != index_.end()) {
+    // One hash walk: the slot is claimed now and pointed at the entry below.
+    auto [at, added] = index_.try_emplace(key, order_.end());
+    if (!added) {
       // Held: a zoned block does not change until its zone is reset (which
       // forgets it), so only its age is refreshed.
       order_.splice(order_.begin(), order_, at->second);
@@ -34,7 +38,7 @@ void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_
     } else {
       order_.push_front(Entry{key, std::string(data + done, block_size)});
     }
-    index_.emplace(key, order_.begin());
+    at->second = order_.begin();
     stats_.held_bytes += block_size;
   }
   while (stats_.held_bytes > capacity_) EraseLocked(std::prev(order_.end()));
@@ -70,11 +74,13 @@ bool RecentBlocks::Get(uint32_t device, uint64_t offset, size_t n, uint32_t bloc
 void RecentBlocks::Forget(uint32_t device, uint64_t from, uint64_t to) {
   std::lock_guard<std::mutex> l(mu_);
   if (to <= from) return;
-  // The range is a zone: walk it block by block when it has fewer blocks
-  // than are held, else walk what is held. The smallest block is 512 bytes.
-  constexpr uint64_t kSmallestBlock = 512;
-  if ((to - from) / kSmallestBlock < order_.size()) {
-    for (uint64_t at = from / kSmallestBlock * kSmallestBlock; at < to; at += kSmallestBlock) {
+  if (device >= block_sizes_.size() || block_sizes_[device] == 0) return;  // nothing held of it
+  // The range is a zone: walk it block by block (in the device's blocks, as
+  // Put stored them) when it has fewer blocks than are held, else walk what
+  // is held.
+  const uint64_t step = block_sizes_[device];
+  if ((to - from) / step < order_.size()) {
+    for (uint64_t at = from / step * step; at < to; at += step) {
       auto it = index_.find(Key{device, at});
       if (it != index_.end()) EraseLocked(it->second);
     }

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace hintfs {
 
@@ -73,6 +74,9 @@ class RecentBlocks {
   // map's rebalancing was a tenth of a read-mostly store's CPU. Forget walks
   // the range asked or the whole list, whichever is shorter.
   std::unordered_map<Key, std::list<Entry>::iterator, KeyHash> index_;
+  // By device: the smallest block size Put was given (0: none), the step in
+  // which Forget walks a zone.
+  std::vector<uint32_t> block_sizes_;
   RecentBlocksStats stats_;
 };
 

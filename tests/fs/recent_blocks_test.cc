@@ -97,6 +97,14 @@ TEST(RecentBlocksTest, AResetZoneIsForgotten) {
   EXPECT_FALSE(recent.Get(1, kBlock, kBlock, kBlock, &got[0]));
   EXPECT_TRUE(recent.Get(0, 3 * kBlock, kBlock, kBlock, &got[0])) << "device 0 keeps its blocks";
   EXPECT_EQ(recent.stats().held_bytes, 2u * kBlock);
+  // A device of 512-byte blocks is walked in its own blocks.
+  std::string small = Pattern(1024, 's');
+  recent.Put(2, 1536, small.data(), small.size(), 512);
+  recent.Forget(2, 0, 2048);
+  EXPECT_FALSE(recent.Get(2, 1536, 512, 512, &got[0]));
+  EXPECT_TRUE(recent.Get(2, 2048, 512, 512, &got[0])) << "past the range";
+  recent.Forget(3, 0, 1 << 20);  // a device nothing was kept of
+  EXPECT_EQ(recent.stats().held_bytes, 2u * kBlock + 512);
 }
 
 }  // namespace
