@@ -167,9 +167,7 @@ void BlockTiering::WaitIdle() {
   idle_cv_.wait(l, [this] { return (queue_.empty() && !busy_) || stopping_; });
 }
 
-bool BlockTiering::Hot(std::string_view lo, std::string_view hi) const {
-  return heat_.Score(lo, hi) >= std::max(min_score_.load(), threshold_.load());
-}
+bool BlockTiering::Hot(double score) const { return score >= std::max(min_score_.load(), threshold_.load()); }
 
 void BlockTiering::Queue(Candidate c) {
   std::lock_guard<std::mutex> l(mu_);
@@ -199,18 +197,17 @@ void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index,
   }
   const std::string& lo = index.LowerBound(block);
   const double score = heat_.RecordRead(lo, b.last_key, b.size);
-  if (budget_ == 0 || slow_bytes == 0 || score < std::max(min_score_.load(), threshold_.load())) {
-    return;
-  }
-  Queue(Candidate{path, b.offset, b.size, lo, b.last_key, /*retention=*/false});
+  if (budget_ == 0 || slow_bytes == 0 || !Hot(score)) return;
+  Queue(Candidate{path, b.offset, b.size, lo, b.last_key, score, /*retention=*/false});
 }
 
 void BlockTiering::OnTableIndexed(const std::string& path, std::shared_ptr<const BlockIndex> index) {
   if (budget_ == 0 || !options_.retention) return;
   for (size_t i = 0; i < index->blocks.size(); i++) {
     const IndexedBlock& b = index->blocks[i];
-    if (Hot(index->LowerBound(i), b.last_key)) {
-      Queue(Candidate{path, b.offset, b.size, index->LowerBound(i), b.last_key, /*retention=*/true});
+    const double score = heat_.BlockScore(index->LowerBound(i), b.last_key);
+    if (Hot(score)) {
+      Queue(Candidate{path, b.offset, b.size, index->LowerBound(i), b.last_key, score, /*retention=*/true});
     }
   }
 }
@@ -274,7 +271,11 @@ bool BlockTiering::OnSlowTier(const std::string& path, uint64_t offset, uint64_t
 }
 
 void BlockTiering::Move(const Candidate& c) {
-  if (!Hot(c.lo, c.hi)) return;  // cooled down while queued
+  // Cooled down while queued, or the hot set moved past it. A block new
+  // to the heat was queued as hot as what it overlaps, and its own score
+  // is that of its first read: the higher of the two stands.
+  const double score = std::max(c.score, heat_.BlockScore(c.lo, c.hi));
+  if (!Hot(score)) return;
   auto key = std::make_pair(c.path, c.offset);
   if (!OnSlowTier(c.path, c.offset, c.size)) {
     std::lock_guard<std::mutex> l(mu_);
@@ -282,7 +283,7 @@ void BlockTiering::Move(const Candidate& c) {
     known_fast_.insert(key);
     return;
   }
-  if (budget_ == 0 || !MakeRoom(c.size, heat_.Score(c.lo, c.hi))) return;
+  if (budget_ == 0 || !MakeRoom(c.size, score)) return;
   limiter_.Acquire(c.size);
   MigrateResult r;
   Status s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
@@ -337,7 +338,7 @@ bool BlockTiering::MakeRoom(uint64_t bytes, double score) {
     while (!coldest_.empty() && !demoted) {
       Victim v = std::move(coldest_.back());
       coldest_.pop_back();
-      if (v.score >= score || heat_.Score(v.lo, v.hi) >= score) {
+      if (v.score >= score || heat_.BlockScore(v.lo, v.hi) >= score) {
         coldest_.clear();  // the rest are hotter still
         break;
       }
@@ -359,7 +360,7 @@ void BlockTiering::FindColdest() {
     coldest_.reserve(promoted_.size());
     for (const auto& [key, p] : promoted_) coldest_.push_back(Victim{key, p.lo, p.hi, 0});
   }
-  for (Victim& v : coldest_) v.score = heat_.Score(v.lo, v.hi);
+  for (Victim& v : coldest_) v.score = heat_.BlockScore(v.lo, v.hi);
   // Hottest first, so that the coldest is at the back.
   std::sort(coldest_.begin(), coldest_.end(), [](const Victim& a, const Victim& b) { return a.score > b.score; });
 }

@@ -180,6 +180,7 @@ class BlockTiering {
     std::string path;
     uint64_t offset = 0, size = 0;
     std::string lo, hi;  // the block's key range
+    double score = 0;    // its heat when queued
     bool retention = false;
   };
   static constexpr uint64_t kNoZone = ~uint64_t{0};
@@ -192,7 +193,8 @@ class BlockTiering {
   struct ZoneReads {
     uint64_t now = 0, before = 0;  // this adjust interval's and the last one's
   };
-  bool Hot(std::string_view lo, std::string_view hi) const;
+  // Whether a block this hot may move up now.
+  bool Hot(double score) const;
   void Run();
   void Move(const Candidate& c);
   // Where the range is now; found is false if the file is gone.

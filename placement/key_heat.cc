@@ -52,6 +52,13 @@ double KeyHeat::Score(std::string_view lo, std::string_view hi) const {
   return ScoreLocked(lo, hi);
 }
 
+double KeyHeat::BlockScore(std::string_view lo, std::string_view hi) const {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = by_hi_.find(hi);
+  if (it != by_hi_.end()) return NowLocked(it->second);  // as RecordRead: same upper key, same range
+  return ScoreLocked(lo, hi);
+}
+
 double KeyHeat::ScoreLocked(std::string_view lo, std::string_view hi) const {
   double best = 0;
   int probed = 0;

@@ -62,6 +62,12 @@ class KeyHeat {
   // The hottest score now of the recorded ranges that overlap (lo, hi]
   // (0 if none): how hot a block with those keys is.
   double Score(std::string_view lo, std::string_view hi) const;
+  // How hot the block with keys (lo, hi] is, as RecordRead answers without
+  // counting a read: the range's own score if a block with its upper key
+  // was read before, else Score(lo, hi). A lookup for known ranges: block tiering scores every
+  // block it moved up with it, and probing each one's neighbours cost a
+  // twentieth of a read-mostly store's CPU (docs/benchmarks.md).
+  double BlockScore(std::string_view lo, std::string_view hi) const;
   // The score a range needs to be among the hottest that fit in
   // budget_bytes, counting each range by the bytes of the block that
   // scored it last (HotRAP's hot-set size limit, in bytes of blocks). 0

@@ -54,6 +54,8 @@ TEST(KeyHeat, AReadAnswersWithItsRangesOwnScoreOnceKnown) {
   EXPECT_NEAR(heat.RecordRead(K(105), K(110), 4096), 20, 0.1) << "new: as hot as the wide range over it";
   EXPECT_NEAR(heat.RecordRead(K(105), K(110), 4096), 2, 0.01) << "known: its own two reads";
   EXPECT_NEAR(heat.Score(K(105), K(110)), 20, 0.1) << "Score still looks at the overlapping ranges";
+  EXPECT_NEAR(heat.BlockScore(K(105), K(110)), 2, 0.01) << "a known block: its own score, no read counted";
+  EXPECT_NEAR(heat.BlockScore(K(111), K(115)), 20, 0.1) << "an unknown one: what it overlaps";
   EXPECT_NEAR(heat.RecordRead(K(300), K(310), 4096), 1, 0.01) << "new, overlapping nothing";
 }
 
