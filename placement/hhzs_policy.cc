@@ -65,7 +65,8 @@ void HhzsPolicy::OnHint(const Hint& h) {
   }
 }
 
-HhzsPolicy::Decision HhzsPolicy::DecideLocked(int level, bool from_flush, int64_t capacity_slots) const {
+HhzsPolicy::Decision HhzsPolicy::DecideLocked(int level, bool from_flush, int64_t capacity_slots,
+                                              int64_t leaving) const {
   Decision d;
   int64_t below = 0;  // sum_{j<i} (A_j + D_j)
   for (int i = 0; i < kMaxLevels; i++) {
@@ -79,7 +80,7 @@ HhzsPolicy::Decision HhzsPolicy::DecideLocked(int level, bool from_flush, int64_
   }
   if (d.tiering_level == kMaxLevels) d.reserved = capacity_slots - below;
   d.fast = from_flush || level < d.tiering_level ||
-           (level == d.tiering_level && ledger_.fast(level) < d.reserved);
+           (level == d.tiering_level && ledger_.fast(level) - leaving < d.reserved);
   return d;
 }
 
@@ -179,6 +180,10 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   }
   int level = request.role == kWalClass ? LevelTracker::kWal
                                              : tracker_.LevelOf(request.path, request.lifetime_hint);
+  // Taken before mu_ (the tracker has its own lock).
+  const std::vector<std::string> inputs = config_.replace_inputs && level >= 0 && request.file_size == 0
+                                              ? tracker_.RunningCompactionInputs()
+                                              : std::vector<std::string>();
   const Temperature temperature = temperatures_.Of(request.path);
   bool fast = true;
   {
@@ -191,7 +196,8 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
       if (known != decided_.end()) {
         fast = known->second;  // a table keeps the tier it was given first
       } else {
-        fast = temperature == Temperature::kUnknown ? DecideLocked(level, level == 0, capacity).fast
+        fast = temperature == Temperature::kUnknown
+                   ? DecideLocked(level, level == 0, capacity, ledger_.FastAmong(level, inputs)).fast
                                                     : !TemperatureBook::BelongsOnSlowTier(temperature);
         decided_[request.path] = fast;
         ledger_.Expect(request.path, level);
@@ -311,6 +317,7 @@ std::string HhzsPolicy::StateJson() const {
                         {"cache", config_.services.cache},
                         {"migration", config_.services.migration},
                         {"hold_ms", config_.hold_ns / 1000000},
+                        {"replace_inputs", config_.replace_inputs},
                         {"wal_peak_bytes", wal_peak_bytes_},
                         {"capacity_slots", last_capacity_slots_},
                         {"tiering_level", d.tiering_level},

@@ -66,6 +66,15 @@ struct HhzsConfig {
   // needed a moment ago is not handed to deeper levels between bursts: lower
   // levels stay on the fast tier at the cost of a less full fast tier.
   uint64_t hold_ns = 0;
+  // At the tiering level, the fast tables a running compaction reads (and
+  // deletes when it ends) leave their slots to its outputs (on, an extension
+  // of HHZS). HHZS's rule (iii) counts them until they are gone (off): each
+  // compaction at L_t then writes its outputs past the inputs' fast slots to
+  // the slow tier, the slots the inputs free sit empty (only popularity
+  // migration fills them, under read pressure), and L_t drains to the slow
+  // tier (YCSB F in HyperDB's setting: 1-4 of 12 L2 tables fast with 5-7
+  // slots reserved for them, docs/benchmarks.md).
+  bool replace_inputs = true;
 };
 
 class HhzsPolicy : public AllocationPolicy, public TieringSource {
@@ -133,7 +142,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
     int64_t written = 0;
   };
   void OnHint(const Hint& hint);
-  Decision DecideLocked(int level, bool from_flush, int64_t capacity_slots) const;
+  // leaving: the fast tables of level the running compactions will delete
+  // (replace_inputs), counted out of F_i.
+  Decision DecideLocked(int level, bool from_flush, int64_t capacity_slots, int64_t leaving = 0) const;
 
   std::string name_;
   std::shared_ptr<HintBus> bus_;

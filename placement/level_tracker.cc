@@ -115,6 +115,14 @@ bool LevelTracker::InRunningCompaction(const std::string& path) const {
   return compacting_.count(path) != 0;
 }
 
+std::vector<std::string> LevelTracker::RunningCompactionInputs() const {
+  std::lock_guard<std::mutex> l(mu_);
+  std::vector<std::string> inputs;
+  inputs.reserve(compacting_.size());
+  for (const auto& [path, count] : compacting_) inputs.push_back(path);
+  return inputs;
+}
+
 uint64_t LevelTracker::estimates_confirmed() const {
   std::lock_guard<std::mutex> l(mu_);
   return confirmed_;

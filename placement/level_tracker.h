@@ -43,6 +43,8 @@ class LevelTracker {
   std::unordered_map<std::string, int> KnownLevels() const;
   // True while a running compaction has the table at path as an input.
   bool InRunningCompaction(const std::string& path) const;
+  // The inputs of the compactions running now.
+  std::vector<std::string> RunningCompactionInputs() const;
 
   uint64_t exact_answers() const { return exact_.load(); }
   uint64_t estimated_answers() const { return estimated_.load(); }

@@ -105,7 +105,7 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;
   std::set<std::string> known = kTieringOptions;
-  known.insert({"table_bytes", "wal_budget", "hold_ms"});
+  known.insert({"table_bytes", "wal_budget", "hold_ms", "replace_inputs"});
   Status s = ParseOptions(options, known, &opts);
   HhzsConfig config;
   if (s.ok()) s = ParseTieringServices("hhzs", opts, &config.services);
@@ -121,6 +121,11 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
       s = Status::InvalidArgument("hhzs: hold_ms must be a whole number of milliseconds");
     }
     config.hold_ns = ms * 1000000ull;
+  }
+  if (s.ok() && opts.count("replace_inputs")) {
+    const std::string& v = opts["replace_inputs"];
+    if (v != "on" && v != "off") s = Status::InvalidArgument("hhzs: replace_inputs is on or off, not '" + v + "'");
+    config.replace_inputs = v == "on";
   }
   if (!s.ok()) return s;
   *policy = std::make_shared<HhzsPolicy>(name, std::move(bus), config);

@@ -59,6 +59,15 @@ int64_t TableLedger::fast_total() const {
   return n;
 }
 
+int64_t TableLedger::FastAmong(int level, const std::vector<std::string>& paths) const {
+  int64_t n = 0;
+  for (const std::string& path : paths) {
+    auto it = tables_.find(path);
+    if (it != tables_.end() && it->second.level == level && it->second.fast) n++;
+  }
+  return n;
+}
+
 void TableLedger::Count(const Table& t, int sign) {
   allocated_[t.level] = std::max<int64_t>(0, allocated_[t.level] + sign);
   if (t.fast) fast_[t.level] = std::max<int64_t>(0, fast_[t.level] + sign);

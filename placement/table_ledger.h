@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "fs/superblock.h"
 
@@ -38,6 +39,8 @@ class TableLedger {
   int64_t allocated(int level) const { return allocated_[level]; }  // A_i
   int64_t fast(int level) const { return fast_[level]; }            // F_i
   int64_t fast_total() const;
+  // Of paths, the counted tables at level on the fast tier.
+  int64_t FastAmong(int level, const std::vector<std::string>& paths) const;
 
  private:
   struct Table {

@@ -113,7 +113,10 @@ def schemes(speedup, migration_kib=None):
     # Every scheme knows the table size: tables then own their zones, as in
     # HHZS (LsmTablesOwnZones).
     tables = "table_bytes=1969225"
-    hhzs = f"hhzs:{tables},wal_budget=4MiB," + rate
+    # HHZS as the paper has it: rule (iii) counts a compaction's inputs until
+    # they are deleted (replace_inputs=off); HINTFS takes hintfs's default.
+    hintfs = f"hhzs:{tables},wal_budget=4MiB," + rate
+    hhzs = hintfs + ",replace_inputs=off"
     s = {f"B{h}": f"b{h}:{tables}" for h in range(1, 5)}
     s.update({
         "B3+M": f"b3:{tables},migration=on," + rate,
@@ -124,7 +127,7 @@ def schemes(speedup, migration_kib=None):
         "ALL-FAST": f"all-fast:{tables}",
     })
     s["HHZS"] = s["P+M+C"]
-    s["HINTFS"] = s["P+M+C"]  # plus block tiering: MOUNT_QUERY
+    s["HINTFS"] = hintfs + ",cache=all"  # plus block tiering: MOUNT_QUERY
     return s
 
 

@@ -160,6 +160,43 @@ TEST_F(HhzsTest, DemandsTieringLevelAndReservedSlots) {
   EXPECT_EQ(policy_->Tiering().fast_at_tiering_level, 2);
 }
 
+// The tiering level's compaction reads fast tables it deletes when it ends:
+// with replace_inputs (the default) its outputs take their slots; HHZS's rule
+// (iii) as the paper has it counts them until then.
+TEST_F(HhzsTest, ACompactionsOutputsTakeTheFastSlotsOfItsInputs) {
+  for (bool replace : {true, false}) {
+    HhzsConfig c;
+    c.replace_inputs = replace;
+    Make(c);
+    EXPECT_TRUE(Place("/db/000010.log", -1));
+    for (const char* t : {"/db/a.sst", "/db/b.sst"}) EXPECT_TRUE(Place(t, 0));
+    for (const char* t : {"/db/c.sst", "/db/d.sst", "/db/e.sst"}) EXPECT_TRUE(Place(t, 1));
+    for (const char* t : {"/db/f.sst", "/db/g.sst"}) EXPECT_TRUE(Place(t, 2));
+    // A = {2,3,2}, D = {1,0,4}: t = 2 with 10 - 6 = 4 slots, two of them
+    // held by f and g, which the compaction reads.
+    Hint begin;
+    begin.kind = Hint::Kind::kCompactionBegin;
+    begin.job = 9;
+    begin.level = 2;
+    begin.count = 4;
+    begin.time_ns = 1000000;
+    begin.inputs = {HintFile{"/db/d.sst", 1}, HintFile{"/db/f.sst", 2}, HintFile{"/db/g.sst", 2}};
+    bus_->Publish(begin);
+    ASSERT_EQ(policy_->Decide(2, false, 10).reserved, 4);
+    int fast_outputs = 0;
+    for (const char* t : {"/db/h.sst", "/db/i.sst", "/db/j.sst", "/db/k.sst", "/db/l.sst"}) {
+      fast_outputs += Place(t, 2, 9);
+      Publish(Hint::Kind::kCompactionOutput, 9, t, 2);
+    }
+    EXPECT_EQ(fast_outputs, replace ? 4 : 2) << (replace ? "the inputs' slots too" : "only the free ones");
+    EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["replace_inputs"], replace);
+  }
+  std::shared_ptr<AllocationPolicy> p;
+  ASSERT_TRUE(NewAllocationPolicy("hhzs:replace_inputs=off", bus_, &p).ok());
+  EXPECT_FALSE(static_cast<HhzsPolicy*>(p.get())->config().replace_inputs);
+  EXPECT_FALSE(NewAllocationPolicy("hhzs:replace_inputs=maybe", bus_, &p).ok());
+}
+
 TEST_F(HhzsTest, ZonesOfOtherFilesAndAGrownWalShrinkTheCapacity) {
   EXPECT_TRUE(Place("/db/a.sst", 0));
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 10);
