@@ -106,8 +106,8 @@ void BlockTiering::AdjustBudget() {
   uint64_t budget = budget_;
   const auto now = std::chrono::steady_clock::now();
   if (budget == 0) {
-    // Off (see ProbeAfter): a zone again once the wait is over, to measure
-    // whether the load has changed.
+    // Off (BlockTieringOptions::probe_after): a zone again once the wait is
+    // over, to measure whether the load has changed.
     if (now < probe_at_) return;
     budget = std::min(options_.budget_bytes, step);
   } else {
