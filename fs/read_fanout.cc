@@ -1,7 +1,5 @@
 #include "fs/read_fanout.h"
 
-#include <algorithm>
-
 namespace hintfs {
 
 ReadFanout::ReadFanout(size_t threads) : threads_wanted_(threads) {}

@@ -198,7 +198,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
       } else {
         fast = temperature == Temperature::kUnknown
                    ? DecideLocked(level, level == 0, capacity, ledger_.FastAmong(level, inputs)).fast
-                                                    : !TemperatureBook::BelongsOnSlowTier(temperature);
+                   : !TemperatureBook::BelongsOnSlowTier(temperature);
         decided_[request.path] = fast;
         ledger_.Expect(request.path, level);
         (fast ? fast_decisions_ : slow_decisions_)++;
