@@ -64,9 +64,10 @@ class KeyHeat {
   double Score(std::string_view lo, std::string_view hi) const;
   // How hot the block with keys (lo, hi] is, as RecordRead answers without
   // counting a read: the range's own score if a block with its upper key
-  // was read before, else Score(lo, hi). A lookup for known ranges: block tiering scores every
-  // block it moved up with it, and probing each one's neighbours cost a
-  // twentieth of a read-mostly store's CPU (docs/benchmarks.md).
+  // was read before, else Score(lo, hi). A lookup for known ranges: block
+  // tiering scores every block it moved up with it, and probing each one's
+  // neighbours cost a twentieth of a read-mostly store's CPU
+  // (docs/benchmarks.md).
   double BlockScore(std::string_view lo, std::string_view hi) const;
   // The score a range needs to be among the hottest that fit in
   // budget_bytes, counting each range by the bytes of the block that
