@@ -185,6 +185,11 @@ void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index,
                                uint64_t slow_bytes) {
   const IndexedBlock& b = index.blocks[block];
   reads_seen_.fetch_add(1, std::memory_order_relaxed);
+  // Off (a budget of none): the read costs nothing more. The heat, the
+  // moved blocks' reads and the fast reads were a tenth of the CPU of a
+  // SATA-bound uniform read phase that promotes nothing (HyperDB's setting,
+  // docs/benchmarks.md); a probe measures afresh (AdjustBudget).
+  if (budget_ == 0) return;
   if (slow_bytes == 0) {
     std::lock_guard<std::mutex> l(mu_);
     auto moved = promoted_.find({path, b.offset});
