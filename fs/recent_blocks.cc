@@ -2,46 +2,52 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
-#include <iterator>
 #include <vector>
 
 namespace hintfs {
 
-RecentBlocks::RecentBlocks(uint64_t capacity_bytes) : capacity_(capacity_bytes) {}
+namespace {
+constexpr uint64_t kSlotBytes = 4096;
+}  // namespace
+
+RecentBlocks::RecentBlocks(uint64_t capacity_bytes)
+    : capacity_(capacity_bytes), slots_(static_cast<size_t>(capacity_bytes / kSlotBytes)) {}
+
+RecentBlocks::Slot& RecentBlocks::SlotOf(uint32_t device, uint64_t offset, uint32_t block_size) {
+  // Consecutive blocks of a device in consecutive slots; devices apart.
+  const uint64_t spread = uint64_t{device} * 0x9E3779B1u;
+  return slots_[static_cast<size_t>((offset / block_size + spread) % slots_.size())];
+}
+
+void RecentBlocks::DropLocked(Slot* slot) {
+  if (!slot->held) return;
+  stats_.held_bytes -= slot->bytes.size();
+  slot->held = false;
+}
 
 void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_t n, uint32_t block_size) {
-  if (capacity_ < block_size || block_size == 0) return;
+  if (slots_.empty() || capacity_ < block_size || block_size == 0) return;
   std::lock_guard<std::mutex> l(mu_);
   if (device >= block_sizes_.size()) block_sizes_.resize(device + 1, 0);
-  uint32_t& step = block_sizes_[device];
-  step = step == 0 ? block_size : std::min(step, block_size);
+  if (block_sizes_[device] != block_size) {
+    // A block's slot depends on the block size: one per device (what a
+    // device has), so a change forgets what the old size placed.
+    if (block_sizes_[device] != 0) ForgetDeviceLocked(device);
+    block_sizes_[device] = block_size;
+  }
   for (size_t done = 0; done + block_size <= n; done += block_size) {
-    Key key{device, offset + done};
-    // One hash walk: the slot is claimed now and pointed at the entry below.
-    auto [at, added] = index_.try_emplace(key, order_.end());
-    if (!added) {
-      // Held: a zoned block does not change until its zone is reset (which
-      // forgets it), so only its age is refreshed.
-      order_.splice(order_.begin(), order_, at->second);
-      continue;
-    }
-    if (stats_.held_bytes + block_size > capacity_ && !order_.empty()) {
-      // Full: the oldest entry's node and buffer take the new block (every
-      // slow read lands here; no allocation once warm).
-      auto oldest = std::prev(order_.end());
-      stats_.held_bytes -= oldest->bytes.size();
-      index_.erase(oldest->key);
-      order_.splice(order_.begin(), order_, oldest);
-      oldest->key = key;
-      oldest->bytes.assign(data + done, block_size);
-    } else {
-      order_.push_front(Entry{key, std::string(data + done, block_size)});
-    }
-    at->second = order_.begin();
+    Slot& slot = SlotOf(device, offset + done, block_size);
+    // Held: a zoned block does not change until its zone is reset (which
+    // forgets it).
+    if (slot.held && slot.device == device && slot.offset == offset + done) continue;
+    DropLocked(&slot);
+    if (stats_.held_bytes + block_size > capacity_) continue;  // blocks larger than a slot
+    slot.held = true;
+    slot.device = device;
+    slot.offset = offset + done;
+    slot.bytes.assign(data + done, block_size);  // the slot's buffer, reused once warm
     stats_.held_bytes += block_size;
   }
-  while (stats_.held_bytes > capacity_) EraseLocked(std::prev(order_.end()));
 }
 
 bool RecentBlocks::Get(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, char* dst) {
@@ -52,12 +58,13 @@ bool RecentBlocks::Get(uint32_t device, uint64_t offset, size_t n, uint32_t bloc
   thread_local std::vector<const std::string*> blocks;
   blocks.clear();
   for (uint64_t at = first; at < offset + n; at += block_size) {
-    auto it = index_.find(Key{device, at});
-    if (it == index_.end()) {
+    const Slot* slot = slots_.empty() ? nullptr : &SlotOf(device, at, block_size);
+    if (slot == nullptr || !slot->held || slot->device != device || slot->offset != at ||
+        slot->bytes.size() != block_size) {
       stats_.misses++;
       return false;
     }
-    blocks.push_back(&it->second->bytes);
+    blocks.push_back(&slot->bytes);
   }
   size_t done = 0;
   for (size_t i = 0; i < blocks.size(); i++) {
@@ -75,27 +82,26 @@ void RecentBlocks::Forget(uint32_t device, uint64_t from, uint64_t to) {
   std::lock_guard<std::mutex> l(mu_);
   if (to <= from) return;
   if (device >= block_sizes_.size() || block_sizes_[device] == 0) return;  // nothing held of it
-  // The range is a zone: walk it block by block (in the device's blocks, as
-  // Put stored them) when it has fewer blocks than are held, else walk what
-  // is held.
+  // The range is a zone: walk it block by block (in the device's block
+  // size, which placed them) when it has fewer blocks than there are slots, else
+  // walk the slots.
   const uint64_t step = block_sizes_[device];
-  if ((to - from) / step < order_.size()) {
+  if ((to - from) / step < slots_.size()) {
     for (uint64_t at = from / step * step; at < to; at += step) {
-      auto it = index_.find(Key{device, at});
-      if (it != index_.end()) EraseLocked(it->second);
+      Slot& slot = SlotOf(device, at, step);
+      if (slot.held && slot.device == device && slot.offset == at) DropLocked(&slot);
     }
     return;
   }
-  for (auto it = order_.begin(); it != order_.end();) {
-    auto entry = it++;
-    if (entry->key.device == device && entry->key.offset >= from && entry->key.offset < to) EraseLocked(entry);
+  for (Slot& slot : slots_) {
+    if (slot.held && slot.device == device && slot.offset >= from && slot.offset < to) DropLocked(&slot);
   }
 }
 
-void RecentBlocks::EraseLocked(std::list<Entry>::iterator it) {
-  stats_.held_bytes -= it->bytes.size();
-  index_.erase(it->key);
-  order_.erase(it);
+void RecentBlocks::ForgetDeviceLocked(uint32_t device) {
+  for (Slot& slot : slots_) {
+    if (slot.held && slot.device == device) DropLocked(&slot);
+  }
 }
 
 RecentBlocksStats RecentBlocks::stats() const {

@@ -16,16 +16,18 @@
 // what the device holds: written blocks as written (padding included), read
 // blocks only after their checksums were verified.
 //
-// Bounded by capacity bytes; the least recently stored blocks go first.
-// Thread safe.
+// Bounded by capacity bytes: a slot per 4 KiB of it, each block in the one
+// slot its device and offset name (consecutive blocks in consecutive slots),
+// a new block replacing what its slot held. Every read of the slow tier
+// stores its blocks; a least-recently-used list over a hash map cost a tenth
+// of the CPU of a SATA-bound read phase, in cache misses on its nodes
+// (docs/benchmarks.md). Thread safe.
 #ifndef HINTFS_FS_RECENT_BLOCKS_H_
 #define HINTFS_FS_RECENT_BLOCKS_H_
 
 #include <cstdint>
-#include <list>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace hintfs {
@@ -53,29 +55,21 @@ class RecentBlocks {
   RecentBlocksStats stats() const;
 
  private:
-  struct Key {
-    uint32_t device;
-    uint64_t offset;
-    bool operator==(const Key& o) const { return device == o.device && offset == o.offset; }
-  };
-  struct KeyHash {
-    size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.offset ^ (uint64_t{k.device} << 56)); }
-  };
-  struct Entry {
-    Key key;
+  struct Slot {
+    bool held = false;
+    uint32_t device = 0;
+    uint64_t offset = 0;
     std::string bytes;
   };
-  void EraseLocked(std::list<Entry>::iterator it);
+  Slot& SlotOf(uint32_t device, uint64_t offset, uint32_t block_size);
+  void DropLocked(Slot* slot);
+  void ForgetDeviceLocked(uint32_t device);
 
   const uint64_t capacity_;
   mutable std::mutex mu_;
-  std::list<Entry> order_;  // most recently stored first
-  // Hashed: every read of the slow tier stores its blocks, and an ordered
-  // map's rebalancing was a tenth of a read-mostly store's CPU. Forget walks
-  // the range asked or the whole list, whichever is shorter.
-  std::unordered_map<Key, std::list<Entry>::iterator, KeyHash> index_;
-  // By device: the smallest block size Put was given (0: none), the step in
-  // which Forget walks a zone.
+  std::vector<Slot> slots_;
+  // By device: the block size Put was last given (0: none), which places
+  // its blocks in slots and is the step in which Forget walks a zone.
   std::vector<uint32_t> block_sizes_;
   RecentBlocksStats stats_;
 };
