@@ -41,36 +41,7 @@ const TableView* ColdestFast(const std::vector<TableView>& tables) {
   return best;
 }
 
-// Idle fill: L_t's reserved room that no table holds, while nothing writes.
-bool FitsIdleRoom(const TableView& t, const TieringView& tiering, bool store_idle) {
-  return store_idle && t.level == tiering.tiering_level && tiering.fast_at_tiering_level < tiering.reserved;
-}
-
-// The table fill (or popularity) moves up: the highest-priority slow table
-// where placement would now put it, if room nothing else claims (free slots
-// beyond the demands above L_t) has a slot for it; or null.
-const TableView* FillCandidate(const std::vector<TableView>& tables, const TieringView& tiering, bool store_idle) {
-  if (tiering.free_slots <= tiering.demand_below) return nullptr;
-  const TableView* up = nullptr;
-  for (const TableView& table : tables) {
-    if (table.fast || !Movable(table)) continue;
-    if (!BelongsOnFastTier(table, tiering) && !FitsIdleRoom(table, tiering, store_idle)) continue;
-    if (up == nullptr || HigherPriority(table, *up)) up = &table;
-  }
-  return up;
-}
-
 }  // namespace
-
-MigrationPlan PlanFill(const std::vector<TableView>& tables, const TieringView& tiering, bool store_idle) {
-  MigrationPlan plan;
-  const TableView* up = FillCandidate(tables, tiering, store_idle);
-  if (up == nullptr) return plan;
-  plan.reason = MigrationPlan::Reason::kFill;
-  plan.path = up->path;
-  plan.to_fast = true;
-  return plan;
-}
 
 MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringView& tiering,
                             double slow_read_rate, double slow_read_iops) {
@@ -92,14 +63,23 @@ MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringV
       return plan;
     }
   }
-  // Fill, or popularity under read pressure.
+  // Fill, or popularity under read pressure: room nothing else claims (free
+  // slots beyond the demands above L_t) takes the highest-priority slow
+  // table above L_t, where placement would now put it.
   const bool pressure = slow_read_iops > 0 && slow_read_rate > slow_read_iops / 2;
   const bool room = tiering.free_slots > tiering.demand_below;
-  if (const TableView* up = FillCandidate(tables, tiering, /*store_idle=*/false)) {
-    plan.reason = pressure && up->read_rate > 0 ? MigrationPlan::Reason::kPopularity : MigrationPlan::Reason::kFill;
-    plan.path = up->path;
-    plan.to_fast = true;
-    return plan;
+  if (room) {
+    const TableView* up = nullptr;
+    for (const TableView& table : tables) {
+      if (table.fast || !Movable(table) || !BelongsOnFastTier(table, tiering)) continue;
+      if (up == nullptr || HigherPriority(table, *up)) up = &table;
+    }
+    if (up != nullptr) {
+      plan.reason = pressure && up->read_rate > 0 ? MigrationPlan::Reason::kPopularity : MigrationPlan::Reason::kFill;
+      plan.path = up->path;
+      plan.to_fast = true;
+      return plan;
+    }
   }
   // Popularity: only when the slow tier is the bottleneck for reads.
   if (!pressure) return plan;

@@ -26,16 +26,6 @@
 //               of the SSD empty (docs/benchmarks.md, issue 19). L_t's
 //               reserved room stays popularity's: filled without reads, it
 //               churned.
-//   idle fill   (ours; PlanFill only, for a migrator that may do nothing
-//               else: MigrationMode::kIdleFill, tiering.h) fill, and while
-//               the store is idle (it has created and deleted no table for a
-//               while, MigratorOptions::idle_after_ms) L_t's empty reserved
-//               room too takes L_t's highest-priority slow tables: no
-//               compaction will write there soon. After a load the room the
-//               load's L0 and L1 debt held sits empty, and with no popularity
-//               migration nothing else fills it (HyperDB's setting: 3 of L2's
-//               8 reserved slots used, the SATA SSD serving 96% of point
-//               reads against static placement's 95%).
 #ifndef HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 #define HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 
@@ -81,9 +71,6 @@ bool HigherPriority(const TableView& a, const TableView& b);
 // slow_read_iops: the slow device's random-read IOPS (0 disables popularity).
 MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringView& tiering,
                             double slow_read_rate, double slow_read_iops);
-
-// Fill, and idle fill if store_idle, alone (kFill or kNone).
-MigrationPlan PlanFill(const std::vector<TableView>& tables, const TieringView& tiering, bool store_idle);
 
 }  // namespace hintfs
 

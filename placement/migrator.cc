@@ -120,10 +120,6 @@ std::vector<TableView> Migrator::Survey(uint64_t now_ns) {
     tables.push_back(std::move(t));
   }
   std::lock_guard<std::mutex> l(mu_);
-  // The store is busy while tables come and go or a compaction reads them.
-  bool changed = seen.size() != seen_.size() || tables_changed_ns_ == 0;
-  for (const TableView& t : tables) changed = changed || t.compacting || seen.count(t.path) == 0;
-  if (changed) tables_changed_ns_ = now_ns;
   slow_reads_in_window_ += slow_reads;
   if (window_start_ns_ == 0) window_start_ns_ = now_ns;
   uint64_t elapsed = now_ns - window_start_ns_;
@@ -135,19 +131,8 @@ std::vector<TableView> Migrator::Survey(uint64_t now_ns) {
   return tables;
 }
 
-bool Migrator::FillRefusedSinceLastChange() const {
-  std::lock_guard<std::mutex> l(mu_);
-  return fill_refused_ns_ != 0 && fill_refused_ns_ >= tables_changed_ns_;
-}
-
-bool Migrator::StoreIdle(uint64_t now_ns) const {
-  std::lock_guard<std::mutex> l(mu_);
-  return now_ns - tables_changed_ns_ >= options_.idle_after_ms * 1000000;
-}
-
 MigrationPlan Migrator::Step() {
-  const uint64_t now_ns = MonotonicNs();
-  std::vector<TableView> tables = Survey(now_ns);
+  std::vector<TableView> tables = Survey(MonotonicNs());
   TieringView tiering = tiering_->Tiering();
   double slow_rate;
   {
@@ -167,12 +152,7 @@ MigrationPlan Migrator::Step() {
       }
     }
   }
-  MigrationPlan plan;
-  if (!options_.idle_fill_only) {
-    plan = PlanMigration(tables, tiering, slow_rate, options_.slow_read_iops);
-  } else if (StoreIdle(now_ns) && !FillRefusedSinceLastChange()) {
-    plan = PlanFill(tables, tiering, /*store_idle=*/true);
-  }
+  MigrationPlan plan = PlanMigration(tables, tiering, slow_rate, options_.slow_read_iops);
   Status s;
   switch (plan.reason) {
     case MigrationPlan::Reason::kNone:
@@ -197,13 +177,6 @@ MigrationPlan Migrator::Step() {
     }
   }
   if (save) SaveStats();
-  if (s.IsNoSpace() && options_.idle_fill_only) {
-    // The slots placement counts are not the zones the filesystem has free
-    // (tables longer than a zone, the WAL's empty zones): no more filling
-    // until the tables change.
-    std::lock_guard<std::mutex> l(mu_);
-    fill_refused_ns_ = now_ns;
-  }
   if (!s.ok()) plan.reason = MigrationPlan::Reason::kNone;  // nothing moved: wait before planning again
   return plan;
 }

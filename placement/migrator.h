@@ -34,11 +34,6 @@ struct MigratorOptions {
   double slow_read_iops = 0;                    // 0: popularity migration off
   uint64_t interval_ms = 100;                   // planning when idle
   uint64_t read_window_ms = 1000;               // slow-tier read rate window
-  // Only idle fill (MigrationMode::kIdleFill, migration_planner.h): moves
-  // nothing until the store has been idle for idle_after_ms (no table
-  // created or deleted, none in a running compaction), then fills.
-  bool idle_fill_only = false;
-  uint64_t idle_after_ms = 2000;
 };
 
 struct MigratorStats {
@@ -82,10 +77,6 @@ class Migrator {
     uint64_t reads_at_window = 0;
   };
   std::vector<TableView> Survey(uint64_t now_ns);
-  // Whether the store has been idle for options_.idle_after_ms at now_ns.
-  bool StoreIdle(uint64_t now_ns) const;
-  // Whether an idle fill found no room since the tables last changed.
-  bool FillRefusedSinceLastChange() const;
   Status Move(const std::string& path, bool to_fast);
   void Run();
   void SaveStats();
@@ -109,8 +100,6 @@ class Migrator {
   uint64_t window_start_ns_ = 0;
   uint64_t slow_reads_in_window_ = 0;
   uint64_t moves_since_save_ = 0;
-  uint64_t tables_changed_ns_ = 0;  // when Survey last saw a table come, go or be compacted
-  uint64_t fill_refused_ns_ = 0;    // when an idle fill last found no room (0: never)
 };
 
 }  // namespace hintfs

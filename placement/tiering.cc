@@ -31,11 +31,11 @@ bool BlocksTakeRoomFromTables(double fast_read_us, double slow_read_us) {
   return MovedReadSavesMuch(fast_read_us, slow_read_us);
 }
 
-MigrationMode ResolveMigration(bool configured, bool automatic, bool block_tiering, double fast_read_us,
-                               double slow_read_us) {
-  if (!configured) return MigrationMode::kOff;
-  if (!automatic || !block_tiering || MovedReadSavesMuch(fast_read_us, slow_read_us)) return MigrationMode::kOn;
-  return MigrationMode::kIdleFill;
+bool ResolveMigration(bool configured, bool automatic, bool block_tiering, double fast_read_us,
+                      double slow_read_us) {
+  if (!configured) return false;
+  if (!automatic || !block_tiering) return true;
+  return MovedReadSavesMuch(fast_read_us, slow_read_us);
 }
 
 uint64_t ResolveWalBudget(uint64_t configured, uint64_t zone_capacity, uint64_t fast_bytes) {

@@ -66,22 +66,16 @@ std::string ResolveCacheAdmission(const std::string& configured, double fast_rea
 // only (YCSB C Zipf, HyperDB's setting; docs/benchmarks.md): false there.
 bool BlocksTakeRoomFromTables(double fast_read_us, double slow_read_us);
 
-// How whole-table migration runs: off; on (HHZS's migration, with fill);
-// or idle fill only (migration_planner.h: the free room the tables may
-// hold, filled while the store is idle).
-enum class MigrationMode { kOff, kOn, kIdleFill };
-
-// The mode of whole-table migration: configured is the policy's (or the
+// Whether whole-table migration runs: configured is the policy's (or the
 // mount's) migration option, automatic whether it was auto (hhzs's default).
-// Auto means idle fill where block tiering is on and a moved read saves
-// little (MovedReadSavesMuch): the hot blocks go up by themselves, and each
-// table that popularity or capacity migration moves while the store runs
-// puts a table's bytes through the slow device the store is bound by, for
-// reads that save about a third of their time (YCSB B Zipf in HyperDB's
-// setting ran 5% slower with it, docs/benchmarks.md). Filling the room the
-// tables leave while the store is idle costs the store nothing.
-MigrationMode ResolveMigration(bool configured, bool automatic, bool block_tiering, double fast_read_us,
-                               double slow_read_us);
+// Auto turns it off where block tiering is on and a moved read saves little
+// (MovedReadSavesMuch): the hot blocks go up by themselves, and each table
+// that popularity or capacity migration moves puts a table's bytes through
+// the slow device the store is bound by, for reads that save about a third
+// of their time (YCSB B Zipf in HyperDB's setting ran 5% slower with it,
+// docs/benchmarks.md).
+bool ResolveMigration(bool configured, bool automatic, bool block_tiering, double fast_read_us,
+                      double slow_read_us);
 
 // A WAL budget nobody configured: ResolveWalBudget sizes it from the fast tier.
 constexpr uint64_t kWalBudgetFromDevice = ~0ull;

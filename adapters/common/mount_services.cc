@@ -151,12 +151,12 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   // their options say (auto: ResolveMigration) unless the mount says.
   const double fast_read_us = TierReadLatency(usage, Tier::kFast);
   const double slow_read_us = TierReadLatency(usage, Tier::kSlow);
-  MigrationMode migration = ResolveMigration(c.migration, c.migration_auto, o.blocks.value_or(0) > 0,
-                                             fast_read_us, slow_read_us);
-  if (o.migration.has_value()) migration = *o.migration ? MigrationMode::kOn : MigrationMode::kOff;
-  if (tiering != nullptr && migration != MigrationMode::kOff) {
+  const bool migration = o.migration.has_value()
+                             ? *o.migration
+                             : ResolveMigration(c.migration, c.migration_auto, o.blocks.value_or(0) > 0,
+                                                fast_read_us, slow_read_us);
+  if (tiering != nullptr && migration) {
     MigratorOptions mo;
-    mo.idle_fill_only = migration == MigrationMode::kIdleFill;
     mo.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
     mo.slow_read_iops = c.slow_read_iops;
     if (mo.slow_read_iops == 0) {  // from the slow devices' timing profiles

@@ -107,31 +107,6 @@ TEST(MigrationPlannerTest, FreeSlotsAreFilledWithTablesPlacementWouldPutThereNow
   EXPECT_EQ(PlanMigration(tables, Tiering(3, 1, 0, 6, 2), 0, 0).reason, MigrationPlan::Reason::kNone);
 }
 
-TEST(MigrationPlannerTest, IdleFillTakesTheTieringLevelsEmptyReservedRoom) {
-  // t = 2 with 4 slots reserved, 1 held; an L1 table and three L2 tables
-  // wait on the slow tier; 5 free slots, 1 of them claimed above L_t.
-  std::vector<TableView> tables = {T("l1", 1, false), T("l2-a", 2, false), T("l2-b", 2, false, 3),
-                                   T("l2-busy", 2, false, 9, /*compacting=*/true), T("l3", 3, false, 9),
-                                   T("l2-up", 2, true)};
-  TieringView v = Tiering(2, 4, 1, 5, 1);
-  // Busy: a plain fill, only above L_t.
-  EXPECT_EQ(PlanFill(tables, v, false).path, "l1");
-  tables[0].fast = true;
-  EXPECT_EQ(PlanFill(tables, v, false).reason, MigrationPlan::Reason::kNone);
-  // Idle: L_t's read table first, never one a compaction reads, never deeper.
-  MigrationPlan p = PlanFill(tables, v, true);
-  EXPECT_EQ(p.reason, MigrationPlan::Reason::kFill);
-  EXPECT_EQ(p.path, "l2-b");
-  EXPECT_TRUE(p.to_fast);
-  tables[2].fast = true;
-  EXPECT_EQ(PlanFill(tables, Tiering(2, 4, 2, 4, 1), true).path, "l2-a");
-  // Up to the reservation, and not into room claimed above L_t.
-  EXPECT_EQ(PlanFill(tables, Tiering(2, 4, 4, 4, 1), true).reason, MigrationPlan::Reason::kNone);
-  EXPECT_EQ(PlanFill(tables, Tiering(2, 4, 2, 1, 1), true).reason, MigrationPlan::Reason::kNone);
-  // PlanMigration never fills L_t without reads: popularity does that there.
-  EXPECT_EQ(PlanMigration(tables, Tiering(2, 4, 2, 4, 1), 0, 0).reason, MigrationPlan::Reason::kNone);
-}
-
 TEST(MigrationPlannerTest, PopularitySwapsWhenTheFastTierIsFull) {
   std::vector<TableView> tables = {T("l1", 1, true, 1), T("l2-cold", 2, true, 1), T("l2-hot", 2, false, 40)};
   // Free slots do not exceed the demand above L_t: swap with the coldest fast table.

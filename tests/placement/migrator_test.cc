@@ -200,46 +200,6 @@ TEST_F(MigratorTest, RunsInTheBackgroundAndStopsPromptly) {
   EXPECT_EQ(migrator.stats().errors, 0u);
 }
 
-TEST_F(MigratorTest, IdleFillOnlyFillsTheTieringLevelsRoomOnceTheStoreIsIdle) {
-  MigratorOptions mo;
-  mo.rate_bytes_per_second = 0;
-  mo.idle_fill_only = true;
-  mo.idle_after_ms = 3600 * 1000;  // never idle within the test
-  Migrator busy(fs_.get(), bus_, tiering_, mo);
-  mo.idle_after_ms = 0;
-  Migrator idle(fs_.get(), bus_, tiering_, mo);
-  // A compaction into L1 claims every slot while eight L3 tables are
-  // written: they go to the slow tier. It ends: L3 is the tiering level,
-  // with its reserved room empty.
-  Publish(Hint::Kind::kCompactionBegin, 9, "", 1, 10);
-  std::map<std::string, std::string> written;
-  for (int i = 0; i < 8; i++) {
-    std::string path = "/db/0000" + std::to_string(20 + i) + ".sst";
-    written[path] = WriteTable(path, 3, 900 << 10);
-    ASSERT_FALSE(IsFast(path));
-  }
-  Publish(Hint::Kind::kCompactionEnd, 9, "", 1);
-  ASSERT_EQ(tiering_->Tiering().tiering_level, 3);
-  const int64_t reserved = tiering_->Tiering().reserved;
-  ASSERT_GT(reserved, 0);
-  ASSERT_LT(reserved, 8);
-
-  EXPECT_EQ(busy.Step().reason, MigrationPlan::Reason::kNone);
-  int moves = 0;
-  while (idle.Step().reason == MigrationPlan::Reason::kFill && moves < 8) moves++;
-  EXPECT_EQ(moves, reserved);
-  int fast = 0;
-  for (const auto& [path, data] : written) {
-    fast += IsFast(path) ? 1 : 0;
-    EXPECT_EQ(Read(path), data);
-  }
-  EXPECT_EQ(fast, reserved);
-  EXPECT_EQ(tiering_->Tiering().fast_at_tiering_level, reserved);
-  EXPECT_EQ(idle.stats().fill, static_cast<uint64_t>(reserved));
-  EXPECT_EQ(idle.stats().to_slow_bytes, 0u);
-  EXPECT_EQ(busy.Step().reason, MigrationPlan::Reason::kNone) << "still never idle";
-}
-
 // B3+M (HHZS Exp#2): b3 with migration on.
 class StaticMigrationTest : public MigratorTest {
  protected:

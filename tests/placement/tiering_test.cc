@@ -23,14 +23,14 @@ TEST(ResolveCacheAdmission, TheCachePaysOverAnHddNotOverASataSsd) {
   EXPECT_EQ(ResolveCacheAdmission("all", 59.1, 8695.7, /*block_tiering=*/true), "all");
 }
 
-TEST(ResolveMigration, AutoOnlyFillsWhileIdleUnderBlockTieringOverCloseTiers) {
+TEST(ResolveMigration, AutoLeavesTablesInPlaceOnlyUnderBlockTieringOverCloseTiers) {
   // configured, automatic, block tiering, fast and slow read latencies
-  EXPECT_EQ(ResolveMigration(true, true, true, 80, 110), MigrationMode::kIdleFill) << "pm9a3 over s4610, blocks on";
-  EXPECT_EQ(ResolveMigration(true, true, false, 80, 110), MigrationMode::kOn) << "no blocks: HHZS's migration";
-  EXPECT_EQ(ResolveMigration(true, true, true, 59.1, 8695.7), MigrationMode::kOn) << "over an HDD";
-  EXPECT_EQ(ResolveMigration(true, true, true, 0, 110), MigrationMode::kOn) << "unknown latencies";
-  EXPECT_EQ(ResolveMigration(true, false, true, 80, 110), MigrationMode::kOn) << "migration=on is kept";
-  EXPECT_EQ(ResolveMigration(false, false, false, 59.1, 8695.7), MigrationMode::kOff) << "migration=off is kept";
+  EXPECT_FALSE(ResolveMigration(true, true, true, 80, 110)) << "pm9a3 over s4610, blocks on";
+  EXPECT_TRUE(ResolveMigration(true, true, false, 80, 110)) << "no blocks: HHZS's migration";
+  EXPECT_TRUE(ResolveMigration(true, true, true, 59.1, 8695.7)) << "over an HDD";
+  EXPECT_TRUE(ResolveMigration(true, true, true, 0, 110)) << "unknown latencies";
+  EXPECT_TRUE(ResolveMigration(true, false, true, 80, 110)) << "migration=on is kept";
+  EXPECT_FALSE(ResolveMigration(false, false, false, 59.1, 8695.7)) << "migration=off is kept";
 }
 
 TEST(BlocksTakeRoomFromTables, OverAnHddNotOverASataSsd) {
