@@ -339,7 +339,7 @@ void BlockIndexKeeper::OnDelete(const std::string& path) {
 }
 
 void BlockIndexKeeper::OnRead(const std::string& path, uint64_t offset, uint64_t bytes, uint64_t slow_bytes) {
-  if (on_block_read_ && IsTableFile(path)) {
+  if (on_block_read_ && (!block_read_wanted_ || block_read_wanted_()) && IsTableFile(path)) {
     std::shared_ptr<const BlockIndex> index;
     {
       std::lock_guard<std::mutex> l(mu_);

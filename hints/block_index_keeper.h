@@ -92,9 +92,16 @@ class BlockIndexKeeper : public IoObserver {
   // block the read starts in and how many of its bytes the slow tier
   // served, on the I/O path outside the keeper's lock: must be quick and
   // must not call into the filesystem. Set before Attach.
+  // wanted, if given, is asked first on each read: false skips the lookup
+  // and the call (a listener that is off; the lookup was 5% of the CPU of a
+  // read-mostly phase, docs/benchmarks.md).
   using BlockReadFn = std::function<void(const std::string& path, const BlockIndex& index, size_t block,
                                          uint64_t bytes, uint64_t slow_bytes)>;
-  void SetBlockReadListener(BlockReadFn fn) { on_block_read_ = std::move(fn); }
+  using BlockReadWantedFn = std::function<bool()>;
+  void SetBlockReadListener(BlockReadFn fn, BlockReadWantedFn wanted = nullptr) {
+    on_block_read_ = std::move(fn);
+    block_read_wanted_ = std::move(wanted);
+  }
   // Called from the keeper's thread each time a table written in this mount
   // gets its index (sealed), with the path it was created at. Set before
   // Attach.
@@ -142,6 +149,7 @@ class BlockIndexKeeper : public IoObserver {
   std::unordered_map<std::string, std::unique_ptr<Capture>> writing_;  // by path
   std::unordered_map<std::string, uint64_t> inode_of_;  // indexed tables by the path they were created at
   BlockReadFn on_block_read_;
+  BlockReadWantedFn block_read_wanted_;
   IndexedFn on_indexed_;
   std::unordered_set<std::string> pending_;                 // tables queued to be indexed
   std::unordered_set<std::string> deleted_while_pending_;   // ... and deleted meanwhile

@@ -159,6 +159,9 @@ class BlockTiering {
   // tier (the keeper's listener; I/O path).
   void OnBlockRead(const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes,
                    uint64_t slow_bytes);
+  // Whether OnBlockRead does anything: not at a budget of none (the keeper
+  // then skips finding the block).
+  bool WantsReads() const { return budget_.load(std::memory_order_relaxed) > 0; }
   // A table was sealed and indexed (the keeper's thread).
   void OnTableIndexed(const std::string& path, std::shared_ptr<const BlockIndex> index);
 

@@ -211,7 +211,8 @@ Status MountServices::KeepBlockIndexes(std::shared_ptr<BlockIndexKeeper> keeper)
     keeper->SetBlockReadListener(
         [t](const std::string& path, const BlockIndex& index, size_t block, uint64_t bytes, uint64_t slow_bytes) {
           t->OnBlockRead(path, index, block, bytes, slow_bytes);
-        });
+        },
+        [t] { return t->WantsReads(); });
     keeper->SetIndexedListener([t](const std::string& path, std::shared_ptr<const BlockIndex> index) {
       t->OnTableIndexed(path, std::move(index));
     });

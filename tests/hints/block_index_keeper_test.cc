@@ -61,7 +61,7 @@ class BlockIndexKeeperTest : public test::FsTest {
     keeper_->SetBlockReadListener([this](const std::string&, const BlockIndex& index, size_t block, uint64_t bytes, uint64_t) {
       std::lock_guard<std::mutex> l(block_reads_mu_);
       block_reads_.emplace_back(index.blocks[block].last_key, bytes);
-    });
+    }, [this] { return block_reads_wanted_.load(); });
     MountOptions o;
     o.observer = keeper_;
     Mount(o);
@@ -98,6 +98,7 @@ class BlockIndexKeeperTest : public test::FsTest {
   std::shared_ptr<BlockIndexKeeper> keeper_;
   std::mutex block_reads_mu_;
   std::vector<std::pair<std::string, uint64_t>> block_reads_;  // (the block's last key, bytes read)
+  std::atomic<bool> block_reads_wanted_{true};  // what the listener answers when asked
 };
 
 TEST_F(BlockIndexKeeperTest, IndexesATableWhenItsWriterClosesItWithoutReadingIt) {
@@ -165,6 +166,16 @@ TEST_F(BlockIndexKeeperTest, ReadsAreReportedWithTheirBlocks) {
     StartKeeper();
     keeper_->WaitIdle();
   }
+  // A listener that is off is not called.
+  block_reads_.clear();
+  block_reads_wanted_ = false;
+  std::unique_ptr<FileReader> r;
+  ASSERT_OK(fs_->OpenReader("/000021.ldb", &r));
+  std::string buf(index->blocks[3].size, '\0');
+  size_t got = 0;
+  ASSERT_OK(r->Read(index->blocks[3].offset, buf.size(), buf.data(), &got));
+  std::lock_guard<std::mutex> l(block_reads_mu_);
+  EXPECT_TRUE(block_reads_.empty());
 }
 
 TEST_F(BlockIndexKeeperTest, DeletingATableDeletesItsIndex) {
