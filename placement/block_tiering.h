@@ -41,7 +41,9 @@
 //   (capacity migration sent L2 tables down for it, and YCSB A lost 4-6%,
 //   docs/benchmarks.md): the budget goes to none, moves stop, the blocks up
 //   there stay until their tables die, and a zone is tried again after
-//   probe_after (doubling while they keep losing).
+//   probe_after (doubling while they keep losing). While off, reads are not
+//   tracked at all (WantsReads): the heat a probe starts from is what it had
+//   when it turned off.
 // - A promotion copies a block just read from the slow tier, which the
 //   filesystem still has in memory (fs/recent_blocks.h), so it costs a
 //   write of the fast tier (and a write back if the block is demoted); it
