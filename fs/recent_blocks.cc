@@ -83,8 +83,8 @@ void RecentBlocks::Forget(uint32_t device, uint64_t from, uint64_t to) {
   if (to <= from) return;
   if (device >= block_sizes_.size() || block_sizes_[device] == 0) return;  // nothing held of it
   // The range is a zone: walk it block by block (in the device's block
-  // size, which placed them) when it has fewer blocks than there are slots, else
-  // walk the slots.
+  // size, which placed them) when it has fewer blocks than there are
+  // slots, else walk the slots.
   const uint64_t step = block_sizes_[device];
   if ((to - from) / step < slots_.size()) {
     for (uint64_t at = from / step * step; at < to; at += step) {
