@@ -32,7 +32,7 @@ void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_
   if (block_sizes_[device] != block_size) {
     // A block's slot depends on the block size: one per device (what a
     // device has), so a change forgets what the old size placed.
-    if (block_sizes_[device] != 0) ForgetDeviceLocked(device);
+    if (block_sizes_[device] != 0) DropSlotsLocked(device, 0, UINT64_MAX);
     block_sizes_[device] = block_size;
   }
   for (size_t done = 0; done + block_size <= n; done += block_size) {
@@ -93,14 +93,12 @@ void RecentBlocks::Forget(uint32_t device, uint64_t from, uint64_t to) {
     }
     return;
   }
-  for (Slot& slot : slots_) {
-    if (slot.held && slot.device == device && slot.offset >= from && slot.offset < to) DropLocked(&slot);
-  }
+  DropSlotsLocked(device, from, to);
 }
 
-void RecentBlocks::ForgetDeviceLocked(uint32_t device) {
+void RecentBlocks::DropSlotsLocked(uint32_t device, uint64_t from, uint64_t to) {
   for (Slot& slot : slots_) {
-    if (slot.held && slot.device == device) DropLocked(&slot);
+    if (slot.held && slot.device == device && slot.offset >= from && slot.offset < to) DropLocked(&slot);
   }
 }
 

@@ -63,7 +63,8 @@ class RecentBlocks {
   };
   Slot& SlotOf(uint32_t device, uint64_t offset, uint32_t block_size);
   void DropLocked(Slot* slot);
-  void ForgetDeviceLocked(uint32_t device);
+  // Walks every slot, dropping device's blocks in [from, to).
+  void DropSlotsLocked(uint32_t device, uint64_t from, uint64_t to);
 
   const uint64_t capacity_;
   mutable std::mutex mu_;
