@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <thread>
+
 #include "fs/crc32c.h"
 #include "hints/file_tag.h"
 
@@ -40,6 +43,8 @@ Status BlockCache::Open(Filesystem* fs, const BlockCacheOptions& options, std::u
   s = fs->KeepOnFastTier(kCacheDirectory, kCacheClass);
   if (!s.ok()) return s;
   cache->reset(new BlockCache(fs, options, std::move(policy), zone_bytes));
+  BlockCache* c = cache->get();
+  fs->SetZoneLender(kCacheClass, [c](ZoneRole writer_class) { return c->GiveBackZone(writer_class); });
   return Status::OK();
 }
 
@@ -92,17 +97,58 @@ void BlockCache::RecordAccess(const std::string& key, uint64_t size) { policy_->
 
 uint64_t BlockCache::AllowedZonesLocked() {
   std::vector<DeviceUsage> usage;
-  uint64_t wal_zones = 0;
+  uint64_t wal_zones = 0, empty_zones = 0;
   if (fs_->Usage(&usage).ok()) {
     for (const DeviceUsage& u : usage) {
-      if (u.tier == Tier::kFast) wal_zones += u.role_zones[static_cast<int>(kWalClass)];
+      if (u.tier != Tier::kFast) continue;
+      wal_zones += u.role_zones[static_cast<int>(kWalClass)];
+      empty_zones += u.empty_zones;
     }
+  }
+  if (options_.borrow_free_zones) {
+    const uint64_t take = empty_zones > kEmptyZonesLeft ? empty_zones - kEmptyZonesLeft : 0;
+    full_ = take == 0;
+    return zones_.size() + take;
   }
   uint64_t budget_zones = options_.budget_bytes / zone_bytes_;
   return budget_zones > wal_zones ? budget_zones - wal_zones : 0;
 }
 
-void BlockCache::EvictOldestLocked() {
+bool BlockCache::PassesDoorkeeperLocked(const std::string& key) {
+  const uint64_t h = std::hash<std::string>()(key);
+  if (recent_misses_.count(h)) return true;
+  const size_t limit = std::max<size_t>(stats_.blocks, 1024);
+  recent_misses_.insert(h);
+  recent_order_.push_back(h);
+  while (recent_order_.size() > limit) {
+    recent_misses_.erase(recent_order_.front());
+    recent_order_.pop_front();
+  }
+  stats_.turned_away++;
+  return false;
+}
+
+bool BlockCache::GiveBackZone(ZoneRole writer_class) {
+  if (!options_.borrow_free_zones && writer_class != kWalClass) return false;
+  // Never wait long: the caller is a writer, and the cache's thread may
+  // hold the lock while a write of its own waits for a zone.
+  std::unique_lock<std::mutex> l(mu_, std::defer_lock);
+  for (int i = 0; i < 20 && !l.try_lock(); i++) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  // The zone being filled stays: closing its file would need a write, and
+  // a zone, of its own.
+  if (!l.owns_lock() || closed_ || zones_.empty() || zones_.front().seq == writing_seq_ || zones_.front().writer) {
+    return false;
+  }
+  std::vector<Zone> dropped;
+  EvictOldestLocked(&dropped);
+  stats_.given_back_zones++;
+  full_ = options_.borrow_free_zones;
+  l.unlock();
+  DisposeZones(&dropped, /*commit=*/false);  // the filesystem commits for its writer
+  return true;
+}
+
+void BlockCache::EvictOldestLocked(std::vector<Zone>* dropped) {
   Zone& z = zones_.front();
   for (const std::string& key : z.keys) {
     auto it = map_.find(key);
@@ -113,38 +159,66 @@ void BlockCache::EvictOldestLocked() {
       map_.erase(it);
     }
   }
-  if (z.writer) z.writer->Close();
-  fs_->Unlink(z.path);  // its zone is reset once nothing references it
+  dropped->push_back(std::move(z));
   zones_.pop_front();
   stats_.evicted_zones++;
 }
 
-void BlockCache::KeepAtMostLocked(uint64_t zones) {
-  if (zones_.size() <= zones) return;
-  while (zones_.size() > zones) EvictOldestLocked();
-  // Evicted zones are reset once their deletion is durable: commit now, so
-  // the space is there for the WAL and the next cache zone.
-  fs_->SyncMetadata();
+void BlockCache::KeepAtMostLocked(uint64_t zones, std::vector<Zone>* dropped) {
+  while (zones_.size() > zones && zones_.front().seq != writing_seq_) EvictOldestLocked(dropped);
 }
 
-bool BlockCache::OpenZoneLocked() {
+void BlockCache::DisposeZones(std::vector<Zone>* dropped, bool commit) {
+  if (dropped->empty()) return;
+  for (Zone& z : *dropped) {
+    if (z.writer) z.writer->Close();
+    fs_->Unlink(z.path);  // its zone is reset once nothing references it
+  }
+  dropped->clear();
+  // Evicted zones are reset once their deletion is durable: commit now, so
+  // the space is there for the WAL and the next cache zone.
+  if (commit) fs_->SyncMetadata();
+}
+
+bool BlockCache::OpenZone(std::unique_lock<std::mutex>* l) {
+  // Decided under the lock, written without it: lookups and offers never
+  // wait for the padding, the deletions, their commit or the new file. The
+  // newest zone is this thread's alone (writing_seq_ keeps evictions off it).
+  std::vector<Zone> dropped;
+  const uint64_t allowed = AllowedZonesLocked();
+  std::unique_ptr<FileWriter> last;
+  uint64_t last_seq = 0, last_size = 0;
   if (!zones_.empty() && zones_.back().writer) {
+    last = std::move(zones_.back().writer);
+    last_seq = zones_.back().seq;
+    last_size = zones_.back().size;
+  }
+  KeepAtMostLocked(allowed == 0 ? 0 : allowed - 1, &dropped);  // room for the new one
+  const uint64_t seq = allowed < 1 ? 0 : next_seq_++;
+  const std::string path = fmt::format("{}/{:016}", kCacheDirectory, seq);
+  writing_seq_ = last_seq;
+  l->unlock();
+  if (last) {
     // Fill the zone to its end, so that the next cache file starts on a
     // zone of its own and every file is exactly one zone.
-    Zone& last = zones_.back();
-    if (last.size < zone_bytes_ && last.writer->Append(std::string(zone_bytes_ - last.size, '\0')).ok()) {
-      last.size = zone_bytes_;
+    if (last_size < zone_bytes_ && last->Append(std::string(zone_bytes_ - last_size, '\0')).ok()) {
+      last_size = zone_bytes_;
     }
-    last.writer->Close();
-    last.writer.reset();
+    last->Close();
   }
-  uint64_t allowed = AllowedZonesLocked();
-  KeepAtMostLocked(allowed == 0 ? 0 : allowed - 1);  // room for the new one
-  if (allowed < 1) return false;
+  DisposeZones(&dropped, /*commit=*/true);
+  std::unique_ptr<FileWriter> writer;
+  const bool opened = seq != 0 && fs_->OpenWriter(path, WriteMode::kTruncate, &writer).ok();
+  l->lock();
+  writing_seq_ = 0;
+  for (Zone& z : zones_) {
+    if (z.seq == last_seq) z.size = last_size;
+  }
+  if (!opened) return false;
   Zone z;
-  z.seq = next_seq_++;
-  z.path = fmt::format("{}/{:016}", kCacheDirectory, z.seq);
-  if (!fs_->OpenWriter(z.path, WriteMode::kTruncate, &z.writer).ok()) return false;
+  z.seq = seq;
+  z.path = path;
+  z.writer = std::move(writer);
   zones_.push_back(std::move(z));
   return true;
 }
@@ -152,7 +226,7 @@ bool BlockCache::OpenZoneLocked() {
 bool BlockCache::Offer(const std::string& key, std::string_view value) {
   std::lock_guard<std::mutex> l(mu_);
   stats_.offered++;
-  if (closed_ || value.empty() || value.size() > zone_bytes_) {
+  if (closed_ || value.empty() || value.size() > zone_bytes_ || queued_bytes_ + value.size() > kMaxQueuedBytes) {
     stats_.rejected++;
     return false;
   }
@@ -161,36 +235,96 @@ bool BlockCache::Offer(const std::string& key, std::string_view value) {
     stats_.rejected++;
     return false;
   }
-  // The WAL wins: if it has grown into the cache's share, give zones back.
-  if (++offers_since_check_ >= kBudgetCheckEvery) {
-    offers_since_check_ = 0;
-    KeepAtMostLocked(AllowedZonesLocked());
-  }
-  if (zones_.empty() || !zones_.back().writer || zones_.back().size + value.size() > zone_bytes_) {
-    if (!OpenZoneLocked()) {
-      stats_.rejected++;
-      return false;
-    }
-  }
-  Zone& z = zones_.back();
-  if (!z.writer->Append(value).ok()) {  // no room after all: start over later
-    z.writer->Close();
-    z.writer.reset();
+  // A full borrowing cache takes only blocks missed twice: each costs an
+  // older block.
+  if (full_ && !PassesDoorkeeperLocked(key)) {
     stats_.rejected++;
     return false;
   }
+  queue_.emplace_back(key, std::string(value));
+  queued_bytes_ += value.size();
+  if (!writer_thread_.joinable()) writer_thread_ = std::thread([this] { AdmitLoop(); });
+  queue_cv_.notify_one();
+  return true;
+}
+
+void BlockCache::WaitForAdmissions() {
+  std::unique_lock<std::mutex> l(mu_);
+  idle_cv_.wait(l, [this] { return (queue_.empty() && !admitting_) || closed_; });
+}
+
+void BlockCache::AdmitLoop() {
+  std::unique_lock<std::mutex> l(mu_);
+  while (true) {
+    queue_cv_.wait(l, [this] { return !queue_.empty() || closed_; });
+    if (closed_) break;
+    auto [key, value] = std::move(queue_.front());
+    queue_.pop_front();
+    queued_bytes_ -= value.size();
+    admitting_ = true;
+    AdmitLocked(&l, key, value);
+    admitting_ = false;
+    if (queue_.empty()) idle_cv_.notify_all();
+  }
+  admitting_ = false;
+  idle_cv_.notify_all();
+}
+
+void BlockCache::AdmitLocked(std::unique_lock<std::mutex>* l, const std::string& key, const std::string& value) {
+  if (map_.count(key)) return;
+  // The WAL wins: if it has grown into the cache's share, give zones back.
+  // (A borrowing cache learns here whether empty zones came free.)
+  if (++offers_since_check_ >= kBudgetCheckEvery) {
+    offers_since_check_ = 0;
+    std::vector<Zone> dropped;
+    KeepAtMostLocked(AllowedZonesLocked(), &dropped);
+    if (!dropped.empty()) {
+      l->unlock();
+      DisposeZones(&dropped, /*commit=*/true);
+      l->lock();
+    }
+  }
+  if (zones_.empty() || !zones_.back().writer || zones_.back().size + value.size() > zone_bytes_) {
+    if (!OpenZone(l)) {
+      stats_.rejected++;
+      return;
+    }
+  }
+  Zone& z = zones_.back();
+  FileWriter* writer = z.writer.get();
+  const uint64_t seq = z.seq, offset = z.size;
+  writing_seq_ = seq;
+  l->unlock();
+  Status s = writer->Append(value);
+  l->lock();
+  writing_seq_ = 0;
+  // Only this thread appends, opens zones or closes the newest's writer,
+  // and no eviction takes the zone being written: z is still the newest.
+  Zone& newest = zones_.back();
+  if (!s.ok() || newest.seq != seq) {  // no room after all: start over later
+    if (newest.seq == seq) {
+      newest.writer->Close();
+      newest.writer.reset();
+      if (newest.size == 0) {  // a file that never got a zone holds no slot
+        fs_->Unlink(newest.path);
+        zones_.pop_back();
+      }
+    }
+    full_ = options_.borrow_free_zones;
+    stats_.rejected++;
+    return;
+  }
   Location loc;
-  loc.zone_seq = z.seq;
-  loc.offset = z.size;
+  loc.zone_seq = seq;
+  loc.offset = offset;
   loc.length = static_cast<uint32_t>(value.size());
   loc.crc = crc32c::Value(value.data(), value.size());
-  z.size += value.size();
-  z.keys.push_back(key);
+  newest.size += value.size();
+  newest.keys.push_back(key);
   map_[key] = loc;
   stats_.admitted++;
   stats_.blocks++;
   stats_.bytes += value.size();
-  return true;
 }
 
 void BlockCache::Erase(const std::string& key) {
@@ -215,28 +349,35 @@ std::string BlockCache::StatsJson() const {
   return fmt::format(
       "{{\"admission\":\"{}\",\"budget_bytes\":{},\"lookups\":{},\"hits\":{},\"misses\":{},\"hit_ratio\":{:.4f},"
       "\"offered\":{},\"admitted\":{},\"rejected\":{},\"evicted\":{},\"evicted_zones\":{},\"bad_blocks\":{},"
-      "\"blocks\":{},\"bytes\":{},\"zones\":{},\"bytes_served\":{},\"policy_state\":{}}}",
+      "\"blocks\":{},\"bytes\":{},\"zones\":{},\"bytes_served\":{},\"borrows_free_zones\":{},"
+      "\"given_back_zones\":{},\"turned_away\":{},\"policy_state\":{}}}",
       options_.admission, options_.budget_bytes, s.lookups, s.hits, s.misses, ratio, s.offered, s.admitted,
       s.rejected, s.evicted_blocks, s.evicted_zones, s.bad_blocks, s.blocks, s.bytes, s.zones, s.bytes_served,
-      policy_->StateJson());
+      options_.borrow_free_zones, s.given_back_zones, s.turned_away, policy_->StateJson());
 }
 
 Status BlockCache::Close() {
+  fs_->SetZoneLender(kCacheClass, nullptr);  // waits for a give-back under way
   {
     std::lock_guard<std::mutex> l(mu_);
     if (closed_) return Status::OK();
     closed_ = true;
+    queue_.clear();
+    queued_bytes_ = 0;
   }
+  queue_cv_.notify_all();
+  idle_cv_.notify_all();
+  if (writer_thread_.joinable()) writer_thread_.join();
   std::string json = StatsJson();
-  std::lock_guard<std::mutex> l(mu_);
-  while (!zones_.empty()) {
-    Zone& z = zones_.front();
-    if (z.writer) z.writer->Close();
-    fs_->Unlink(z.path);
-    zones_.pop_front();
+  std::vector<Zone> dropped;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (Zone& z : zones_) dropped.push_back(std::move(z));
+    zones_.clear();
+    map_.clear();
+    stats_.blocks = stats_.bytes = 0;
   }
-  map_.clear();
-  stats_.blocks = stats_.bytes = 0;
+  DisposeZones(&dropped, /*commit=*/false);
   return fs_->SetAttribute("cache", json);
 }
 

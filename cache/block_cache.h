@@ -4,9 +4,22 @@
 //
 // Space: the fast tier keeps a budget shared by the WAL and the cache (the
 // hhzs policy holds it back from tables); the cache may use what the WAL does
-// not, and the WAL always wins: before opening a new cache zone, and every few
-// hundred admissions, the cache gives back zones the WAL has grown into,
-// oldest first.
+// not, and the WAL always wins: a WAL writer that finds no zone gets the
+// cache's oldest zone back at once (Filesystem::SetZoneLender), and before
+// opening a new cache zone, and every few hundred admissions, the cache gives
+// back zones the WAL has grown into, oldest first.
+//
+// Borrowing (BlockCacheOptions::borrow_free_zones): the cache also fills
+// the fast tier's empty zones, all but kEmptyZonesLeft, and gives its
+// oldest zone back to any writer that finds none (a table, the WAL, moved
+// blocks), so it never costs placement a zone: its blocks are copies, and a
+// zone of them is dropped without a write. Borrowed room is what static
+// placement leaves empty between compactions; under uniform keys no block
+// is hotter than another, so any blocks there save slow reads in proportion
+// to the room (HyperDB's setting, docs/benchmarks.md). Once the cache is
+// full a block is admitted only if it missed recently too (a doorkeeper of
+// as many keys as the cache holds blocks), so that a full cache is not
+// rewritten at the slow tier's read rate for nothing.
 //
 // Layout: a cache zone is a file of exactly one fast zone under
 // kCacheDirectory, whose files the filesystem keeps on the fast tier in
@@ -23,13 +36,16 @@
 #ifndef HINTFS_CACHE_BLOCK_CACHE_H_
 #define HINTFS_CACHE_BLOCK_CACHE_H_
 
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "cache/admission.h"
@@ -44,12 +60,15 @@ struct BlockCacheOptions {
   std::string admission = "all";  // see admission.h
   uint64_t budget_bytes = 0;      // fast bytes shared by the WAL and the cache
   uint64_t block_bytes = 4096;    // the typical block (sizes the admission policy)
+  bool borrow_free_zones = false;  // fill empty fast zones too, giving them back on demand
 };
 
 struct BlockCacheStats {
   uint64_t lookups = 0, hits = 0, misses = 0;
   uint64_t offered = 0, admitted = 0, rejected = 0;  // rejected: not hot, or no room
   uint64_t evicted_zones = 0, evicted_blocks = 0;
+  uint64_t given_back_zones = 0;  // evicted because a writer needed the zone
+  uint64_t turned_away = 0;       // rejected by the doorkeeper of a full cache
   uint64_t bad_blocks = 0;  // hits whose bytes failed their checksum (served as misses)
   uint64_t blocks = 0, bytes = 0, zones = 0;  // held now
   uint64_t bytes_served = 0;
@@ -68,14 +87,30 @@ class BlockCache {
   // Tells the admission policy that key was accessed (missed the store's cache).
   void RecordAccess(const std::string& key, uint64_t size);
   // Offers a block; kept if the admission policy calls it hot and there is
-  // room within the budget. True if kept (or already held).
+  // room within the budget. The block is written by the cache's own thread,
+  // so that no reader waits for a fast-tier write (or for another reader's):
+  // True if it is held already or queued to be written (up to
+  // kMaxQueuedBytes wait; past that offers are rejected).
   bool Offer(const std::string& key, std::string_view value);
+  // Returns once every block queued so far is written or dropped (tests).
+  void WaitForAdmissions();
+  static constexpr uint64_t kMaxQueuedBytes = 8 << 20;
   void Erase(const std::string& key);
 
   BlockCacheStats stats() const;
   // {"admission":..,"hits":..,"misses":..,"hit_ratio":..,"admitted":..,...}
   std::string StatsJson() const;
   const BlockCacheOptions& options() const { return options_; }
+
+  // The zone lender's call (Filesystem::SetZoneLender): evicts the oldest
+  // zone for a writer of writer_class (any class while borrowing, else the
+  // WAL only). False if the cache holds no zone but the one it is filling,
+  // is busy past a short wait, or lends nothing to that class.
+  bool GiveBackZone(ZoneRole writer_class);
+
+  // Empty fast zones a borrowing cache leaves to the filesystem's reserve
+  // and the next writers, so that they seldom wait for a give-back.
+  static constexpr uint64_t kEmptyZonesLeft = 2;
 
   // Saves the statistics as the filesystem attribute "cache" and deletes the
   // cache's files. Idempotent; the cache is empty afterwards. Returns the
@@ -99,12 +134,28 @@ class BlockCache {
 
   BlockCache(Filesystem* fs, const BlockCacheOptions& options, std::unique_ptr<AdmissionPolicy> policy,
              uint64_t zone_bytes);
-  // The cache's share of the budget now, in zones (from the WAL's zones).
+  // The cache's share of the budget now, in zones (from the WAL's zones),
+  // or while borrowing the zones it holds plus the empty ones it may take.
   uint64_t AllowedZonesLocked();
-  void EvictOldestLocked();
-  // Evicts the oldest zones until at most zones are left.
-  void KeepAtMostLocked(uint64_t zones);
-  bool OpenZoneLocked();
+  // Whether a full borrowing cache takes key: it missed recently too.
+  bool PassesDoorkeeperLocked(const std::string& key);
+  // The cache's writer thread: appends queued blocks to the newest zone.
+  void AdmitLoop();
+  // Writes one queued block (mu_ held on entry and exit; released for the
+  // append itself, which no one else touches: writing_seq_ guards the zone).
+  void AdmitLocked(std::unique_lock<std::mutex>* l, const std::string& key, const std::string& value);
+  // Drops the oldest zone's blocks and moves it to *dropped.
+  void EvictOldestLocked(std::vector<Zone>* dropped);
+  // Evicts the oldest zones until at most zones are left (never the one an
+  // append is under way in).
+  void KeepAtMostLocked(uint64_t zones, std::vector<Zone>* dropped);
+  // Deletes the files of dropped zones (no lock held), and commits the
+  // deletions if commit, so that their zones are reset at once.
+  void DisposeZones(std::vector<Zone>* dropped, bool commit);
+  // Closes the newest zone and opens a new one within the allowed zones,
+  // evicting the oldest if need be; l (on mu_) is released for the I/O.
+  // False if no zone is allowed or the file cannot be created.
+  bool OpenZone(std::unique_lock<std::mutex>* l);
 
   Filesystem* fs_;
   BlockCacheOptions options_;
@@ -117,6 +168,15 @@ class BlockCache {
   uint64_t next_seq_ = 1;
   uint64_t offers_since_check_ = 0;
   bool closed_ = false;
+  bool full_ = false;  // borrowing, and no empty zone left to take (rechecked every few hundred offers)
+  std::deque<std::pair<std::string, std::string>> queue_;  // offered blocks to write, oldest first
+  uint64_t queued_bytes_ = 0;
+  uint64_t writing_seq_ = 0;  // the zone an append is under way in, never evicted meanwhile (0: none)
+  bool admitting_ = false;    // the writer thread holds a block out of the queue
+  std::condition_variable queue_cv_, idle_cv_;
+  std::thread writer_thread_;
+  std::unordered_set<uint64_t> recent_misses_;  // the doorkeeper: key hashes, FIFO below
+  std::deque<uint64_t> recent_order_;
   BlockCacheStats stats_;
 };
 

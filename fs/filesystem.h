@@ -425,6 +425,20 @@ class Filesystem {
   // Not persisted: the layer says it again after each mount. NotFound if dir
   // is not a directory, InvalidArgument if file_class is not a file class.
   virtual Status KeepOnFastTier(const std::string& dir, ZoneRole file_class) = 0;
+  // A layer whose files on the fast tier are disposable copies (the SSD
+  // cache) may fill empty fast zones and give them back when a writer needs
+  // one: when a write finds no zone it may take on a fast device, the
+  // filesystem calls lender(writer's class) from the writing thread, before
+  // it collects garbage or lets the data spill to another device. The lender
+  // deletes files of its own (a zone or more) and returns true, or returns
+  // false if it gives nothing to that class; the filesystem then commits the
+  // deletions and takes the zones they free. Files of lender_class never
+  // call it (the lender's own writes). The lender must not wait for a
+  // lock a writer of this filesystem may hold. One lender at a time; an
+  // empty lender removes it, and returns once no call to the old one is
+  // running. Not persisted.
+  using ZoneLender = std::function<bool(ZoneRole writer_class)>;
+  virtual void SetZoneLender(ZoneRole lender_class, ZoneLender lender) = 0;
   // Creates path if needed and locks it; Busy if already locked.
   virtual Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) = 0;
   // Makes all namespace changes durable (directory fsync).

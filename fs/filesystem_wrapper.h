@@ -58,6 +58,9 @@ class FilesystemWrapper : public Filesystem {
   Status KeepOnFastTier(const std::string& dir, ZoneRole file_class) override {
     return target_->KeepOnFastTier(dir, file_class);
   }
+  void SetZoneLender(ZoneRole lender_class, ZoneLender lender) override {
+    target_->SetZoneLender(lender_class, std::move(lender));
+  }
   Status SetTag(const std::string& path, const std::string& tag) override {
     return target_->SetTag(path, tag);
   }

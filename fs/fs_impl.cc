@@ -308,6 +308,12 @@ Status FsImpl::SetOwnership(const std::string& path, uint32_t mode, uint32_t uid
   return CommitUnflushed();
 }
 
+void FsImpl::SetZoneLender(ZoneRole lender_class, ZoneLender lender) {
+  std::lock_guard<std::mutex> l(lender_mu_);
+  lender_class_ = lender_class;
+  lender_ = std::move(lender);
+}
+
 Status FsImpl::KeepOnFastTier(const std::string& dir, ZoneRole file_class) {
   if (!IsFileClass(file_class)) return Status::InvalidArgument(ZoneRoleName(file_class) + " is not a file class");
   std::lock_guard<std::mutex> l(mu_);

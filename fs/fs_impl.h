@@ -148,6 +148,7 @@ class FsImpl : public Filesystem {
   Status SetMtime(const std::string& path, int64_t mtime_ns) override;
   Status SetTag(const std::string& path, const std::string& tag) override;
   Status KeepOnFastTier(const std::string& dir, ZoneRole file_class) override;
+  void SetZoneLender(ZoneRole lender_class, ZoneLender lender) override;
   Status Lock(const std::string& path, std::unique_ptr<FileLock>* lock) override;
   Status SyncMetadata() override;
   Status SetAttribute(const std::string& name, const std::string& value) override;
@@ -352,6 +353,11 @@ class FsImpl : public Filesystem {
   void AddLiveLocked(const Extent& e, int sign);
   Status FlushDirtyDevices();
   Status CommitAndReclaim();
+  // Asks the zone lender (SetZoneLender) to give zones back to a writer of
+  // writer_class; true if it deleted files (commit to take their zones).
+  bool LenderGaveBack(ZoneRole writer_class);
+  // At most this many give-backs per zone a write needs (each a zone or more).
+  static constexpr int kMaxZonesGivenBack = 16;
   void ReclaimZones();
   // GC on one device (or all when only_device is -1); *zones_busy, if given,
   // counts victims skipped because a file in them was in use. A caller that
@@ -480,6 +486,12 @@ class FsImpl : public Filesystem {
   ReadFanout read_fanout_{4};
   // Memory and stats of the readers' readahead buffers (readahead.h).
   ReadaheadPool readahead_;
+
+  // SetZoneLender's lender and its class; lender_mu_ is held through each
+  // call, so removing the lender waits for the calls under way.
+  std::mutex lender_mu_;
+  Filesystem::ZoneLender lender_;
+  ZoneRole lender_class_ = ZoneRole::kFree;
 
   std::mutex gc_mu_;  // one GC at a time
   std::mutex stats_mu_;

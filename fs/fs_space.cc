@@ -205,12 +205,14 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
     }
   }
   // A device the policy prefers is reclaimed before the data spills to the
-  // next one: first zones already dead, then garbage collection, for as long
-  // as it frees zones (other writers may take what one round freed).
+  // next one: first zones already dead, then zones a lender filled with
+  // copies (SetZoneLender; they cost no copy), then garbage collection, for
+  // as long as it frees zones (other writers may take what one round freed).
   constexpr int kGcRounds = 8;
   LoanToGc lend(ino, &gc_mu_);
   for (uint32_t d : order) {
     if (d >= members_.size()) continue;
+    int given_back = 0;
     for (int attempt = 0; attempt <= kGcRounds; attempt++) {
       uint64_t garbage = 0, capacity = 0;
       {
@@ -231,6 +233,15 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
           if (!s.reserved && !RoleOwnsZonesLocked(members_[d].get(), s.role)) garbage += s.used - s.live;
           if (!s.reserved) capacity = s.capacity;
         }
+      }
+      const bool dead_zones_reclaimed = attempt > 0 || garbage < capacity;
+      if (dead_zones_reclaimed && given_back < kMaxZonesGivenBack && spaces[d].tier == Tier::kFast &&
+          LenderGaveBack(ino->role)) {
+        given_back++;
+        Status s = CommitAndReclaim();
+        if (!s.ok()) return s;
+        if (attempt > 0) attempt--;  // not a GC round: the zones given back are empty now
+        continue;
       }
       if (garbage < capacity) break;  // nothing worth reclaiming here
       if (attempt == 0) {
@@ -256,6 +267,19 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   return Status::NoSpace(fmt::format("no free zone for {} ({} live, {} not reclaimable now)",
                                      ino->created_as.empty() ? std::to_string(ino->id) : ino->created_as,
                                      HumanSize(live), HumanSize(garbage)));
+}
+
+bool FsImpl::LenderGaveBack(ZoneRole writer_class) {
+  // The lender's own writes (closing the file it gives back) may need a
+  // zone too: they never ask it again.
+  thread_local bool in_lender = false;
+  if (in_lender) return false;
+  std::lock_guard<std::mutex> l(lender_mu_);
+  if (!lender_ || writer_class == lender_class_) return false;
+  in_lender = true;
+  const bool gave = lender_(writer_class);
+  in_lender = false;
+  return gave;
 }
 
 bool FsImpl::RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self) {

@@ -129,7 +129,7 @@ int64_t HhzsPolicy::demand(int level) const {
 void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                                std::vector<uint32_t>* order) {
   // C: the fast capacity left for tables once the WAL and cache budget (or
-  // the WAL's and cache's zones, if the WAL outgrew it) and what other files
+  // the WAL's zones, if the WAL outgrew it) and what other files
   // (logs, manifests) hold are set aside: their live bytes, or the zones
   // they pin if more (tables have a class of their own, so the zones of
   // class data in use are theirs). Garbage does not count: the filesystem
@@ -137,7 +137,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   // are of class data: they count as other files until rewritten.)
   // Blocks moved up by block tiering hold the bytes set aside for them
   // (SetAsideFastBytes), or the zones they fill if more.
-  uint64_t fast_bytes = 0, wal_bytes = 0, budget_used = 0, held_bytes = 0, data_zones = 0, zone_bytes = 0;
+  uint64_t fast_bytes = 0, wal_bytes = 0, held_bytes = 0, data_zones = 0, zone_bytes = 0;
   uint64_t blocks_used = 0, table_zones = 0;
   for (const DeviceSpace& d : devices) {
     if (d.tier != Tier::kFast) continue;
@@ -148,7 +148,6 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     uint64_t wal_zones = d.role_zones[static_cast<int>(kWalClass)];
     uint64_t budget_zones = WalBudgetZonesInUse(d);
     wal_bytes += d.zone_capacity * wal_zones;
-    budget_used += d.zone_capacity * budget_zones;
     blocks_used += d.zone_capacity * MovedBlockZones(d);
     uint64_t not_tables = std::min(d.live_bytes, d.zone_capacity * (budget_zones + MovedBlockZones(d)));
     held_bytes += d.live_bytes - not_tables;
@@ -171,7 +170,9 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   uint64_t table_held = std::max<uint64_t>(static_cast<uint64_t>(fast_tables), table_zones) * table_bytes;
   uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
   others = std::max(others, data_zones * zone_bytes);
-  uint64_t set_aside = std::max(budget, budget_used) + set_aside_blocks + others;
+  // The cache's zones count within the budget only: past it they are
+  // borrowed empty zones, given back to the first writer that needs one.
+  uint64_t set_aside = std::max(budget, wal_bytes) + set_aside_blocks + others;
   int64_t capacity = fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / table_bytes) : 0;
   // Tables longer than their zone hold more zones than slots (their tails
   // share zones, ZoneSlot::shared_overflow): those zones are no slots.

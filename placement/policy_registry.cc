@@ -37,7 +37,7 @@ std::vector<std::string> AllocationPolicyNames() {
 namespace {
 
 // The options of every policy that tiers (ParseTieringServices).
-const std::set<std::string> kTieringOptions{"cache", "cache_budget", "migration", "migration_rate",
+const std::set<std::string> kTieringOptions{"cache", "cache_budget", "cache_room", "migration", "migration_rate",
                                             "slow_read_iops"};
 
 // "k=v,k=v" after the policy's name and a colon; options live in the name so
@@ -70,7 +70,8 @@ Status SizeOption(const std::map<std::string, std::string>& opts, const std::str
 
 // The service options every tiering policy takes (TieringServices):
 // migration (on, off or auto), migration_rate and cache_budget (sizes), cache (off,
-// auto, all, cbf, expsmooth), slow_read_iops (a number >= 0).
+// auto, all, cbf, expsmooth), cache_room (budget, free, auto), slow_read_iops
+// (a number >= 0).
 Status ParseTieringServices(const std::string& policy, const std::map<std::string, std::string>& opts,
                             TieringServices* services) {
   Status s = SizeOption(opts, "migration_rate", &services->migration_rate);
@@ -90,6 +91,11 @@ Status ParseTieringServices(const std::string& policy, const std::map<std::strin
       return bad("cache is off, auto, all, cbf or expsmooth, not '" + c + "'");
     }
     services->cache = c;
+  }
+  if (auto it = opts.find("cache_room"); it != opts.end()) {
+    const std::string& r = it->second;
+    if (r != "budget" && r != "free" && r != "auto") return bad("cache_room is budget, free or auto, not '" + r + "'");
+    services->cache_room = r;
   }
   if (auto it = opts.find("slow_read_iops"); it != opts.end()) {
     char* end = nullptr;

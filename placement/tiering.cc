@@ -27,6 +27,12 @@ std::string ResolveCacheAdmission(const std::string& configured, double fast_rea
   return MovedReadSavesMuch(fast_read_us, slow_read_us) ? "all" : "off";
 }
 
+bool CacheBorrowsFreeZones(const std::string& cache_room, const std::string& configured_cache) {
+  if (cache_room == "free") return true;
+  if (cache_room == "budget") return false;
+  return configured_cache == "auto";
+}
+
 bool BlocksTakeRoomFromTables(double fast_read_us, double slow_read_us) {
   return MovedReadSavesMuch(fast_read_us, slow_read_us);
 }

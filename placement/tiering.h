@@ -30,6 +30,10 @@ struct TieringServices {
   // ResolveWalBudget gives it).
   uint64_t wal_budget_bytes = 0;
   uint64_t cache_budget_bytes = 0;             // more for the cache alone
+  // Where the cache lives: "budget" (what the WAL leaves of its budget, HHZS
+  // §3.2), "free" (every empty fast zone too, given back to any writer that
+  // needs one; cache/block_cache.h), or "auto" (CacheBorrowsFreeZones).
+  std::string cache_room = "auto";
 };
 
 // Whether a read moved from the slow tier to the fast one, whose QD1 random
@@ -53,6 +57,12 @@ bool MovedReadSavesMuch(double fast_read_us, double slow_read_us);
 // Any other configured value is kept.
 std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us,
                                   bool block_tiering = false);
+
+// Whether the cache borrows the fast tier's empty zones (cache_room "free"),
+// for a cache configured as configured_cache: "auto" borrows when hintfs
+// chose the cache too (cache=auto), and keeps HHZS's budget when the cache's
+// admission was named, as the HHZS reproduction names it.
+bool CacheBorrowsFreeZones(const std::string& cache_room, const std::string& configured_cache);
 
 // Whether block tiering may take room from the tables on tiers whose QD1
 // random reads take fast_read_us and slow_read_us (0: unknown): its budget

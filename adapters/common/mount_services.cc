@@ -100,6 +100,14 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
     o->cache = v;
     uri->params.erase("cache");
   }
+  if (uri->Has("cache_room")) {
+    std::string v = uri->GetString("cache_room", "");
+    if (v != "budget" && v != "free" && v != "auto") {
+      return Status::InvalidArgument("cache_room is budget, free or auto, not '" + v + "'");
+    }
+    o->cache_room = v;
+    uri->params.erase("cache_room");
+  }
   s = size("migration_rate", &o->migration_rate);
   if (s.ok()) s = size("cache_budget", &o->cache_budget);
   if (s.ok()) s = size("blocks", &o->blocks);
@@ -175,6 +183,7 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
     BlockCacheOptions co;
     co.admission = admission;
     co.budget_bytes = FastWalBudget(usage, c.wal_budget_bytes) + o.cache_budget.value_or(c.cache_budget_bytes);
+    co.borrow_free_zones = CacheBorrowsFreeZones(o.cache_room.value_or(c.cache_room), o.cache.value_or(c.cache));
     std::unique_ptr<BlockCache> cache;
     Status s = BlockCache::Open(base.get(), co, &cache);
     if (!s.ok()) return s;

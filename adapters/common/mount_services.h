@@ -41,6 +41,7 @@ struct ServiceOverrides {
   std::optional<uint64_t> migration_rate;
   std::optional<std::string> cache;
   std::optional<uint64_t> cache_budget;
+  std::optional<std::string> cache_room;  // budget, free or auto (TieringServices::cache_room)
   std::optional<uint64_t> blocks;  // fast bytes for block tiering (0: off)
   std::optional<bool> block_retention;
 };

@@ -35,10 +35,12 @@ class BlockCacheTest : public FsTest {
     Mount(o);
   }
 
-  std::unique_ptr<BlockCache> OpenCache(uint64_t budget_zones, const std::string& admission = "all") {
+  std::unique_ptr<BlockCache> OpenCache(uint64_t budget_zones, const std::string& admission = "all",
+                                       bool borrow = false) {
     BlockCacheOptions o;
     o.admission = admission;
     o.budget_bytes = budget_zones * (256 << 10);
+    o.borrow_free_zones = borrow;
     std::unique_ptr<BlockCache> cache;
     EXPECT_OK(BlockCache::Open(fs_.get(), o, &cache));
     return cache;
@@ -53,6 +55,7 @@ class BlockCacheTest : public FsTest {
 TEST_F(BlockCacheTest, ServesTheBytesItWasGiven) {
   auto cache = OpenCache(6);
   for (int i = 0; i < 100; i++) EXPECT_TRUE(cache->Offer("k" + std::to_string(i), Block(i)));
+  cache->WaitForAdmissions();
   for (int i = 0; i < 100; i++) {
     std::string v;
     ASSERT_TRUE(cache->Lookup("k" + std::to_string(i), &v)) << i;
@@ -85,6 +88,7 @@ TEST_F(BlockCacheTest, EvictsTheOldestZoneFirst) {
   auto cache = OpenCache(6);
   const int n = 1000;
   for (int i = 0; i < n; i++) ASSERT_TRUE(cache->Offer("k" + std::to_string(i), Block(i))) << i;
+  cache->WaitForAdmissions();
   BlockCacheStats s = cache->stats();
   EXPECT_GT(s.evicted_zones, 0u);
   EXPECT_LE(s.zones, 6u);
@@ -107,6 +111,7 @@ TEST_F(BlockCacheTest, EvictsTheOldestZoneFirst) {
 TEST_F(BlockCacheTest, TheWalTakesItsBudgetBack) {
   auto cache = OpenCache(6);
   for (int i = 0; i < 256; i++) cache->Offer("k" + std::to_string(i), Block(i));
+  cache->WaitForAdmissions();
   uint32_t before = static_cast<uint32_t>(cache->stats().zones);
   EXPECT_GE(before, 3u);
   // The WAL grows by three zones.
@@ -115,6 +120,7 @@ TEST_F(BlockCacheTest, TheWalTakesItsBudgetBack) {
   ASSERT_OK(wal->Append(std::string(3 * (256 << 10) - 8192, 'w')));
   ASSERT_OK(wal->Sync());
   for (int i = 256; i < 1024; i++) cache->Offer("k" + std::to_string(i), Block(i));
+  cache->WaitForAdmissions();
   // 6 budget zones - 3 WAL zones = 3 cache zones at most.
   EXPECT_LE(cache->stats().zones, 3u);
   std::vector<DeviceUsage> usage;
@@ -123,6 +129,100 @@ TEST_F(BlockCacheTest, TheWalTakesItsBudgetBack) {
                 usage[0].role_zones[static_cast<int>(kCacheClass)],
             6u);
   ASSERT_OK(wal->Close());
+}
+
+// Offers blocks first..last-1 and waits until the cache has written them.
+void OfferRange(BlockCache* cache, int first, int last, std::string (*block)(int)) {
+  for (int i = first; i < last; i++) cache->Offer("k" + std::to_string(i), block(i));
+  cache->WaitForAdmissions();
+}
+
+TEST_F(BlockCacheTest, ABorrowingCacheFillsEmptyZonesAndGivesThemBackToWriters) {
+  auto cache = OpenCache(0, "all", /*borrow=*/true);
+  OfferRange(cache.get(), 0, 3000, &Block);
+  std::vector<DeviceUsage> usage;
+  ASSERT_OK(fs_->Usage(&usage));
+  const uint32_t held = static_cast<uint32_t>(cache->stats().zones);
+  // All the empty zones but those it leaves (and one it found empty while
+  // it filled its newest), though its budget is none.
+  EXPECT_GE(held, 10u);
+  EXPECT_LE(usage[0].empty_zones, BlockCache::kEmptyZonesLeft + 1);
+  // A file nearly as large as the fast tier's free zones and the cache's
+  // together (zones keep a trailer, the filesystem two empty) lands wholly
+  // on the fast tier: the cache gives its zones back.
+  const uint64_t zone = 256 << 10;
+  const uint64_t bytes = (held - 2 + usage[0].empty_zones - 2) * zone;
+  std::mt19937_64 rng(3);
+  const std::string data = Random(&rng, bytes);
+  WriteFile("/table.sst", data);
+  BlockCacheStats s = cache->stats();
+  for (const auto& [device, z] : ZonesOf("/table.sst")) {
+    EXPECT_EQ(fs_->superblock().members[device].tier, Tier::kFast)
+        << "zone " << z << " held " << held << " empty " << usage[0].empty_zones << " given back "
+        << s.given_back_zones << " left " << s.zones;
+  }
+  EXPECT_EQ(ReadFile("/table.sst"), data);
+  EXPECT_GE(s.given_back_zones, held - 2);
+  EXPECT_GE(s.zones, 1u);  // never the one it was filling
+  EXPECT_EQ(s.zones, held - s.given_back_zones);
+  // What it still holds is served intact; what it gave back is a miss.
+  int hits = 0;
+  for (int i = 0; i < 3000; i++) {
+    std::string v;
+    if (cache->Lookup("k" + std::to_string(i), &v)) {
+      ASSERT_EQ(v, Block(i));
+      hits++;
+    }
+  }
+  EXPECT_EQ(static_cast<uint64_t>(hits), cache->stats().blocks);
+  EXPECT_EQ(cache->stats().bad_blocks, 0u);
+  ASSERT_OK(cache->Close());
+  ExpectClean();
+}
+
+TEST_F(BlockCacheTest, AFullBorrowingCacheAdmitsOnlyBlocksMissedTwice) {
+  auto cache = OpenCache(0, "all", /*borrow=*/true);
+  OfferRange(cache.get(), 0, 3000, &Block);  // more than the fast tier holds
+  const uint64_t admitted = cache->stats().admitted;
+  ASSERT_GT(cache->stats().turned_away, 0u) << "the cache never filled";
+  // New blocks missed once are turned away once the newest zone is full...
+  const uint64_t turned_away = cache->stats().turned_away;
+  OfferRange(cache.get(), 10000, 10200, &Block);
+  EXPECT_GE(cache->stats().turned_away, turned_away + 190);
+  EXPECT_LE(cache->stats().admitted, admitted + 10);  // (the newest zone's room)
+  // ...and taken when they miss again.
+  OfferRange(cache.get(), 10000, 10200, &Block);
+  EXPECT_GE(cache->stats().admitted, admitted + 190);
+  std::string v;
+  ASSERT_TRUE(cache->Lookup("k10150", &v));
+  EXPECT_EQ(v, Block(10150));
+}
+
+TEST_F(BlockCacheTest, TheWalGetsACacheZoneAtOnce) {
+  // Files fill the fast tier but for the cache's budget, which the cache
+  // holds; a WAL then needs a zone.
+  auto cache = OpenCache(4);
+  OfferRange(cache.get(), 0, 4 * 64, &Block);
+  ASSERT_EQ(cache->stats().zones, 4u);
+  std::vector<DeviceUsage> usage;
+  ASSERT_OK(fs_->Usage(&usage));
+  std::mt19937_64 rng(5);
+  WriteFile("/data", Random(&rng, (usage[0].empty_zones - 2) * (256 << 10)));
+  ASSERT_OK(fs_->Usage(&usage));
+  ASSERT_LE(usage[0].empty_zones, 2u);
+  std::unique_ptr<FileWriter> wal;
+  ASSERT_OK(fs_->OpenWriter("/000001.log", WriteMode::kTruncate, &wal));
+  ASSERT_OK(wal->Append(std::string(3 * (256 << 10) - 8192, 'w')));
+  ASSERT_OK(wal->Sync());
+  ASSERT_OK(wal->Close());
+  for (const auto& [device, z] : ZonesOf("/000001.log")) {
+    EXPECT_EQ(fs_->superblock().members[device].tier, Tier::kFast) << "zone " << z;
+  }
+  EXPECT_GE(cache->stats().given_back_zones, 1u);
+  // A file of another class gets nothing from a cache within its budget.
+  const uint64_t given = cache->stats().given_back_zones;
+  WriteFile("/more", Random(&rng, 2 * (256 << 10)));
+  EXPECT_EQ(cache->stats().given_back_zones, given);
 }
 
 TEST_F(BlockCacheTest, AdmissionPolicyDecides) {
@@ -135,6 +235,7 @@ TEST_F(BlockCacheTest, CloseSavesStatsAndLeavesNoFiles) {
   {
     auto cache = OpenCache(6);
     for (int i = 0; i < 70; i++) cache->Offer("k" + std::to_string(i), Block(i));
+    cache->WaitForAdmissions();
     std::string v;
     cache->Lookup("k1", &v);
     ASSERT_OK(cache->Close());

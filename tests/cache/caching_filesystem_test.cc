@@ -162,6 +162,7 @@ TEST_F(CachingFsTest, FastTierFilesAndOtherFilesAreNotCached) {
   }
   EXPECT_EQ(caching_->cache()->stats().lookups, 0u);
   EXPECT_EQ(ReadVia("/slow.ldb", 0, n), bytes.substr(0, n));
+  caching_->cache()->WaitForAdmissions();  // the cache's thread writes the block
   EXPECT_EQ(ReadVia("/slow.ldb", 0, n), bytes.substr(0, n));
   EXPECT_EQ(caching_->cache()->stats().hits, 1u);
   // With the store hinting for itself, file-level admission stops.
