@@ -20,12 +20,7 @@ bool MovedReadSavesMuch(double fast_read_us, double slow_read_us) {
   return slow_read_us - fast_read_us >= 10 * fast_read_us;
 }
 
-std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us,
-                                  bool block_tiering) {
-  if (configured != "auto") return configured;
-  if (block_tiering) return "off";
-  return MovedReadSavesMuch(fast_read_us, slow_read_us) ? "all" : "off";
-}
+std::string ResolveCacheAdmission(const std::string& configured) { return configured == "auto" ? "all" : configured; }
 
 bool CacheBorrowsFreeZones(const std::string& cache_room, const std::string& configured_cache) {
   if (cache_room == "free") return true;

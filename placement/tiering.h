@@ -43,20 +43,15 @@ struct TieringServices {
 // SSD, not a SATA SSD under an NVMe SSD).
 bool MovedReadSavesMuch(double fast_read_us, double slow_read_us);
 
-// What cache=auto means on tiers whose QD1 random reads take fast_read_us
-// and slow_read_us (0: unknown): "all" (HHZS's cache) when a hit saves at
-// least ten fast reads' worth of time, or when either is unknown, else
-// "off". An admission costs a write of the fast tier, about a fast read, and
-// the cache's hit ratios have been 0.2-20% in our runs (docs/benchmarks.md):
-// over an HDD a hit saves ~8.6 ms and the cache pays; over a SATA SSD it
-// saves ~30 us of a 110 us read and its admissions cost more than the hits
-// save (HyperDB's setting, issue 24). With block tiering on (blocks=), auto
-// is "off": the hot blocks the slow tier serves move up for good, and the
-// cache, filled with the rest, served 0 of 73,078 lookups in a read-heavy
-// db_bench run while its admissions wrote the fast tier (docs/benchmarks.md).
+// What cache=auto means: "all", in the fast tier's empty zones
+// (CacheBorrowsFreeZones): every block the slow tier serves is kept while
+// there is room nobody else uses, then only blocks missed twice, and a
+// writer that needs a zone gets one back at once (cache/block_cache.h). It
+// used to be HHZS's cache in the WAL's budget over an HDD and off elsewhere:
+// in a budget of a zone or two, over a SATA SSD, admitting every block cost
+// more fast-tier writes than its 0.2-4% of hits saved (docs/benchmarks.md).
 // Any other configured value is kept.
-std::string ResolveCacheAdmission(const std::string& configured, double fast_read_us, double slow_read_us,
-                                  bool block_tiering = false);
+std::string ResolveCacheAdmission(const std::string& configured);
 
 // Whether the cache borrows the fast tier's empty zones (cache_room "free"),
 // for a cache configured as configured_cache: "auto" borrows when hintfs

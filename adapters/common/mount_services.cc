@@ -177,8 +177,7 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   }
 
   // The cache: as the policy's options say (hhzs: where it pays), or the spec.
-  std::string admission =
-      ResolveCacheAdmission(o.cache.value_or(c.cache), fast_read_us, slow_read_us, o.blocks.value_or(0) > 0);
+  std::string admission = ResolveCacheAdmission(o.cache.value_or(c.cache));
   if (admission != "off") {
     BlockCacheOptions co;
     co.admission = admission;

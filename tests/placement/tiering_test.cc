@@ -1,4 +1,4 @@
-// What cache=auto resolves to from the tiers' read latencies.
+// What cache=auto, migration=auto and block tiering resolve to.
 #include "placement/tiering.h"
 
 #include <gtest/gtest.h>
@@ -6,21 +6,15 @@
 namespace hintfs {
 namespace {
 
-TEST(ResolveCacheAdmission, TheCachePaysOverAnHddNotOverASataSsd) {
-  // zn540 over st14000 (HHZS): a hit saves ~8.6 ms.
-  EXPECT_EQ(ResolveCacheAdmission("auto", 59.1, 8695.7), "all");
-  // pm9a3 over s4610 (HyperDB): a hit saves ~30 us of a 110 us read.
-  EXPECT_EQ(ResolveCacheAdmission("auto", 80, 110), "off");
-  EXPECT_EQ(ResolveCacheAdmission("auto", 80, 879), "off");
-  EXPECT_EQ(ResolveCacheAdmission("auto", 80, 880), "all");
-  // Unknown latencies (drives without a profile) keep HHZS's cache.
-  EXPECT_EQ(ResolveCacheAdmission("auto", 0, 110), "all");
-  EXPECT_EQ(ResolveCacheAdmission("auto", 80, 0), "all");
-  // Anything configured is kept.
-  for (const char* c : {"off", "all", "cbf", "expsmooth"}) EXPECT_EQ(ResolveCacheAdmission(c, 80, 110), c);
-  // Block tiering keeps the hot blocks up: auto leaves the cache off, a configured cache stays.
-  EXPECT_EQ(ResolveCacheAdmission("auto", 59.1, 8695.7, /*block_tiering=*/true), "off");
-  EXPECT_EQ(ResolveCacheAdmission("all", 59.1, 8695.7, /*block_tiering=*/true), "all");
+TEST(ResolveCacheAdmission, AutoIsEveryBlockInBorrowedRoom) {
+  EXPECT_EQ(ResolveCacheAdmission("auto"), "all");
+  EXPECT_TRUE(CacheBorrowsFreeZones("auto", "auto"));
+  // Anything configured is kept; a named admission keeps HHZS's budget
+  // unless the room is named too.
+  for (const char* c : {"off", "all", "cbf", "expsmooth"}) EXPECT_EQ(ResolveCacheAdmission(c), c);
+  EXPECT_FALSE(CacheBorrowsFreeZones("auto", "all"));
+  EXPECT_TRUE(CacheBorrowsFreeZones("free", "all"));
+  EXPECT_FALSE(CacheBorrowsFreeZones("budget", "auto"));
 }
 
 TEST(ResolveMigration, AutoLeavesTablesInPlaceOnlyUnderBlockTieringOverCloseTiers) {
