@@ -55,11 +55,24 @@ Status FsImpl::WriteInPieces(uint64_t length, CopyTarget* target, RateLimiter* l
   std::string buf;
   for (uint64_t done = 0; done < length;) {
     uint64_t used = 0, room = 0;
+    Status found;
+    bool to_fast = false;
     {
       std::lock_guard<std::mutex> l(mu_);
-      Status s = NextCopyZoneLocked(target, &used, &room);
-      if (!s.ok()) return s;
+      found = NextCopyZoneLocked(target, &used, &room);
+      for (uint32_t d : target->devices) to_fast |= members_[d]->info.tier == Tier::kFast;
     }
+    // Zones a lender filled with copies of its own come back before a copy
+    // to the fast tier fails (GC takes its own reserve and never asks).
+    for (int given = 0; found.IsNoSpace() && to_fast && !target->for_gc && given < kMaxZonesGivenBack &&
+                        LenderGaveBack(target->role);
+         given++) {
+      found = CommitAndReclaim();
+      if (!found.ok()) return found;
+      std::lock_guard<std::mutex> l(mu_);
+      found = NextCopyZoneLocked(target, &used, &room);
+    }
+    if (!found.ok()) return found;
     const uint32_t device = static_cast<uint32_t>(target->device);
     uint64_t piece = std::min({kCopyChunk, room, length - done});
     uint64_t padded = BlockRound(device, piece);

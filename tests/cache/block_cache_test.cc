@@ -180,6 +180,25 @@ TEST_F(BlockCacheTest, ABorrowingCacheFillsEmptyZonesAndGivesThemBackToWriters) 
   ExpectClean();
 }
 
+TEST_F(BlockCacheTest, MigrationToTheFastTierGetsTheZonesABorrowingCacheHolds) {
+  std::mt19937_64 rng(4);
+  const std::string data = Random(&rng, 4 * (256 << 10));
+  WriteFile("/t.sst", data);
+  MigrateResult r;
+  ASSERT_OK(fs_->MigrateFile("/t.sst", Tier::kSlow, nullptr, &r));
+  auto cache = OpenCache(0, "all", /*borrow=*/true);
+  OfferRange(cache.get(), 0, 3000, &Block);
+  ASSERT_GE(cache->stats().zones, 10u);
+  ASSERT_OK(fs_->MigrateFile("/t.sst", Tier::kFast, nullptr, &r));
+  for (const auto& [device, z] : ZonesOf("/t.sst")) {
+    EXPECT_EQ(fs_->superblock().members[device].tier, Tier::kFast) << "zone " << z;
+  }
+  EXPECT_GE(cache->stats().given_back_zones, 2u);
+  EXPECT_EQ(ReadFile("/t.sst"), data);
+  ASSERT_OK(cache->Close());
+  ExpectClean();
+}
+
 TEST_F(BlockCacheTest, AFullBorrowingCacheAdmitsOnlyBlocksMissedTwice) {
   auto cache = OpenCache(0, "all", /*borrow=*/true);
   OfferRange(cache.get(), 0, 3000, &Block);  // more than the fast tier holds
