@@ -171,6 +171,41 @@ TEST_F(CachingFsTest, FastTierFilesAndOtherFilesAreNotCached) {
   EXPECT_EQ(caching_->cache()->stats().lookups, 2u);
 }
 
+TEST_F(CachingFsTest, ScannedBlocksAreServedButNotOffered) {
+  std::string bytes = MakeTable(host_.File("s"), 3, 600);
+  Put("/scan.ldb", bytes);
+  TableMap m;
+  ASSERT_OK(ParseTable(bytes.size(), [&](uint64_t off, size_t n, std::string* out) {
+    *out = bytes.substr(off, n);
+    return Status::OK();
+  }, &m));
+  ASSERT_GE(m.data_blocks.size(), 4u);
+  // One handle, as stores keep a table open and read it from every thread.
+  std::unique_ptr<FileReader> reader;
+  ASSERT_OK(caching_->OpenReader("/scan.ldb", &reader));
+  auto read_block = [&](size_t b) {
+    const TableBlockHandle& h = m.data_blocks[b];
+    size_t n = static_cast<size_t>(h.size + TableMap::kBlockTrailer);
+    std::string out(n, '\0');
+    size_t got = 0;
+    ASSERT_OK(reader->Read(h.offset, n, &out[0], &got));
+    ASSERT_EQ(out, bytes.substr(h.offset, n)) << b;
+  };
+  BlockCache* cache = caching_->cache();
+  // A scan: blocks 0-3 in order. Only the first, which follows no read, is offered.
+  for (size_t b = 0; b < 4; b++) read_block(b);
+  cache->WaitForAdmissions();
+  EXPECT_EQ(cache->stats().offered, 1u);
+  // A point read of a scanned block is offered, and later served.
+  read_block(1);
+  cache->WaitForAdmissions();
+  EXPECT_EQ(cache->stats().offered, 2u);
+  const uint64_t hits = cache->stats().hits;
+  read_block(3);
+  read_block(1);
+  EXPECT_EQ(cache->stats().hits, hits + 1);
+}
+
 TEST_F(CachingFsTest, HintedCachingKnowsWhichMissesTheSlowTierServed) {
   std::string bytes = MakeTable(host_.File("x"), 2, 300);
   WriteFile("/fast.ldb", bytes);
