@@ -14,6 +14,10 @@ namespace {
 // Block maps kept; the oldest files' go first.
 constexpr size_t kMaxTableMaps = 4096;
 
+// The largest read that may be one data block with its trailer: stores'
+// blocks are a few KiB (RocksDB's default 4 KiB, LevelDB's 4 KiB).
+constexpr size_t kLargestCachedRead = 256 << 10;
+
 // The key a thread's last missed lookup named, until its next table read.
 struct ExpectedRead {
   const CachingFilesystem* fs = nullptr;
@@ -31,7 +35,9 @@ class CachingReader : public FileReader {
       fs_->NoteHintedRead(where.slow);
       return base_->Read(offset, n, scratch, got);
     }
-    if (!where.slow) return base_->Read(offset, n, scratch, got);
+    // Reads larger than any data block (a compaction's readahead) are no
+    // block's: they never cost the table's index a parse from the slow tier.
+    if (!where.slow || n > kLargestCachedRead) return base_->Read(offset, n, scratch, got);
     std::shared_ptr<const TableMap> map = fs_->TableMapFor(base_.get(), where);
     // Only whole data blocks (with their trailer), as the stores read them.
     int64_t block = map ? map->FindBlock(offset) : -1;
