@@ -42,8 +42,8 @@
 namespace hintfs {
 
 // HHZS's services: migration and the cache on where they pay (cache=auto:
-// HHZS's admission of every block over a slow tier much slower than the fast
-// one; migration=auto: off only where block tiering runs over close tiers,
+// every block, in fast zones nobody else uses, ResolveCacheAdmission;
+// migration=auto: off only where block tiering runs over close tiers,
 // ResolveMigration), and fast capacity held back from tables for the WAL and
 // the block cache (the cache uses what the WAL does not, HHZS §3.2, plus
 // cache_budget_bytes).

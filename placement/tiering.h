@@ -63,8 +63,8 @@ bool CacheBorrowsFreeZones(const std::string& cache_room, const std::string& con
 // random reads take fast_read_us and slow_read_us (0: unknown): its budget
 // then grows past the fast tier's free room by asking placement to set room
 // aside, which sends the coldest tables down. That pays where a read moved
-// up saves much (a hit saves ten fast reads' worth or more, as for the
-// cache, or either is unknown): each table sent down is a zone written to
+// up saves much (ten fast reads' worth or more, MovedReadSavesMuch, or
+// either is unknown): each table sent down is a zone written to
 // the slow tier. Over a SATA SSD a read moved up saves about 30 us, the
 // writes and their verifying reads queue the store's reads on the slow
 // device it is bound by, and taking room lost 3-5% against using free room
