@@ -85,17 +85,11 @@ Status ParseTieringServices(const std::string& policy, const std::map<std::strin
     services->migration = it->second != "off";
     services->migration_auto = it->second == "auto";
   }
-  if (auto it = opts.find("cache"); it != opts.end()) {
-    const std::string& c = it->second;
-    if (c != "off" && c != "auto" && c != "all" && c != "cbf" && c != "expsmooth") {
-      return bad("cache is off, auto, all, cbf or expsmooth, not '" + c + "'");
-    }
-    services->cache = c;
-  }
-  if (auto it = opts.find("cache_room"); it != opts.end()) {
-    const std::string& r = it->second;
-    if (r != "budget" && r != "free" && r != "auto") return bad("cache_room is budget, free or auto, not '" + r + "'");
-    services->cache_room = r;
+  for (auto [key, out] : {std::pair{"cache", &services->cache}, std::pair{"cache_room", &services->cache_room}}) {
+    auto it = opts.find(key);
+    if (it == opts.end()) continue;
+    if (Status c = CheckCacheOption(key, it->second); !c.ok()) return bad(c.message());
+    *out = it->second;
   }
   if (auto it = opts.find("slow_read_iops"); it != opts.end()) {
     char* end = nullptr;

@@ -1,6 +1,8 @@
 #include "placement/tiering.h"
 
 #include <algorithm>
+#include <map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -21,6 +23,22 @@ bool MovedReadSavesMuch(double fast_read_us, double slow_read_us) {
 }
 
 std::string ResolveCacheAdmission(const std::string& configured) { return configured == "auto" ? "all" : configured; }
+
+Status CheckCacheOption(const std::string& key, const std::string& value) {
+  static const std::map<std::string, std::vector<std::string>> kValues{
+      {"cache", {"off", "auto", "all", "cbf", "expsmooth"}},
+      {"cache_room", {"budget", "free", "auto"}},
+  };
+  auto it = kValues.find(key);
+  if (it == kValues.end()) return Status::InvalidArgument(fmt::format("'{}' is not a cache option", key));
+  const std::vector<std::string>& values = it->second;
+  if (std::find(values.begin(), values.end(), value) != values.end()) return Status::OK();
+  std::string listed;
+  for (size_t i = 0; i < values.size(); i++) {
+    listed += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + values[i];
+  }
+  return Status::InvalidArgument(fmt::format("{} is {}, not '{}'", key, listed, value));
+}
 
 bool CacheBorrowsFreeZones(const std::string& cache_room, const std::string& configured_cache) {
   if (cache_room == "free") return true;

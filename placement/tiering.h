@@ -13,6 +13,7 @@
 #include <string>
 
 #include "fs/allocation.h"
+#include "fs/status.h"
 #include "placement/migration_planner.h"
 
 namespace hintfs {
@@ -52,6 +53,12 @@ bool MovedReadSavesMuch(double fast_read_us, double slow_read_us);
 // more fast-tier writes than its 0.2-4% of hits saved (docs/benchmarks.md).
 // Any other configured value is kept.
 std::string ResolveCacheAdmission(const std::string& configured);
+
+// Checks a value of the cache's two options, whether they come from a policy
+// spec or a URI: key "cache" takes off, auto, all, cbf or expsmooth,
+// "cache_room" budget, free or auto. InvalidArgument naming the key and the
+// values it takes otherwise (also for any other key).
+Status CheckCacheOption(const std::string& key, const std::string& value);
 
 // Whether the cache borrows the fast tier's empty zones (cache_room "free"),
 // for a cache configured as configured_cache: "auto" borrows when hintfs

@@ -92,21 +92,12 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
   Status s = on_off("migration", &o->migration);
   if (s.ok()) s = on_off("block_retention", &o->block_retention);
   if (!s.ok()) return s;
-  if (uri->Has("cache")) {
-    std::string v = uri->GetString("cache", "");
-    if (v != "off" && v != "auto" && v != "all" && v != "cbf" && v != "expsmooth") {
-      return Status::InvalidArgument("cache is off, auto, all, cbf or expsmooth, not '" + v + "'");
-    }
-    o->cache = v;
-    uri->params.erase("cache");
-  }
-  if (uri->Has("cache_room")) {
-    std::string v = uri->GetString("cache_room", "");
-    if (v != "budget" && v != "free" && v != "auto") {
-      return Status::InvalidArgument("cache_room is budget, free or auto, not '" + v + "'");
-    }
-    o->cache_room = v;
-    uri->params.erase("cache_room");
+  for (auto [key, out] : {std::pair{"cache", &o->cache}, std::pair{"cache_room", &o->cache_room}}) {
+    if (!uri->Has(key)) continue;
+    std::string v = uri->GetString(key, "");
+    if (Status c = CheckCacheOption(key, v); !c.ok()) return c;
+    *out = v;
+    uri->params.erase(key);
   }
   s = size("migration_rate", &o->migration_rate);
   if (s.ok()) s = size("cache_budget", &o->cache_budget);

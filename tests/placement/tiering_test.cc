@@ -17,6 +17,16 @@ TEST(ResolveCacheAdmission, AutoIsEveryBlockInBorrowedRoom) {
   EXPECT_FALSE(CacheBorrowsFreeZones("budget", "auto"));
 }
 
+TEST(CheckCacheOption, TakesEachOptionsValuesAndNamesThemOtherwise) {
+  for (const char* c : {"off", "auto", "all", "cbf", "expsmooth"}) EXPECT_TRUE(CheckCacheOption("cache", c).ok()) << c;
+  for (const char* r : {"budget", "free", "auto"}) EXPECT_TRUE(CheckCacheOption("cache_room", r).ok()) << r;
+  Status bad = CheckCacheOption("cache", "free");
+  EXPECT_TRUE(bad.IsInvalidArgument());
+  EXPECT_EQ(bad.message(), "cache is off, auto, all, cbf or expsmooth, not 'free'");
+  EXPECT_EQ(CheckCacheOption("cache_room", "all").message(), "cache_room is budget, free or auto, not 'all'");
+  EXPECT_FALSE(CheckCacheOption("cache_size", "auto").ok());
+}
+
 TEST(ResolveMigration, AutoLeavesTablesInPlaceOnlyUnderBlockTieringOverCloseTiers) {
   // configured, automatic, block tiering, fast and slow read latencies
   EXPECT_FALSE(ResolveMigration(true, true, true, 80, 110)) << "pm9a3 over s4610, blocks on";
