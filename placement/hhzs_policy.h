@@ -42,7 +42,8 @@
 namespace hintfs {
 
 // HHZS's services: migration and the cache on where they pay (cache=auto:
-// every block, in fast zones nobody else uses, ResolveCacheAdmission;
+// every block, in fast zones nobody else uses, unless block tiering does
+// its work over an HDD, ResolveCacheAdmission;
 // migration=auto: off only where block tiering runs over close tiers,
 // ResolveMigration), and fast capacity held back from tables for the WAL and
 // the block cache (the cache uses what the WAL does not, HHZS §3.2, plus

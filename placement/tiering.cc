@@ -22,7 +22,10 @@ bool MovedReadSavesMuch(double fast_read_us, double slow_read_us) {
   return slow_read_us - fast_read_us >= 10 * fast_read_us;
 }
 
-std::string ResolveCacheAdmission(const std::string& configured) { return configured == "auto" ? "all" : configured; }
+std::string ResolveCacheAdmission(const std::string& configured, bool blocks_take_room) {
+  if (configured != "auto") return configured;
+  return blocks_take_room ? "off" : "all";
+}
 
 Status CheckCacheOption(const std::string& key, const std::string& value) {
   static const std::map<std::string, std::vector<std::string>> kValues{

@@ -47,12 +47,18 @@ bool MovedReadSavesMuch(double fast_read_us, double slow_read_us);
 // What cache=auto means: "all", in the fast tier's empty zones
 // (CacheBorrowsFreeZones): every block the slow tier serves is kept while
 // there is room nobody else uses, then only blocks missed twice, and a
-// writer that needs a zone gets one back at once (cache/block_cache.h). It
-// used to be HHZS's cache in the WAL's budget over an HDD and off elsewhere:
-// in a budget of a zone or two, over a SATA SSD, admitting every block cost
-// more fast-tier writes than its 0.2-4% of hits saved (docs/benchmarks.md).
-// Any other configured value is kept.
-std::string ResolveCacheAdmission(const std::string& configured);
+// writer that needs a zone gets one back at once (cache/block_cache.h);
+// but "off" where block tiering runs and takes room from the tables
+// (blocks_take_room, BlocksTakeRoomFromTables: over an HDD), since it
+// promotes the hot blocks itself there, and a cache that admits the rest
+// (read once) writes the fast tier and takes the empty zones the promoted
+// blocks need (the demo, six runs each: 9,227-9,701 ops/s with the cache
+// off against 8,353-9,386 with it borrowing; three in HHZS's budget:
+// 8,071-8,821; docs/benchmarks.md). It used to be HHZS's cache in the WAL's budget over
+// an HDD and off elsewhere: in a budget of a zone or two, over a SATA SSD,
+// admitting every block cost more fast-tier writes than its 0.2-4% of hits
+// saved. Any other configured value is kept.
+std::string ResolveCacheAdmission(const std::string& configured, bool blocks_take_room);
 
 // Checks a value of the cache's two options, whether they come from a policy
 // spec or a URI: key "cache" takes off, auto, all, cbf or expsmooth,

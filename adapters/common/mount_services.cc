@@ -168,7 +168,8 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   }
 
   // The cache: as the policy's options say (hhzs: where it pays), or the spec.
-  std::string admission = ResolveCacheAdmission(o.cache.value_or(c.cache));
+  const bool blocks_take_room = o.blocks.value_or(0) > 0 && BlocksTakeRoomFromTables(fast_read_us, slow_read_us);
+  std::string admission = ResolveCacheAdmission(o.cache.value_or(c.cache), blocks_take_room);
   if (admission != "off") {
     BlockCacheOptions co;
     co.admission = admission;

@@ -6,12 +6,16 @@
 namespace hintfs {
 namespace {
 
-TEST(ResolveCacheAdmission, AutoIsEveryBlockInBorrowedRoom) {
-  EXPECT_EQ(ResolveCacheAdmission("auto"), "all");
+TEST(ResolveCacheAdmission, AutoIsEveryBlockInBorrowedRoomUnlessBlocksTakeRoom) {
+  EXPECT_EQ(ResolveCacheAdmission("auto", false), "all");
   EXPECT_TRUE(CacheBorrowsFreeZones("auto", "auto"));
+  EXPECT_EQ(ResolveCacheAdmission("auto", true), "off") << "block tiering over an HDD promotes the hot blocks";
   // Anything configured is kept; a named admission keeps HHZS's budget
   // unless the room is named too.
-  for (const char* c : {"off", "all", "cbf", "expsmooth"}) EXPECT_EQ(ResolveCacheAdmission(c), c);
+  for (const char* c : {"off", "all", "cbf", "expsmooth"}) {
+    EXPECT_EQ(ResolveCacheAdmission(c, false), c);
+    EXPECT_EQ(ResolveCacheAdmission(c, true), c);
+  }
   EXPECT_FALSE(CacheBorrowsFreeZones("auto", "all"));
   EXPECT_TRUE(CacheBorrowsFreeZones("free", "all"));
   EXPECT_FALSE(CacheBorrowsFreeZones("budget", "auto"));
