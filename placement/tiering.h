@@ -52,12 +52,12 @@ bool MovedReadSavesMuch(double fast_read_us, double slow_read_us);
 // (blocks_take_room, BlocksTakeRoomFromTables: over an HDD), since it
 // promotes the hot blocks itself there, and a cache that admits the rest
 // (read once) writes the fast tier and takes the empty zones the promoted
-// blocks need (the demo, six runs each: 9,227-9,701 ops/s with the cache
+// blocks need (the demo, six runs each: 9,227-9,793 ops/s with the cache
 // off against 8,353-9,386 with it borrowing; three in HHZS's budget:
-// 8,071-8,821; docs/benchmarks.md). It used to be HHZS's cache in the WAL's budget over
-// an HDD and off elsewhere: in a budget of a zone or two, over a SATA SSD,
-// admitting every block cost more fast-tier writes than its 0.2-4% of hits
-// saved. Any other configured value is kept.
+// 8,071-8,821; docs/benchmarks.md). It used to be HHZS's cache in the
+// WAL's budget over an HDD and off elsewhere: in a budget of a zone or
+// two, over a SATA SSD, admitting every block cost more fast-tier writes
+// than its 0.2-4% of hits saved. Any other configured value is kept.
 std::string ResolveCacheAdmission(const std::string& configured, bool blocks_take_room);
 
 // Checks a value of the cache's two options, whether they come from a policy
