@@ -168,8 +168,10 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   }
 
   // The cache: as the policy's options say (hhzs: where it pays), or the spec.
-  const bool blocks_take_room = o.blocks.value_or(0) > 0 && BlocksTakeRoomFromTables(fast_read_us, slow_read_us);
-  std::string admission = ResolveCacheAdmission(o.cache.value_or(c.cache), blocks_take_room);
+  // Block tiering's room: taken from the tables where a moved read saves much.
+  const bool take_room_from_tables = BlocksTakeRoomFromTables(fast_read_us, slow_read_us);
+  std::string admission =
+      ResolveCacheAdmission(o.cache.value_or(c.cache), o.blocks.value_or(0) > 0 && take_room_from_tables);
   if (admission != "off") {
     BlockCacheOptions co;
     co.admission = admission;
@@ -189,7 +191,7 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   services->block_options_.budget_bytes = o.blocks.value_or(0);
   services->block_options_.retention = o.block_retention.value_or(true);
   services->block_options_.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
-  services->block_options_.take_room_from_tables = BlocksTakeRoomFromTables(fast_read_us, slow_read_us);
+  services->block_options_.take_room_from_tables = take_room_from_tables;
   *out = std::move(services);
   return Status::OK();
 }
