@@ -350,6 +350,9 @@ class FsImpl : public Filesystem {
   // Takes a partly written zone of role away from a writer that is idle (its
   // lock is free), so that idle files (logs, manifests) do not pin zones.
   bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self);
+  // Where the data zones' space is, for a NoSpace error: empty, held by
+  // writers (and their room), partly written, dead but not yet reset, full.
+  std::string DescribeZonesLocked() const;
   void AddLiveLocked(const Extent& e, int sign);
   Status FlushDirtyDevices();
   Status CommitAndReclaim();

@@ -264,9 +264,41 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   Usage(&usage);
   uint64_t live = 0, garbage = 0;
   for (const DeviceUsage& u : usage) live += u.live_bytes, garbage += u.garbage_bytes;
-  return Status::NoSpace(fmt::format("no free zone for {} ({} live, {} not reclaimable now)",
+  std::string zones;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    zones = DescribeZonesLocked();
+  }
+  return Status::NoSpace(fmt::format("no free zone for {} ({} live, {} not reclaimable now; {})",
                                      ino->created_as.empty() ? std::to_string(ino->id) : ino->created_as,
-                                     HumanSize(live), HumanSize(garbage)));
+                                     HumanSize(live), HumanSize(garbage), zones));
+}
+
+std::string FsImpl::DescribeZonesLocked() const {
+  // Where the space is when a write finds none: kept back, in zones other
+  // writers hold, in zones waiting to be reset, or written and live.
+  uint32_t empty = 0, held = 0, partly = 0, dead = 0, full = 0;
+  uint64_t held_room = 0, partly_room = 0;
+  for (const auto& m : members_) {
+    for (const ZoneSlot& s : m->zones) {
+      if (s.reserved) continue;
+      const uint64_t room = s.capacity - std::min(s.used, s.capacity);
+      if (s.writer) {
+        held++, held_room += room;
+      } else if (s.used == 0) {
+        empty++;
+      } else if (s.live == 0) {
+        dead++;
+      } else if (room >= m->block_size) {
+        partly++, partly_room += room;
+      } else {
+        full++;
+      }
+    }
+  }
+  return fmt::format("data zones: {} empty, {} held by writers ({} room), {} partly written ({} room), "
+                     "{} dead awaiting reset, {} full",
+                     empty, held, HumanSize(held_room), partly, HumanSize(partly_room), dead, full);
 }
 
 bool FsImpl::LenderGaveBack(ZoneRole writer_class) {

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <random>
+#include <regex>
 
 #include "tests/fs/fs_fixture.h"
 
@@ -367,6 +368,22 @@ TEST_F(FsTest, NoSpaceIsAnErrorNotCorruption) {
   Status s = w->Append(data);
   if (s.ok()) s = w->Sync();
   EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  // The error says where the space is, zone by zone: here every data zone
+  // is full but those kept back empty, and none waits for a reset.
+  std::smatch m;
+  const std::string message = s.ToString();
+  ASSERT_TRUE(std::regex_search(message, m,
+                                std::regex("data zones: (\\d+) empty, (\\d+) held by writers \\([^)]*\\), (\\d+) partly "
+                                           "written \\([^)]*\\), (\\d+) dead awaiting reset, (\\d+) full")))
+      << message;
+  std::vector<DeviceUsage> usage;
+  ASSERT_OK(fs_->Usage(&usage));
+  uint32_t data_zones = 0, empty_zones = 0;
+  for (const DeviceUsage& u : usage) data_zones += u.data_zones, empty_zones += u.empty_zones;
+  EXPECT_EQ(std::stoul(m[1]), empty_zones) << message;
+  EXPECT_EQ(std::stoul(m[4]), 0u) << message;
+  EXPECT_EQ(std::stoul(m[1]) + std::stoul(m[2]) + std::stoul(m[3]) + std::stoul(m[4]) + std::stoul(m[5]), data_zones)
+      << message;
   w.reset();
   ASSERT_OK(fs_->Unlink("/huge"));
   WriteFile("/after", "still works");
