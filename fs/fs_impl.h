@@ -349,7 +349,9 @@ class FsImpl : public Filesystem {
   static constexpr uint32_t kActiveZoneSlack = 2;
   // Takes a partly written zone of role away from a writer that is idle (its
   // lock is free), so that idle files (logs, manifests) do not pin zones.
-  bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self);
+  // Sets *busy_holder when a zone it could take has a writer in the middle
+  // of a write (never waits for it: that writer may be waiting for mu_).
+  bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self, bool* busy_holder = nullptr);
   // Where the data zones' space is, for a NoSpace error: empty, held by
   // writers (and their room), partly written, dead but not yet reset, full.
   std::string DescribeZonesLocked() const;

@@ -209,19 +209,26 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
   // copies (SetZoneLender; they cost no copy), then garbage collection, for
   // as long as it frees zones (other writers may take what one round freed).
   constexpr int kGcRounds = 8;
+  // Zones with room that other writers hold are taken once their writers
+  // pause (RevokeIdleZoneLocked); a writer in the middle of a write (or
+  // descheduled in it) lets go in a moment, so a write waits for that, a
+  // millisecond at a time, rather than fail with their room unused.
+  constexpr int kBusyHolderWaits = 200;
+  int busy_holder_waits = 0;
   LoanToGc lend(ino, &gc_mu_);
   for (uint32_t d : order) {
     if (d >= members_.size()) continue;
     int given_back = 0;
     for (int attempt = 0; attempt <= kGcRounds; attempt++) {
       uint64_t garbage = 0, capacity = 0;
+      bool busy_holder = false;
       {
         std::lock_guard<std::mutex> l(mu_);
         const uint32_t keep_empty = KeptEmptyZones(spaces[d], ino->role, policy_->MayUseReserve(req));
         const bool overflow = req.file_size > 0;
         const uint8_t lifetime = static_cast<uint8_t>(ino->lifetime_class);
         if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow, lifetime) ||
-            (attempt == 0 && RevokeIdleZoneLocked(d, ino->role, ino) &&
+            (RevokeIdleZoneLocked(d, ino->role, ino, &busy_holder) &&
              PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow, lifetime))) {
           *device = d;
           policy_->OnAllocated(req, spaces[d]);
@@ -243,7 +250,13 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
         if (attempt > 0) attempt--;  // not a GC round: the zones given back are empty now
         continue;
       }
-      if (garbage < capacity) break;  // nothing worth reclaiming here
+      if (garbage < capacity) {  // nothing worth reclaiming here
+        if (!busy_holder || busy_holder_waits >= kBusyHolderWaits) break;
+        busy_holder_waits++;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        attempt--;  // not a GC round
+        continue;
+      }
       if (attempt == 0) {
         Status s = CommitAndReclaim();
         if (!s.ok()) return s;
@@ -314,7 +327,7 @@ bool FsImpl::LenderGaveBack(ZoneRole writer_class) {
   return gave;
 }
 
-bool FsImpl::RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self) {
+bool FsImpl::RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self, bool* busy_holder) {
   Member* m = members_[device].get();
   if (RoleOwnsZonesLocked(m, role)) return false;  // its zones are its own
   for (uint32_t z = 0; z < m->zones.size(); z++) {
@@ -326,7 +339,10 @@ bool FsImpl::RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* s
     }
     // Never wait: a busy holder is not idle, and waiting here could deadlock.
     std::unique_lock<std::mutex> held(holder->mu, std::try_to_lock);
-    if (!held.owns_lock()) continue;
+    if (!held.owns_lock()) {
+      if (busy_holder != nullptr) *busy_holder = true;
+      continue;
+    }
     slot.writer = false;
     slot.holder = nullptr;
     holder->zone_device = -1;
