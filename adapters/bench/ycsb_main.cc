@@ -14,7 +14,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <iostream>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -115,25 +119,60 @@ Totals Snapshot(Filesystem* fs) {
   return t;
 }
 
+// The bytes a filesystem has written and migrated so far, growing while a
+// store compacts or migration moves tables: of fs when the store runs on it
+// in this process, else of the hintfs mount that holds host_dir (the
+// `.hintfs/stats.json` at its root); none for a directory on another
+// filesystem.
+using ActivityCounter = std::function<std::optional<uint64_t>()>;
+
+ActivityCounter FilesystemActivity(Filesystem* fs, const std::string& host_dir) {
+  if (fs != nullptr) {
+    return [fs]() -> std::optional<uint64_t> {
+      FsStats st = fs->Stats();
+      return st.bytes_written[0] + st.bytes_written[1] + st.migrated_bytes[0] + st.migrated_bytes[1];
+    };
+  }
+  std::error_code ec;
+  for (std::filesystem::path dir = std::filesystem::absolute(host_dir, ec); !ec && !dir.empty();
+       dir = dir.parent_path()) {
+    std::filesystem::path stats = dir / ".hintfs" / "stats.json";
+    if (std::filesystem::exists(stats, ec)) {
+      return [stats]() -> std::optional<uint64_t> {
+        std::ifstream in(stats);
+        json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+        if (j.is_discarded()) return std::nullopt;
+        uint64_t total = 0;
+        for (const char* group : {"bytes_written", "migrated_bytes"}) {
+          if (!j.contains(group)) return std::nullopt;
+          for (const auto& [tier, bytes] : j[group].items()) total += bytes.get<uint64_t>();
+        }
+        return total;
+      };
+    }
+    if (dir == dir.root_path()) break;
+  }
+  return [] { return std::optional<uint64_t>(); };
+}
+
 // After a load's compactions: lets the moves migration has in flight, and
 // any it starts once the compactions are over, finish before the state is
 // kept, as they would in a store left running. Waits (up to timeout
-// seconds) until migration has moved nothing for three seconds, a table's
-// move at the slowest rate taking well under that. (It cannot wait for what
-// the policy will want only after the next open: under hhzs, the load's live
-// WALs keep L0's demand up until the store's recovery flushes them.)
-// Returns the seconds waited.
-double WaitForMigrationQuiet(Filesystem* fs, double timeout) {
+// seconds) until the filesystem has written and migrated nothing for three
+// seconds, a table's move at the slowest rate taking well under that. For
+// a store that cannot say whether it is compacting (LevelDB) this is also
+// the wait for its compactions, whose outputs are writes. (It cannot wait
+// for what the policy will want only after the next open: under hhzs, the
+// load's live WALs keep L0's demand up until the store's recovery flushes
+// them.) Returns the seconds waited; 0 when nothing tells the activity.
+double WaitForFilesystemQuiet(const ActivityCounter& activity, double timeout) {
   auto t0 = Clock::now();
-  auto moved = [fs] {
-    FsStats st = fs->Stats();
-    return st.migrated_bytes[0] + st.migrated_bytes[1];
-  };
-  uint64_t last = moved();
+  std::optional<uint64_t> last = activity();
+  if (!last) return 0;
   auto quiet_since = Clock::now();
   while (std::chrono::duration<double>(Clock::now() - t0).count() < timeout) {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    uint64_t now = moved();
+    std::optional<uint64_t> now = activity();
     if (now != last) {
       last = now;
       quiet_since = Clock::now();
@@ -383,9 +422,10 @@ int Run(Args a) {
     auto t0 = Clock::now();
     bool settled = db->WaitForCompactions(a.settle);
     double compactions = std::chrono::duration<double>(Clock::now() - t0).count();
-    double migration = settled && fs ? WaitForMigrationQuiet(fs, a.settle - compactions) : 0;
-    std::printf("settle %8.1f s%s (migration %.1f s of it)\n", compactions + migration,
-                settled ? "" : "  (compactions still pending at the timeout)", migration);
+    double quiet =
+        settled ? WaitForFilesystemQuiet(FilesystemActivity(fs, a.store.host_dir), a.settle - compactions) : 0;
+    std::printf("settle %8.1f s%s (writes and migration quiet after %.1f s of it)\n", compactions + quiet,
+                settled ? "" : "  (compactions still pending at the timeout)", quiet);
   }
   if (a.ops > 0) {
     Mix mix;
@@ -439,8 +479,9 @@ int main(int argc, char** argv) {
   app.add_option("--records", a.records, "records loaded (and the key space)");
   app.add_flag("--load", a.load, "insert the records first");
   app.add_option("--settle", a.settle,
-                 "after the load, wait up to this many seconds for compactions to finish, then for migration "
-                 "to move nothing for 3 s")
+                 "after the load, wait up to this many seconds for compactions to finish (RocksDB), then for "
+                 "hintfs to write and migrate nothing for 3 s (LevelDB's compactions included; on a hintfs "
+                 "mount, read from its .hintfs/stats.json)")
       ->check(CLI::Range(0.0, 86400.0));
   app.add_option("--ops", a.ops, "operations of the run phase (0: none)");
   app.add_option("--workload", a.workload, "YCSB core workload")->check(CLI::IsMember({"A", "B", "C", "D", "E", "F"}));
