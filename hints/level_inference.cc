@@ -141,6 +141,15 @@ void LevelInference::OnDelete(const std::string& path) {
     scans_.erase(path);
     sizes_.erase(path);
   }
+  // A table's deletion is the MANIFEST's to tell, with its level; nothing
+  // else tells placement that a store without hints removed a log.
+  if (!IsTableFile(path)) {
+    std::vector<Hint> hints(1);
+    hints[0].kind = Hint::Kind::kFileDeleted;
+    hints[0].path = path;
+    hints[0].reason = "inferred";
+    Publish(&hints);
+  }
   if (next_) next_->OnDelete(path);
 }
 

@@ -40,6 +40,10 @@
 // only if it was created after that switch, and the reads under way at its
 // creation count towards its compaction's inputs.
 //
+// The deletion of a file that is no table (a log, a MANIFEST) is published
+// as a file-deleted hint: nothing else tells placement that such a store
+// removed its log. Tables' deletions come from the MANIFEST, with levels.
+//
 // Passes every call on to the next observer.
 #ifndef HINTFS_HINTS_LEVEL_INFERENCE_H_
 #define HINTFS_HINTS_LEVEL_INFERENCE_H_

@@ -104,6 +104,18 @@ TEST_F(LevelInferenceTest, DeeperCompactionsAndFlushesDuringThem) {
   EXPECT_EQ(NewTable("/db/000051.sst", 5), 5);
 }
 
+// Without hints nothing else says a store removed a log (placement counts
+// the live ones); a table's deletion is left to the MANIFEST, which knows
+// its level.
+TEST_F(LevelInferenceTest, DeletedLogsAreAnnouncedAndTablesLeftToTheManifest) {
+  inference_->OnCreate("/db/000007.log", ZoneRole::kData);
+  inference_->OnDelete("/db/000007.log");
+  inference_->OnDelete("/db/000010.sst");
+  std::vector<Hint> deleted = Of(Hint::Kind::kFileDeleted);
+  ASSERT_EQ(deleted.size(), 1u);
+  EXPECT_EQ(deleted[0].path, "/db/000007.log");
+}
+
 TEST_F(LevelInferenceTest, RandomReadsAndDeletedTablesAreNoScan) {
   // A table opened and read at random (index, filter, point lookups).
   for (uint64_t off : {9000000ull, 4096ull, 8192000ull, 1228800ull, 0ull, 6553600ull}) {
