@@ -352,6 +352,9 @@ class FsImpl : public Filesystem {
   // Sets *busy_holder when a zone it could take has a writer in the middle
   // of a write (never waits for it: that writer may be waiting for mu_).
   bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self, bool* busy_holder = nullptr);
+  // AcquireZone's error when no zone can be had for ino: the space live and
+  // reclaimable, and DescribeZonesLocked.
+  Status NoFreeZone(const Inode* ino);
   // Where the data zones' space is, for a NoSpace error: empty, held by
   // writers (and their room), partly written, dead but not yet reset, full.
   std::string DescribeZonesLocked() const;

@@ -273,6 +273,10 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
       }
     }
   }
+  return NoFreeZone(ino);
+}
+
+Status FsImpl::NoFreeZone(const Inode* ino) {
   std::vector<DeviceUsage> usage;
   Usage(&usage);
   uint64_t live = 0, garbage = 0;
