@@ -287,6 +287,9 @@ void HhzsPolicy::OnMigrated(const std::string& path, Tier tier) {
 }
 
 TieringView HhzsPolicy::Tiering() const {
+  // Taken before mu_ (the tracker has its own lock).
+  const std::vector<std::string> inputs =
+      config_.replace_inputs ? tracker_.RunningCompactionInputs() : std::vector<std::string>();
   std::lock_guard<std::mutex> l(mu_);
   Decision d = DecideLocked(0, false, last_capacity_slots_);
   TieringView v;
@@ -294,7 +297,13 @@ TieringView HhzsPolicy::Tiering() const {
   if (d.tiering_level >= kMaxLevels) return v;
   v.tiering_level = d.tiering_level;
   v.reserved = d.reserved;
-  v.fast_at_tiering_level = ledger_.fast(d.tiering_level);
+  // With replace_inputs the outputs at L_t take the slots of the fast inputs
+  // the compaction will delete, as placement counts them (ChooseDevices):
+  // those inputs are no excess for capacity migration to move down. Counted,
+  // each compaction at L_t sent as many tables down as it read, and their
+  // slots sat empty once it ended (LevelDB's read-triggered compactions
+  // drained the SSD during read-only phases, docs/benchmarks.md).
+  v.fast_at_tiering_level = ledger_.fast(d.tiering_level) - ledger_.FastAmong(d.tiering_level, inputs);
   for (int i = 0; i < d.tiering_level; i++) {
     v.demand_below += DemandLocked(i);
   }

@@ -189,6 +189,18 @@ TEST_F(HhzsTest, ACompactionsOutputsTakeTheFastSlotsOfItsInputs) {
       Publish(Hint::Kind::kCompactionOutput, 9, t, 2);
     }
     EXPECT_EQ(fast_outputs, replace ? 4 : 2) << (replace ? "the inputs' slots too" : "only the free ones");
+    // Capacity migration sees the same count: with replace_inputs, L2's
+    // fast inputs f and g are no excess over its 4 slots (it would move two
+    // tables down that the compaction's end frees anyway); by the paper's
+    // rule, 2 outputs + 2 inputs fill the 4 slots.
+    TieringView v = policy_->Tiering();
+    EXPECT_EQ(v.tiering_level, 2);
+    EXPECT_EQ(v.reserved, 4);
+    EXPECT_EQ(v.fast_at_tiering_level, 4);
+    // Once the inputs are gone, the outputs hold exactly the slots.
+    Publish(Hint::Kind::kCompactionEnd, 9, "", 2);
+    for (const char* t : {"/db/d.sst", "/db/f.sst", "/db/g.sst"}) Delete(t);
+    EXPECT_EQ(policy_->fast(2), replace ? 4 : 2);
     EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["replace_inputs"], replace);
   }
   std::shared_ptr<AllocationPolicy> p;
