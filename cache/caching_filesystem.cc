@@ -18,6 +18,10 @@ constexpr size_t kMaxTableMaps = 4096;
 // blocks are a few KiB (RocksDB's default 4 KiB, LevelDB's 4 KiB).
 constexpr size_t kLargestCachedRead = 256 << 10;
 
+// The alignment of direct I/O that RocksDB uses on a file system that is
+// no block device (its default page size).
+constexpr uint64_t kDirectIoPage = 4096;
+
 // The key a thread's last missed lookup named, until its next table read.
 struct ExpectedRead {
   const CachingFilesystem* fs = nullptr;
@@ -27,7 +31,8 @@ thread_local ExpectedRead expected_read;
 
 class CachingReader : public FileReader {
  public:
-  CachingReader(CachingFilesystem* fs, std::unique_ptr<FileReader> base) : fs_(fs), base_(std::move(base)) {}
+  CachingReader(CachingFilesystem* fs, std::string path, std::unique_ptr<FileReader> base)
+      : fs_(fs), path_(std::move(path)), base_(std::move(base)) {}
 
   Status Read(uint64_t offset, size_t n, char* scratch, size_t* got) override {
     ReadLocation where = base_->Locate(offset, n);
@@ -38,12 +43,13 @@ class CachingReader : public FileReader {
     // Reads larger than any data block (a compaction's readahead) are no
     // block's: they never cost the table's index a parse from the slow tier.
     if (!where.slow || n > kLargestCachedRead) return base_->Read(offset, n, scratch, got);
-    std::shared_ptr<const TableMap> map = fs_->TableMapFor(base_.get(), where);
-    // Only whole data blocks (with their trailer), as the stores read them.
-    int64_t block = map ? map->FindBlock(offset) : -1;
-    if (block < 0 || map->data_blocks[block].size + TableMap::kBlockTrailer != n) {
-      return base_->Read(offset, n, scratch, got);
-    }
+    std::shared_ptr<const TableMap> map = fs_->TableMapFor(path_, base_.get(), where);
+    // Only whole data blocks (with their trailer), as the stores read them:
+    // exactly, or rounded out to pages by direct I/O (RocksDB on the FUSE
+    // mount with use_direct_reads; the kernel's own page-sized reads of
+    // cached I/O are no block's). The key is the read, so either way a hit
+    // returns exactly the bytes that were read.
+    if (map == nullptr || map->BlockReadBy(offset, n, kDirectIoPage) < 0) return base_->Read(offset, n, scratch, got);
     // A read that starts where this file's last one ended is a scan's (or a
     // compaction's): it is served from the cache if there, but not offered,
     // since a scanned block is seldom read again and would take a point
@@ -71,6 +77,7 @@ class CachingReader : public FileReader {
 
  private:
   CachingFilesystem* fs_;
+  const std::string path_;  // as opened (a rename later leaves the keeper's answer NotFound: not cached)
   std::unique_ptr<FileReader> base_;
   std::atomic<uint64_t> last_end_{~0ull};  // where the last whole-block read of the slow tier ended
 };
@@ -80,7 +87,8 @@ class CachingReader : public FileReader {
 CachingFilesystem::CachingFilesystem(std::shared_ptr<Filesystem> base, std::shared_ptr<BlockCache> cache)
     : FilesystemWrapper(std::move(base)), cache_(std::move(cache)) {}
 
-std::shared_ptr<const TableMap> CachingFilesystem::TableMapFor(FileReader* reader, const ReadLocation& where) {
+std::shared_ptr<const TableMap> CachingFilesystem::TableMapFor(const std::string& path, FileReader* reader,
+                                                               const ReadLocation& where) {
   auto key = std::make_pair(where.file_id, where.data_version);
   {
     std::lock_guard<std::mutex> l(maps_mu_);
@@ -88,6 +96,21 @@ std::shared_ptr<const TableMap> CachingFilesystem::TableMapFor(FileReader* reade
     if (it != maps_.end()) return it->second;
   }
   auto map = std::make_shared<TableMap>();
+  if (keeper_ != nullptr) {
+    std::shared_ptr<const BlockIndex> index;
+    if (!keeper_->Get(path, &index).ok() || index->file_size != reader->Size()) return nullptr;
+    map->rocksdb = index->rocksdb;
+    map->file_size = index->file_size;
+    map->data_blocks.reserve(index->blocks.size());
+    for (const IndexedBlock& b : index->blocks) {
+      if (b.size < TableMap::kBlockTrailer) return nullptr;  // no block a store reads
+      map->data_blocks.push_back(TableBlockHandle{b.offset, b.size - TableMap::kBlockTrailer});
+    }
+    std::lock_guard<std::mutex> l(maps_mu_);
+    if (maps_.size() >= kMaxTableMaps) maps_.erase(maps_.begin());
+    maps_[key] = map;
+    return map;
+  }
   Status s = ParseTable(reader->Size(), [&](uint64_t offset, size_t n, std::string* out) {
     out->resize(n);
     size_t got = 0;
@@ -132,7 +155,7 @@ Status CachingFilesystem::OpenReader(const std::string& path, std::unique_ptr<Fi
   Status s = target()->OpenReader(path, &base);
   if (!s.ok()) return s;
   if (IsTableFile(path)) {
-    reader->reset(new CachingReader(this, std::move(base)));
+    reader->reset(new CachingReader(this, path, std::move(base)));
   } else {
     *reader = std::move(base);
   }

@@ -4,8 +4,10 @@
 // (*.sst, *.ldb) look every read of a whole data block that lies on the slow
 // tier up in the cache, and offer the blocks they read from the slow tier to
 // it (the admission policy decides). Which reads are data blocks comes from
-// the table's block map (hints/table_map.h), parsed at the table's first
-// slow-tier read; a table the parser cannot read is simply not cached.
+// the table's block index, as the mount's BlockIndexKeeper made it from the
+// bytes written (UseBlockIndexes); without a keeper, from the table's block
+// map (hints/table_map.h) parsed at its first slow-tier read. A table with
+// neither is simply not cached.
 //
 // Blocks are keyed by (file, data version, offset, length): a rewritten or
 // truncated file changes its version, a deleted file's id is never reused
@@ -26,6 +28,7 @@
 
 #include "cache/block_cache.h"
 #include "fs/filesystem_wrapper.h"
+#include "hints/block_index_keeper.h"
 #include "hints/table_map.h"
 
 namespace hintfs {
@@ -55,9 +58,17 @@ class CachingFilesystem : public FilesystemWrapper {
   void NoteHintedRead(bool slow);
   static constexpr size_t kRememberedSlowReads = 1 << 16;
 
-  // The block map of a table file at its current version (parsed once;
-  // nullptr if the file is no table the parser reads).
-  std::shared_ptr<const TableMap> TableMapFor(FileReader* reader, const ReadLocation& where);
+  // Where block boundaries come from: the keeper's indexes, never a read of
+  // the table. Parsing a table's index from the slow tier cost every table
+  // several HDD seeks at its first read in each mount (RocksDB's load on the
+  // mount made 2.6 times the small HDD reads of a mount without the cache,
+  // docs/benchmarks.md). Call before the first read.
+  void UseBlockIndexes(std::shared_ptr<BlockIndexKeeper> keeper) { keeper_ = std::move(keeper); }
+  // The block map of the table file at path at its current version (kept
+  // once known); nullptr if the file is no table the parser reads, or the
+  // keeper has no index of it yet (asked again at the next read).
+  std::shared_ptr<const TableMap> TableMapFor(const std::string& path, FileReader* reader,
+                                              const ReadLocation& where);
 
   // Closes the cache, then unmounts the wrapped filesystem.
   Status Unmount() override;
@@ -66,6 +77,7 @@ class CachingFilesystem : public FilesystemWrapper {
 
  private:
   std::shared_ptr<BlockCache> cache_;
+  std::shared_ptr<BlockIndexKeeper> keeper_;
   std::atomic<bool> file_admission_{true};
   std::mutex maps_mu_;
   // (file id, data version) -> block map, or null for files that are no table.

@@ -297,6 +297,21 @@ int64_t TableMap::FindBlock(uint64_t offset) const {
   return it - data_blocks.begin();
 }
 
+int64_t TableMap::BlockReadBy(uint64_t offset, uint64_t n, uint64_t page) const {
+  auto it = std::lower_bound(data_blocks.begin(), data_blocks.end(), offset,
+                             [](const TableBlockHandle& h, uint64_t off) { return h.offset < off; });
+  auto end_of = [](const TableBlockHandle& h) { return h.offset + h.size + kBlockTrailer; };
+  if (it != data_blocks.end() && it->offset == offset && end_of(*it) == offset + n) return it - data_blocks.begin();
+  if (page == 0 || offset % page != 0 || n % page != 0 || n == 0) return -1;
+  // Small blocks may start in the first page before the one read: the one
+  // that also ends in the last page is it.
+  for (; it != data_blocks.end() && it->offset < offset + page; ++it) {
+    const uint64_t end = end_of(*it);
+    if (end <= offset + n && end > offset + n - page) return it - data_blocks.begin();
+  }
+  return -1;
+}
+
 TableReadFn ReadTableBytes(const std::string& bytes) {
   return [&bytes](uint64_t offset, size_t n, std::string* out) {
     if (offset > bytes.size() || n > bytes.size() - offset) return Bad("read past the table's end");

@@ -48,6 +48,12 @@ struct TableMap {
 
   // The data block whose bytes start at offset, or -1.
   int64_t FindBlock(uint64_t offset) const;
+  // The one data block a read of n bytes at offset is of, or -1: the block
+  // (with its trailer) read exactly, or read by direct I/O, which rounds the
+  // read out to whole pages of page bytes (RocksDB's use_direct_reads: the
+  // block starts in the read's first page and ends in its last; a read of
+  // small blocks may cover others too).
+  int64_t BlockReadBy(uint64_t offset, uint64_t n, uint64_t page) const;
 };
 
 // Reads n bytes at offset of the table file into *out (exactly n, or an error).

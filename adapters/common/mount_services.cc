@@ -219,6 +219,7 @@ Status MountServices::KeepBlockIndexes(std::shared_ptr<BlockIndexKeeper> keeper)
       t->OnTableIndexed(path, std::move(index));
     });
   }
+  if (caching_) caching_->UseBlockIndexes(keeper);
   Status s = keeper->Attach(base_.get());
   if (!s.ok()) return s;
   block_indexes_ = std::move(keeper);

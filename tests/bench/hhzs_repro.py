@@ -94,6 +94,13 @@ STORES = {
 # LevelDB with its own default Env on the FUSE mount (hintfs mount -f around
 # every phase): nothing but the I/O tells hintfs what the files are.
 STORES["leveldb-mount"] = STORES["leveldb"]
+# RocksDB with its own default Env on the mount, with direct I/O for its
+# tables as the paper runs it (HHZS §4: "to reduce the impact of the page
+# cache"): the kernel's page cache then takes none of the reads, as through
+# the plugin, and each block read reaches the daemon, rounded out to pages.
+# LevelDB has no direct I/O: it maps its tables, and on the mount the page
+# cache keeps every page it has read (docs/benchmarks.md, issue 20).
+STORES["rocksdb-mount"] = ["--db-options", DB_OPTIONS + ";use_direct_reads=true;use_direct_io_for_flush_and_compaction=true"]
 
 # The paper configures RocksDB by its tuning guide, whose settings for point
 # lookups include a 10-bit Bloom filter per table. Without one every Get reads
@@ -135,6 +142,10 @@ def schemes(speedup, migration_kib=None):
 # tiering (issue 21), its budget free to grow over most of the SSD's 20
 # zones of 2 MiB (it starts at one and follows the reads per byte).
 MOUNT_QUERY = {"HINTFS": "blocks=32MiB"}
+# The mount runs no SSD cache unless its URI asks (the kernel's cached reads
+# are page-sized, no block's); under direct I/O they are blocks, so the
+# schemes with the cache get it there too.
+MOUNT_CACHE_STORES = {"rocksdb-mount"}
 
 
 # The paper's operation counts (1M per YCSB workload, 5M per workload of
@@ -239,15 +250,21 @@ class Repro:
                 f"file:{where}/hdd.img?zone_size=2MiB&zones=2048&profile=st14000&profile_scale={self.args.speedup}")
 
     def ycsb_cmd(self, where, label, extra):
-        query = MOUNT_QUERY.get(label.split("/")[0].partition("@")[0])
-        uri = f"file:{where}/ssd.img" + (f"?{query}" if query else "")
-        target = ["--dir", os.path.join(where, "mnt", "db")] if self.on_mount() else ["--uri", uri]
+        target = ["--dir", os.path.join(where, "mnt", "db")] if self.on_mount() else ["--uri", self.uri(where, label)]
         cmd = [self.ycsb] + target + STORES[self.args.store] + [
                "--block-cache", str(BLOCK_CACHE), "--bloom-bits", str(BLOOM_BITS),
                "--records", str(self.records), "--csv", self.csv,
                "--threads", str(self.args.threads),
                "--label", label]
         return cmd + extra
+
+    def uri(self, where, label):
+        """The filesystem's URI for a phase of label's scheme, with the mount's keys."""
+        scheme = label.split("/")[0].partition("@")[0]
+        query = [MOUNT_QUERY[scheme]] if scheme in MOUNT_QUERY else []
+        if self.args.store in MOUNT_CACHE_STORES and "cache=all" in self.schemes.get(scheme, ""):
+            query.append("cache=all")
+        return f"file:{where}/ssd.img" + ("?" + "&".join(query) if query else "")
 
     def on_mount(self):
         return self.args.store.endswith("-mount")
@@ -259,7 +276,7 @@ class Repro:
             return
         mnt = os.path.join(where, "mnt")
         os.makedirs(mnt, exist_ok=True)
-        daemon = subprocess.Popen([self.hintfs, "mount", "-f", f"file:{where}/ssd.img", mnt],
+        daemon = subprocess.Popen([self.hintfs, "mount", "-f", self.uri(where, label), mnt],
                                   stdout=subprocess.DEVNULL)
         try:
             for _ in range(300):
@@ -294,7 +311,8 @@ class Repro:
         # so let the compactions finish before the state is saved.
         # With the cache on, RocksDB feeds it through its secondary cache in
         # every phase (which also keeps file-level caching off).
-        secondary = ["--secondary-cache"] if policy.endswith("cache=all") and self.args.store.startswith("rocksdb") else []
+        secondary = (["--secondary-cache"] if policy.endswith("cache=all") and self.args.store.startswith("rocksdb")
+                     and not self.on_mount() else [])
         settle = ["--settle", str(self.args.settle)] if self.args.settle > 0 else []
         self.run_ycsb(dev, f"{scheme}/load#{run}", ["--load"] + settle + secondary)
         for img in ("ssd.img", "hdd.img"):
@@ -512,7 +530,8 @@ def parse_args():
     p.add_argument("--store", choices=sorted(STORES), default="rocksdb",
                    help="the store and what it tells hintfs: rocksdb (with its event listener), "
                         "rocksdb-nolistener (hints inferred from I/O and the MANIFEST), leveldb (our Env), "
-                        "leveldb-mount (LevelDB's own Env on the FUSE mount)")
+                        "leveldb-mount (LevelDB's own Env on the FUSE mount), rocksdb-mount (RocksDB's own Env "
+                        "on the mount, direct I/O)")
     p.add_argument("--migration-rate", type=int, default=None, metavar="KIB",
                    help="migration rate in KiB/s as run (default 4 MiB/s x --speedup)")
     p.add_argument("--speedup", type=int, default=None,

@@ -2,6 +2,7 @@
 // through hits, misses, rewrites, deletions, migrations and cache zone reuse.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -12,6 +13,8 @@
 #include <leveldb/table_builder.h>
 
 #include "cache/caching_filesystem.h"
+#include "hints/block_index_keeper.h"
+#include "hints/file_kind.h"
 #include "tests/fs/fs_fixture.h"
 
 namespace hintfs {
@@ -46,6 +49,20 @@ std::string MakeTable(const std::string& host_path, int seed, int n) {
   return ss.str();
 }
 
+// Counts the reads of tables that reach the filesystem.
+class ReadCounter : public IoObserver {
+ public:
+  void OnCreate(const std::string&, ZoneRole) override {}
+  void OnLifetimeHint(const std::string&, int) override {}
+  void OnAppend(const std::string&, std::string_view) override {}
+  void OnClose(const std::string&, uint64_t) override {}
+  void OnDelete(const std::string&) override {}
+  void OnRead(const std::string& path, uint64_t, uint64_t, uint64_t) override {
+    if (IsTableFile(path)) table_reads++;  // not the cache's or the keeper's files
+  }
+  std::atomic<int> table_reads{0};
+};
+
 class CachingFsTest : public FsTest {
  protected:
   void SetUp() override {
@@ -54,6 +71,16 @@ class CachingFsTest : public FsTest {
     g.fast = "zone_size=256KiB&zones=24";
     g.slow = "zone_size=256KiB&zones=64";
     Format(g);
+    MakeCaching();
+  }
+  void TearDown() override {
+    caching_->cache()->Close();
+    caching_.reset();
+    if (keeper_) keeper_->Detach();
+    FsTest::TearDown();
+  }
+
+  void MakeCaching() {
     std::shared_ptr<Filesystem> base(fs_.get(), [](Filesystem*) {});  // the fixture owns it
     BlockCacheOptions o;
     o.budget_bytes = 5 * (256 << 10);  // 4 zones for the cache: it must evict and reuse
@@ -61,10 +88,20 @@ class CachingFsTest : public FsTest {
     ASSERT_OK(BlockCache::Open(base.get(), o, &cache));
     caching_ = std::make_shared<CachingFilesystem>(base, std::shared_ptr<BlockCache>(cache.release()));
   }
-  void TearDown() override {
+
+  // Remounts as the mount does: a block index keeper observing the
+  // filesystem (reads counted behind it), the cache taking its indexes.
+  void MountWithKeeper() {
     caching_->cache()->Close();
     caching_.reset();
-    FsTest::TearDown();
+    reads_ = std::make_shared<ReadCounter>();
+    keeper_ = std::make_shared<BlockIndexKeeper>(reads_);
+    MountOptions o;
+    o.observer = keeper_;
+    Mount(o);
+    ASSERT_OK(keeper_->Attach(fs_.get()));
+    MakeCaching();
+    caching_->UseBlockIndexes(keeper_);
   }
 
   // Writes table bytes to path and moves them to the slow tier.
@@ -86,6 +123,8 @@ class CachingFsTest : public FsTest {
 
   test::ScratchDir host_;
   std::shared_ptr<CachingFilesystem> caching_;
+  std::shared_ptr<ReadCounter> reads_;
+  std::shared_ptr<BlockIndexKeeper> keeper_;
 };
 
 TEST_F(CachingFsTest, EveryReadEqualsTheTableBytes) {
@@ -141,6 +180,53 @@ TEST_F(CachingFsTest, EveryReadEqualsTheTableBytes) {
   EXPECT_GT(s.hits, 500u);
   EXPECT_GT(s.evicted_zones, 0u) << "the test must reuse cache zones";
   EXPECT_EQ(s.bad_blocks, 0u);
+}
+
+// RocksDB with use_direct_reads (on the FUSE mount) reads a block rounded
+// out to 4 KiB pages: such a read is cached as the block's, and one that is
+// not a block's rounded out is not.
+TEST_F(CachingFsTest, DirectIoReadsOfBlocksAreCached) {
+  const std::string bytes = MakeTable(host_.File("t"), 1, 600);
+  Put("/d.ldb", bytes);
+  TableMap m;
+  ASSERT_OK(ParseTable(bytes.size(), ReadTableBytes(bytes), &m));
+  ASSERT_GT(m.data_blocks.size(), 8u);
+  const TableBlockHandle& h = m.data_blocks[5];
+  const uint64_t first = h.offset / 4096 * 4096;
+  const uint64_t last = (h.offset + h.size + TableMap::kBlockTrailer + 4095) / 4096 * 4096;
+  ASSERT_NE(first, h.offset) << "the test needs a block that starts inside a page";
+  for (int i = 0; i < 2; i++) {
+    ASSERT_EQ(ReadVia("/d.ldb", first, last - first), bytes.substr(first, last - first));
+    caching_->cache()->WaitForAdmissions();
+  }
+  BlockCacheStats s = caching_->cache()->stats();
+  EXPECT_EQ(s.hits, 1u);
+  EXPECT_EQ(s.misses, 1u);
+  // A page that does not start on a page boundary is no direct read of a
+  // block: not looked up.
+  ASSERT_EQ(ReadVia("/d.ldb", first + 512, 4096), bytes.substr(first + 512, 4096));
+  EXPECT_EQ(caching_->cache()->stats().hits + caching_->cache()->stats().misses, 2u);
+}
+
+// With the mount's block indexes, a slow-tier table's blocks are cached
+// without a read of its footer and index: the first read of a block is the
+// only read of the table, the second is the cache's.
+TEST_F(CachingFsTest, BlockIndexesSpareTheTableReadsOfItsMap) {
+  MountWithKeeper();
+  const std::string bytes = MakeTable(host_.File("t"), 2, 600);
+  Put("/k.ldb", bytes);
+  keeper_->WaitIdle();
+  TableMap m;
+  ASSERT_OK(ParseTable(bytes.size(), ReadTableBytes(bytes), &m));
+  const TableBlockHandle& h = m.data_blocks[3];
+  const size_t n = static_cast<size_t>(h.size + TableMap::kBlockTrailer);
+  reads_->table_reads = 0;
+  for (int i = 0; i < 2; i++) {
+    ASSERT_EQ(ReadVia("/k.ldb", h.offset, n), bytes.substr(h.offset, n));
+    caching_->cache()->WaitForAdmissions();
+  }
+  EXPECT_EQ(reads_->table_reads.load(), 1);
+  EXPECT_EQ(caching_->cache()->stats().hits, 1u);
 }
 
 TEST_F(CachingFsTest, FastTierFilesAndOtherFilesAreNotCached) {

@@ -67,6 +67,27 @@ TEST_P(RocksTableMap, MatchesWhatRocksDbWrote) {
     EXPECT_EQ(m.FindBlock(m.data_blocks[i].offset), static_cast<int64_t>(i));
     EXPECT_EQ(m.FindBlock(m.data_blocks[i].offset + 1), -1);
   }
+  // Each block as a store reads it: exactly, or rounded out to 4 KiB pages
+  // by direct I/O; a read of two blocks' pages or of a block's middle is none.
+  constexpr uint64_t kPage = 4096;
+  for (size_t i = 0; i < m.data_blocks.size(); i++) {
+    const TableBlockHandle& b = m.data_blocks[i];
+    const uint64_t end = b.offset + b.size + 5;
+    EXPECT_EQ(m.BlockReadBy(b.offset, b.size + 5, kPage), static_cast<int64_t>(i));
+    const uint64_t first = b.offset / kPage * kPage, last = (end + kPage - 1) / kPage * kPage;
+    // Small blocks share pages: the read may be named by an earlier block
+    // that it also reads whole.
+    const int64_t r = m.BlockReadBy(first, last - first, kPage);
+    ASSERT_GE(r, 0) << "block " << i;
+    EXPECT_LE(r, static_cast<int64_t>(i));
+    EXPECT_LT(m.data_blocks[r].offset, first + kPage);
+    EXPECT_GT(m.data_blocks[r].offset + m.data_blocks[r].size + 5, last - kPage);
+    EXPECT_EQ(m.BlockReadBy(first, last - first, 0), b.offset == first && end == last ? static_cast<int64_t>(i) : -1);
+    EXPECT_NE(m.BlockReadBy(first, last - first + kPage, kPage), static_cast<int64_t>(i));
+    if (b.size > 2 * kPage) {
+      EXPECT_EQ(m.BlockReadBy(first + kPage, kPage, kPage), -1);
+    }
+  }
   EXPECT_EQ(props->data_size, m.data_blocks.back().offset + m.data_blocks.back().size + 5);
 }
 
