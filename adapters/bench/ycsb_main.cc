@@ -90,6 +90,7 @@ struct Totals {
   uint64_t migrated[2] = {0, 0};  // bytes migration wrote to each tier (and read from the other)
   uint64_t busy_ns[2] = {0, 0};   // modelled device busy time, summed over each tier's devices
   uint64_t cpu_ns = 0;            // this process's user + system time
+  bool tiers = false;             // the figures per tier above are known
 };
 
 uint64_t ProcessCpuNs() {
@@ -101,10 +102,70 @@ uint64_t ProcessCpuNs() {
   return ns(ru.ru_utime) + ns(ru.ru_stime);
 }
 
-Totals Snapshot(Filesystem* fs) {
+// The hintfs mount's statistics file that holds host_dir (the
+// `.hintfs/stats.json` at the mount's root), or "" for a directory on
+// another filesystem.
+std::string MountStatsFile(const std::string& host_dir) {
+  std::error_code ec;
+  for (std::filesystem::path dir = std::filesystem::absolute(host_dir, ec); !ec && !dir.empty();
+       dir = dir.parent_path()) {
+    std::filesystem::path stats = dir / ".hintfs" / "stats.json";
+    if (std::filesystem::exists(stats, ec)) return stats.string();
+    if (dir == dir.root_path()) break;
+  }
+  return "";
+}
+
+json ReadMountStats(const std::string& file) {
+  std::ifstream in(file);
+  return json::parse(in, nullptr, /*allow_exceptions=*/false);
+}
+
+// obj[key] if it is a count, else 0 (a statistics file is read, not trusted).
+uint64_t CountAt(const json& obj, const char* key) {
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
+}
+
+// Totals from a mount's statistics (mount_stats.h); false if they cannot be
+// read or lack a figure.
+bool MountTotals(const std::string& file, Totals* out) {
+  json j = ReadMountStats(file);
+  if (j.is_discarded()) return false;
+  for (const char* group : {"bytes_read", "small_reads", "bytes_written", "migrated_bytes"}) {
+    if (!j.contains(group) || !j[group].is_object()) return false;
+  }
+  if (!j.contains("devices") || !j["devices"].is_array()) return false;
+  Totals t = *out;
+  const char* tiers[2] = {"fast", "slow"};
+  const char* destinations[2] = {"to_fast", "to_slow"};
+  for (int i = 0; i < 2; i++) {
+    t.read_bytes[i] = CountAt(j["bytes_read"], tiers[i]);
+    t.small_reads[i] = CountAt(j["small_reads"], tiers[i]);
+    t.written_bytes[i] = CountAt(j["bytes_written"], tiers[i]);
+    t.migrated[i] = CountAt(j["migrated_bytes"], destinations[i]);
+  }
+  for (const json& d : j["devices"]) {
+    if (!d.is_object()) return false;
+    const bool fast = d.contains("tier") && d["tier"] == "fast";
+    t.busy_ns[fast ? 0 : 1] += CountAt(d, "busy_ns");
+  }
+  t.tiers = true;
+  *out = t;
+  return true;
+}
+
+// What the filesystem under the store has done so far: fs when the store
+// runs on it in this process, else the mount whose statistics file is
+// mount_stats ("" for none: then only the CPU time).
+Totals Snapshot(Filesystem* fs, const std::string& mount_stats) {
   Totals t;
   t.cpu_ns = ProcessCpuNs();
-  if (fs == nullptr) return t;
+  if (fs == nullptr) {
+    if (!mount_stats.empty()) MountTotals(mount_stats, &t);
+    return t;
+  }
+  t.tiers = true;
   FsStats st = fs->Stats();
   for (int i = 0; i < 2; i++) {
     t.read_bytes[i] = st.bytes_read[i];
@@ -133,26 +194,18 @@ ActivityCounter FilesystemActivity(Filesystem* fs, const std::string& host_dir) 
       return st.bytes_written[0] + st.bytes_written[1] + st.migrated_bytes[0] + st.migrated_bytes[1];
     };
   }
-  std::error_code ec;
-  for (std::filesystem::path dir = std::filesystem::absolute(host_dir, ec); !ec && !dir.empty();
-       dir = dir.parent_path()) {
-    std::filesystem::path stats = dir / ".hintfs" / "stats.json";
-    if (std::filesystem::exists(stats, ec)) {
-      return [stats]() -> std::optional<uint64_t> {
-        std::ifstream in(stats);
-        json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
-        if (j.is_discarded()) return std::nullopt;
-        uint64_t total = 0;
-        for (const char* group : {"bytes_written", "migrated_bytes"}) {
-          if (!j.contains(group)) return std::nullopt;
-          for (const auto& [tier, bytes] : j[group].items()) total += bytes.get<uint64_t>();
-        }
-        return total;
-      };
+  const std::string stats = MountStatsFile(host_dir);
+  if (stats.empty()) return [] { return std::optional<uint64_t>(); };
+  return [stats]() -> std::optional<uint64_t> {
+    json j = ReadMountStats(stats);
+    if (j.is_discarded()) return std::nullopt;
+    uint64_t total = 0;
+    for (const char* group : {"bytes_written", "migrated_bytes"}) {
+      if (!j.contains(group)) return std::nullopt;
+      for (const auto& [tier, bytes] : j[group].items()) total += CountAt(j[group], tier.c_str());
     }
-    if (dir == dir.root_path()) break;
-  }
-  return [] { return std::optional<uint64_t>(); };
+    return total;
+  };
 }
 
 // After a load's compactions: lets the moves migration has in flight, and
@@ -242,6 +295,7 @@ struct PhaseContext {
   Filesystem* fs;                // null on the host filesystem
   CachingFilesystem* caching;    // null without the file-level cache
   std::atomic<uint64_t>* records;  // grows with inserts
+  std::string mount_stats;       // without fs: the statistics of the hintfs mount under the store, or ""
 };
 
 // One phase's operations on a.threads threads; latencies per thread and op
@@ -307,7 +361,7 @@ std::string AddTraffic(const PhaseContext& c, const Totals& before, const Totals
   // (cpu_cores near the machine's core count).
   double span_ns = 1e9 * j["seconds"].get<double>();
   j["cpu_cores"] = static_cast<double>(after.cpu_ns - before.cpu_ns) / span_ns;
-  if (c.fs) {
+  if (before.tiers && after.tiers) {
     j["utilization"] = {{"fast", static_cast<double>(after.busy_ns[0] - before.busy_ns[0]) / span_ns},
                         {"slow", static_cast<double>(after.busy_ns[1] - before.busy_ns[1]) / span_ns}};
     uint64_t fast = after.read_bytes[0] - before.read_bytes[0], slow = after.read_bytes[1] - before.read_bytes[1];
@@ -370,14 +424,14 @@ bool RunPhase(const PhaseContext& c, const std::string& name, uint64_t ops, cons
   const Args& a = c.a;
   std::atomic<uint64_t> errors{0};
   std::vector<std::vector<uint64_t>> lat(static_cast<size_t>(a.threads) * kOps);
-  Totals before = Snapshot(c.fs);
+  Totals before = Snapshot(c.fs, c.mount_stats);
   BlockCacheStats cache_before;
   if (c.caching) cache_before = c.caching->cache()->stats();
   auto start = Clock::now();
   RunWorkers(c, name, ops, mix, start, &lat, &errors);
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (isatty(2)) std::fprintf(stderr, "\r%*s\r", 40, "");
-  Totals after = Snapshot(c.fs);
+  Totals after = Snapshot(c.fs, c.mount_stats);
   json j{{"phase", name}, {"ops", ops}, {"seconds", seconds}, {"ops_per_s", static_cast<double>(ops) / seconds},
          {"errors", errors.load()}};
   json latency = Latencies(a.threads, &lat);
@@ -386,7 +440,12 @@ bool RunPhase(const PhaseContext& c, const std::string& name, uint64_t ops, cons
   std::string tiers = AddTraffic(c, before, after, cache_before, &j);
   // Placement's view at the phase's end (levels, slots, tiering level): why
   // tables went where the traffic figures say.
-  if (c.fs) j["policy_state"] = json::parse(c.fs->PolicyStateJson(), nullptr, /*allow_exceptions=*/false);
+  if (c.fs) {
+    j["policy_state"] = json::parse(c.fs->PolicyStateJson(), nullptr, /*allow_exceptions=*/false);
+  } else if (!c.mount_stats.empty()) {
+    json mount = ReadMountStats(c.mount_stats);
+    if (mount.is_object() && mount.contains("policy_state")) j["policy_state"] = mount["policy_state"];
+  }
   std::printf("%-6s %10.0f ops/s  %8.1f s%s\n", name.c_str(), j["ops_per_s"].get<double>(), seconds, tiers.c_str());
   for (const auto& [op, l] : latency.items()) {
     std::printf("       %-7s %9llu ops  p50 %9.1f  p99 %9.1f  p99.9 %9.1f  p99.99 %9.1f us\n", op.c_str(),
@@ -410,7 +469,8 @@ int Run(Args a) {
   Filesystem* fs = db->hintfs();
   std::atomic<uint64_t> records{a.records};
   std::vector<json> phases;
-  PhaseContext context{a, db.get(), fs, dynamic_cast<CachingFilesystem*>(fs), &records};
+  PhaseContext context{a, db.get(), fs, dynamic_cast<CachingFilesystem*>(fs), &records,
+                       fs == nullptr ? MountStatsFile(a.store.host_dir) : std::string()};
   auto phase = [&](const std::string& name, uint64_t ops, const Mix& mix) {
     return RunPhase(context, name, ops, mix, &phases);
   };

@@ -55,6 +55,7 @@ nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
   j["directories"] = st.directories;
   j["bytes_written"] = {{"fast", st.bytes_written[0]}, {"slow", st.bytes_written[1]}};
   j["bytes_read"] = {{"fast", st.bytes_read[0]}, {"slow", st.bytes_read[1]}};
+  j["small_reads"] = {{"fast", st.small_reads[0]}, {"slow", st.small_reads[1]}};
   j["migrated_bytes"] = {{"to_fast", st.migrated_bytes[0]}, {"to_slow", st.migrated_bytes[1]}};
   j["copies"] = {{"from_memory", st.copies_from_memory}, {"from_device", st.copies_from_device}};
   j["readahead"] = {{"reads_served", st.readahead_reads_served},
@@ -76,7 +77,8 @@ nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
     for (const DeviceUsage& u : usage) {
       j["devices"].push_back({{"uri", u.uri}, {"tier", TierName(u.tier)}, {"live_bytes", u.live_bytes},
                               {"free_bytes", u.free_bytes}, {"garbage_bytes", u.garbage_bytes},
-                              {"empty_zones", u.empty_zones}, {"data_zones", u.data_zones}});
+                              {"empty_zones", u.empty_zones}, {"data_zones", u.data_zones},
+                              {"busy_ns", u.busy_ns}});
     }
   }
   j["levels"] = BytesPerLevel(fs);

@@ -11,7 +11,7 @@ HINTFS=${1:?$USAGE}
 YCSB=${2:?$USAGE}
 ORACLE=${3:?$USAGE}
 WORK=$(mktemp -d /tmp/hintfs-ycsb.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+trap 'umount -l "$WORK/m/mnt" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # b1 keeps the tables on the slow tier; the cache gets 8 MiB of the fast one.
@@ -57,3 +57,35 @@ status=0
 "$ORACLE" --uri "file:$WORK/ssd.img" --db /no-such-db 2>"$WORK/err" || status=$?
 [ "$status" = 1 ] && [ "$(wc -l < "$WORK/err")" = 1 ] || fail "a missing store exited $status: $(cat "$WORK/err")"
 echo "hintfs-oracle: $(sed -n 's/^ *fast *8.0 MiB: //p' "$WORK/oracle.txt") at 8 MiB"
+
+# On a FUSE mount (RocksDB's own Env, direct reads so that the kernel's page
+# cache takes none), a phase's tier figures come from the mount's
+# statistics: b1 keeps L1 and deeper on the slow tier, so a read phase finds
+# most of its blocks there.
+[ -c /dev/fuse ] || fail "no /dev/fuse"
+M=$WORK/m
+mkdir -p "$M/mnt"
+"$HINTFS" mkfs --policy b1 --fast "file:$M/ssd.img?zone_size=4MiB&zones=16" \
+  --slow "file:$M/hdd.img?zone_size=4MiB&zones=64" >/dev/null
+"$HINTFS" mount -f "file:$M/ssd.img" "$M/mnt" 2>"$M/daemon.log" &
+DAEMON=$!
+for _ in $(seq 100); do mountpoint -q "$M/mnt" && break; sleep 0.1; done
+mountpoint -q "$M/mnt" || fail "the mount did not come up: $(cat "$M/daemon.log")"
+"$YCSB" --dir "$M/mnt/db" --records 20000 --load --ops 3000 --workload C --block-cache 16384 \
+  --db-options "write_buffer_size=1048576;target_file_size_base=1048576;use_direct_reads=true" \
+  --json "$M/phases.json" > "$M/ycsb.txt" || fail "hintfs-ycsb on the mount: $(cat "$M/ycsb.txt")"
+umount "$M/mnt"
+wait "$DAEMON" || fail "the daemon exited with an error"
+python3 - "$M/phases.json" <<'PY' || fail "the mount's tier figures are missing or wrong: $(cat "$M/ycsb.txt")"
+import json, sys
+text = open(sys.argv[1]).read()
+phases = [json.loads(l) for l in text.splitlines() if l.strip()] if not text.lstrip().startswith("[") else json.loads(text)
+run = [p for p in phases if p["phase"] != "load"][-1]
+r, points = run["read_bytes"], run["point_reads"]
+assert r["slow"] > 0 and points["slow"] > 0, run
+assert points["slow"] > points["fast"], points
+assert 0.5 < run["point_read_hdd_share"] <= 1, run["point_read_hdd_share"]
+assert set(run["utilization"]) == {"fast", "slow"}, run  # busy time: 0 without a timing profile
+assert run["policy_state"]["policy"].startswith("b1"), run["policy_state"]
+PY
+echo "hintfs-ycsb on the mount: $(grep -o 'read fast/slow [^)]*)' "$M/ycsb.txt" | tail -1)"
