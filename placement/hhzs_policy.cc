@@ -300,9 +300,8 @@ TieringView HhzsPolicy::Tiering() const {
   // With replace_inputs the outputs at L_t take the slots of the fast inputs
   // the compaction will delete, as placement counts them (ChooseDevices):
   // those inputs are no excess for capacity migration to move down. Counted,
-  // each compaction at L_t sent as many tables down as it read, and their
-  // slots sat empty once it ended (LevelDB's read-triggered compactions
-  // drained the SSD during read-only phases, docs/benchmarks.md).
+  // a compaction at L_t whose outputs took those slots sent as many tables
+  // down as it read, and the slots sat empty once its inputs were deleted.
   v.fast_at_tiering_level = ledger_.fast(d.tiering_level) - ledger_.FastAmong(d.tiering_level, inputs);
   for (int i = 0; i < d.tiering_level; i++) {
     v.demand_below += DemandLocked(i);
