@@ -82,6 +82,24 @@ class CachingReader : public FileReader {
   std::atomic<uint64_t> last_end_{~0ull};  // where the last whole-block read of the slow tier ended
 };
 
+// The block map of the sealed table at path from its block index, or null if
+// the keeper has none of a table of file_size bytes (still being written, no
+// supported format, renamed since, or damaged).
+std::shared_ptr<const TableMap> MapFromBlockIndex(BlockIndexKeeper* keeper, const std::string& path,
+                                                  uint64_t file_size) {
+  std::shared_ptr<const BlockIndex> index;
+  if (!keeper->Get(path, &index).ok() || index->file_size != file_size) return nullptr;
+  auto map = std::make_shared<TableMap>();
+  map->rocksdb = index->rocksdb;
+  map->file_size = index->file_size;
+  map->data_blocks.reserve(index->blocks.size());
+  for (const IndexedBlock& b : index->blocks) {
+    if (b.size < TableMap::kBlockTrailer) return nullptr;  // no block a store reads
+    map->data_blocks.push_back(TableBlockHandle{b.offset, b.size - TableMap::kBlockTrailer});
+  }
+  return map;
+}
+
 }  // namespace
 
 CachingFilesystem::CachingFilesystem(std::shared_ptr<Filesystem> base, std::shared_ptr<BlockCache> cache)
@@ -95,30 +113,21 @@ std::shared_ptr<const TableMap> CachingFilesystem::TableMapFor(const std::string
     auto it = maps_.find(key);
     if (it != maps_.end()) return it->second;
   }
-  auto map = std::make_shared<TableMap>();
+  std::shared_ptr<const TableMap> result;
   if (keeper_ != nullptr) {
-    std::shared_ptr<const BlockIndex> index;
-    if (!keeper_->Get(path, &index).ok() || index->file_size != reader->Size()) return nullptr;
-    map->rocksdb = index->rocksdb;
-    map->file_size = index->file_size;
-    map->data_blocks.reserve(index->blocks.size());
-    for (const IndexedBlock& b : index->blocks) {
-      if (b.size < TableMap::kBlockTrailer) return nullptr;  // no block a store reads
-      map->data_blocks.push_back(TableBlockHandle{b.offset, b.size - TableMap::kBlockTrailer});
-    }
-    std::lock_guard<std::mutex> l(maps_mu_);
-    if (maps_.size() >= kMaxTableMaps) maps_.erase(maps_.begin());
-    maps_[key] = map;
-    return map;
+    result = MapFromBlockIndex(keeper_.get(), path, reader->Size());
+    if (result == nullptr) return nullptr;  // none yet: asked again at the next read
+  } else {
+    auto map = std::make_shared<TableMap>();
+    Status s = ParseTable(reader->Size(), [&](uint64_t offset, size_t n, std::string* out) {
+      out->resize(n);
+      size_t got = 0;
+      Status rs = reader->Read(offset, n, &(*out)[0], &got);
+      if (rs.ok() && got != n) rs = Status::Corruption("table shorter than its footer says");
+      return rs;
+    }, map.get());
+    if (s.ok()) result = map;
   }
-  Status s = ParseTable(reader->Size(), [&](uint64_t offset, size_t n, std::string* out) {
-    out->resize(n);
-    size_t got = 0;
-    Status rs = reader->Read(offset, n, &(*out)[0], &got);
-    if (rs.ok() && got != n) rs = Status::Corruption("table shorter than its footer says");
-    return rs;
-  }, map.get());
-  std::shared_ptr<const TableMap> result = s.ok() ? map : nullptr;
   std::lock_guard<std::mutex> l(maps_mu_);
   if (maps_.size() >= kMaxTableMaps) maps_.erase(maps_.begin());
   maps_[key] = result;
