@@ -202,7 +202,7 @@ ActivityCounter FilesystemActivity(Filesystem* fs, const std::string& host_dir) 
     uint64_t total = 0;
     for (const char* group : {"bytes_written", "migrated_bytes"}) {
       if (!j.contains(group)) return std::nullopt;
-      for (const auto& [tier, bytes] : j[group].items()) total += CountAt(j[group], tier.c_str());
+      for (const json& bytes : j[group]) total += bytes.is_number_unsigned() ? bytes.get<uint64_t>() : 0;
     }
     return total;
   };
