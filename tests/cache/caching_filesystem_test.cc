@@ -2,7 +2,6 @@
 // through hits, misses, rewrites, deletions, migrations and cache zone reuse.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -16,6 +15,7 @@
 #include "hints/block_index_keeper.h"
 #include "hints/file_kind.h"
 #include "tests/fs/fs_fixture.h"
+#include "tests/fs/read_counter.h"
 
 namespace hintfs {
 namespace {
@@ -49,20 +49,6 @@ std::string MakeTable(const std::string& host_path, int seed, int n) {
   return ss.str();
 }
 
-// Counts the reads of tables that reach the filesystem.
-class ReadCounter : public IoObserver {
- public:
-  void OnCreate(const std::string&, ZoneRole) override {}
-  void OnLifetimeHint(const std::string&, int) override {}
-  void OnAppend(const std::string&, std::string_view) override {}
-  void OnClose(const std::string&, uint64_t) override {}
-  void OnDelete(const std::string&) override {}
-  void OnRead(const std::string& path, uint64_t, uint64_t, uint64_t) override {
-    if (IsTableFile(path)) table_reads++;  // not the cache's or the keeper's files
-  }
-  std::atomic<int> table_reads{0};
-};
-
 class CachingFsTest : public FsTest {
  protected:
   void SetUp() override {
@@ -94,7 +80,8 @@ class CachingFsTest : public FsTest {
   void MountWithKeeper() {
     caching_->cache()->Close();
     caching_.reset();
-    reads_ = std::make_shared<ReadCounter>();
+    // Reads of tables, not of the cache's or the keeper's files.
+    reads_ = std::make_shared<test::ReadCounter>([](const std::string& path) { return IsTableFile(path); });
     keeper_ = std::make_shared<BlockIndexKeeper>(reads_);
     MountOptions o;
     o.observer = keeper_;
@@ -123,7 +110,7 @@ class CachingFsTest : public FsTest {
 
   test::ScratchDir host_;
   std::shared_ptr<CachingFilesystem> caching_;
-  std::shared_ptr<ReadCounter> reads_;
+  std::shared_ptr<test::ReadCounter> reads_;
   std::shared_ptr<BlockIndexKeeper> keeper_;
 };
 
@@ -220,12 +207,12 @@ TEST_F(CachingFsTest, BlockIndexesSpareTheTableReadsOfItsMap) {
   ASSERT_OK(ParseTable(bytes.size(), ReadTableBytes(bytes), &m));
   const TableBlockHandle& h = m.data_blocks[3];
   const size_t n = static_cast<size_t>(h.size + TableMap::kBlockTrailer);
-  reads_->table_reads = 0;
+  reads_->reads = 0;
   for (int i = 0; i < 2; i++) {
     ASSERT_EQ(ReadVia("/k.ldb", h.offset, n), bytes.substr(h.offset, n));
     caching_->cache()->WaitForAdmissions();
   }
-  EXPECT_EQ(reads_->table_reads.load(), 1);
+  EXPECT_EQ(reads_->reads.load(), 1);
   EXPECT_EQ(caching_->cache()->stats().hits, 1u);
 }
 

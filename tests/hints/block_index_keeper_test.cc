@@ -12,25 +12,11 @@
 
 #include "hints/block_index_keeper.h"
 #include "tests/fs/fs_fixture.h"
+#include "tests/fs/read_counter.h"
 #include "tests/hints/test_tables.h"
 
 namespace hintfs {
 namespace {
-
-// Counts reads, to show that indexing a table written through the keeper
-// reads nothing.
-class ReadCounter : public IoObserver {
- public:
-  void OnCreate(const std::string&, ZoneRole) override {}
-  void OnLifetimeHint(const std::string&, int) override {}
-  void OnAppend(const std::string&, std::string_view) override {}
-  void OnClose(const std::string&, uint64_t) override {}
-  void OnDelete(const std::string&) override {}
-  void OnRead(const std::string& path, uint64_t, uint64_t, uint64_t) override {
-    if (!IsBlockIndexFile(path)) table_reads++;
-  }
-  std::atomic<int> table_reads{0};
-};
 
 // A LevelDB table of n keys with 1 KiB blocks, as bytes.
 std::string LevelDbTable(int n) {
@@ -56,7 +42,8 @@ class BlockIndexKeeperTest : public test::FsTest {
   // Remounts with a fresh keeper observing the filesystem (as a mount does).
   void StartKeeper(bool attach = true) {
     if (keeper_) keeper_->Detach();
-    reads_ = std::make_shared<ReadCounter>();
+    // Reads of anything but the keeper's own files: the tables.
+    reads_ = std::make_shared<test::ReadCounter>([](const std::string& path) { return !IsBlockIndexFile(path); });
     keeper_ = std::make_shared<BlockIndexKeeper>(reads_);
     keeper_->SetBlockReadListener([this](const std::string&, const BlockIndex& index, size_t block, uint64_t bytes, uint64_t) {
       std::lock_guard<std::mutex> l(block_reads_mu_);
@@ -94,7 +81,7 @@ class BlockIndexKeeperTest : public test::FsTest {
     EXPECT_EQ(EncodeBlockIndex(index), EncodeBlockIndex(want));
   }
 
-  std::shared_ptr<ReadCounter> reads_;
+  std::shared_ptr<test::ReadCounter> reads_;  // reads of tables
   std::shared_ptr<BlockIndexKeeper> keeper_;
   std::mutex block_reads_mu_;
   std::vector<std::pair<std::string, uint64_t>> block_reads_;  // (the block's last key, bytes read)
@@ -111,7 +98,7 @@ TEST_F(BlockIndexKeeperTest, IndexesATableWhenItsWriterClosesItWithoutReadingIt)
   std::shared_ptr<const BlockIndex> index;
   ASSERT_OK(keeper_->Get("/db/000007.ldb", &index));
   ExpectMatches(*index, table);
-  EXPECT_EQ(reads_->table_reads, 0);
+  EXPECT_EQ(reads_->reads, 0);
   EXPECT_EQ(keeper_->stats().indexed, 1u);
   EXPECT_EQ(keeper_->stats().read_back, 0u);
   EXPECT_TRUE(keeper_->Get("/db/000008.log", &index).IsNotFound());
@@ -129,7 +116,7 @@ TEST_F(BlockIndexKeeperTest, SurvivesARemountAndGoesWithItsTable) {
   ASSERT_OK(keeper_->Get("/000005.ldb", &index));
   ExpectMatches(*index, table);
   EXPECT_EQ(keeper_->stats().rebuilt, 0u) << "read from its file, not rebuilt";
-  EXPECT_EQ(reads_->table_reads, 0);
+  EXPECT_EQ(reads_->reads, 0);
   ASSERT_OK(fs_->Rename("/000005.ldb", "/renamed.ldb"));
   ASSERT_OK(keeper_->Get("/renamed.ldb", &index));  // named by inode, so a rename keeps it
   ASSERT_OK(fs_->Unlink("/renamed.ldb"));
