@@ -148,14 +148,15 @@ TEST_F(BlockCacheTest, ABorrowingCacheFillsEmptyZonesAndGivesThemBackToWriters) 
   EXPECT_GE(held, 10u);
   EXPECT_LE(usage[0].empty_zones, BlockCache::kEmptyZonesLeft + 1);
   // A file nearly as large as the fast tier's free zones and the cache's
-  // together lands wholly on the fast tier: the cache gives its zones back.
-  // It leaves one zone of slack: a zone keeps a trailer, so the file needs
-  // one zone more than its size in zones; the filesystem keeps two empty;
-  // the cache keeps the zone it fills; sized to the last zone, the file
-  // spilled in about one run in twenty (a zone's reset or the cache's
-  // newest writer a moment late).
+  // together (zones keep a trailer, the filesystem two empty, the cache the
+  // zone it fills) lands wholly on the fast tier: the cache gives its zones
+  // back. The cache's zones are the filesystem's count of its class: the
+  // cache can hold more files than that (20 files in 17 zones in a run under
+  // CPU load; why is not known), and sized by its file count the file
+  // spilled in about 1 run in 20, and in 1 in 4 under load.
   const uint64_t zone = 256 << 10;
-  const uint64_t bytes = (held - 3 + usage[0].empty_zones - 2) * zone;
+  const uint32_t cache_zones = usage[0].role_zones[static_cast<int>(kCacheClass)];
+  const uint64_t bytes = (cache_zones - 2 + usage[0].empty_zones - 2) * zone;
   std::mt19937_64 rng(3);
   const std::string data = Random(&rng, bytes);
   WriteFile("/table.sst", data);
@@ -166,7 +167,7 @@ TEST_F(BlockCacheTest, ABorrowingCacheFillsEmptyZonesAndGivesThemBackToWriters) 
         << s.given_back_zones << " left " << s.zones;
   }
   EXPECT_EQ(ReadFile("/table.sst"), data);
-  EXPECT_GE(s.given_back_zones, held - 2);
+  EXPECT_GE(s.given_back_zones, cache_zones - 2);  // each gives back at most one of the filesystem's zones
   EXPECT_GE(s.zones, 1u);  // never the one it was filling
   EXPECT_EQ(s.zones, held - s.given_back_zones);
   // What it still holds is served intact; what it gave back is a miss.
