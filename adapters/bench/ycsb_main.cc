@@ -498,17 +498,19 @@ int Run(Args a) {
     if (!a.distribution.empty()) mix.distribution = a.distribution;
     ok = phase("run", a.ops, mix) && ok;
   }
+  if (!db->Close()) {
+    std::fprintf(stderr, "hintfs-ycsb: closing the store failed\n");
+    ok = false;
+  }
   if (context.caching != nullptr) {
     // The whole mount's figure, from the counters `hintfs info` shows after
-    // the run (the phases' lines count only their own lookups).
+    // the run (the phases' lines count only their own lookups), taken once
+    // the store is closed: closing may still read (a compaction finishing);
+    // the filesystem lives until the store object goes.
     BlockCacheStats total = context.caching->cache()->stats();
     std::printf("cache since mount: %llu hits of %llu lookups (%.1f%%), as hintfs info will show\n",
                 static_cast<unsigned long long>(total.hits), static_cast<unsigned long long>(total.lookups),
                 total.lookups == 0 ? 0.0 : 100.0 * static_cast<double>(total.hits) / static_cast<double>(total.lookups));
-  }
-  if (!db->Close()) {
-    std::fprintf(stderr, "hintfs-ycsb: closing the store failed\n");
-    ok = false;
   }
   db.reset();
   if (!a.json_path.empty()) {
