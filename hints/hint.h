@@ -5,6 +5,7 @@
 #define HINTFS_HINTS_HINT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,10 @@ struct Hint {
   // A table's user-key range, where the source knows it (compaction outputs
   // read from the MANIFEST). Not kept in traces.
   std::string smallest_key, largest_key;
+  // The smallest and largest sequence numbers of the table's keys, where the
+  // source knows them (RocksDB's MANIFEST records them; LevelDB's does not).
+  // Not kept in traces.
+  std::optional<uint64_t> smallest_seqno, largest_seqno;
 };
 
 const char* HintKindName(Hint::Kind kind);

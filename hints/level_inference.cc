@@ -46,7 +46,13 @@ void LevelInference::OnHint(const Hint& h) {
             t.largest = h.largest_key;
           }
           pending_.erase(h.path);  // a store that says it needs no guess
-          if (h.reason == "flush") stores_[DirOf(h.path)].flush_level = h.level;
+          Store& store = stores_[DirOf(h.path)];
+          if (h.reason == "flush") store.flush_level = h.level;
+          if (h.smallest_seqno && h.largest_seqno) {
+            t.smallest_seqno = h.smallest_seqno;
+            t.largest_seqno = h.largest_seqno;
+            store.max_seqno = std::max(store.max_seqno.value_or(0), *h.largest_seqno);
+          }
         }
         break;
       case Hint::Kind::kFileDeleted: {
@@ -107,20 +113,24 @@ void LevelInference::OnClose(const std::string& path, uint64_t size) {
 // The guess is published before the append goes on down the chain, so that
 // a trace records a table's level before its first byte, as placement saw it.
 void LevelInference::OnAppend(const std::string& path, std::string_view data) {
-  if (IsTableFile(path)) GuessAtFirstByte(path, data.size());
+  if (IsTableFile(path)) GuessAtFirstByte(path, data);
   if (next_) next_->OnAppend(path, data);
 }
 
-void LevelInference::GuessAtFirstByte(const std::string& path, uint64_t bytes) {
+void LevelInference::GuessAtFirstByte(const std::string& path, std::string_view data) {
   std::vector<Hint> hints;
   {
     std::lock_guard<std::mutex> l(mu_);
-    sizes_[path] += bytes;
+    uint64_t& size = sizes_[path];
+    const bool at_start = size == 0;
+    size += data.size();
     auto it = pending_.find(path);
     if (it == pending_.end()) return;
     uint64_t now = clock_();
     EndIdleJobsLocked(now, &hints);
-    Guess guess = GuessLocked(DirOf(path), it->second, now);
+    FirstTableKey first;
+    const bool first_known = at_start && ReadFirstTableKey(data, &first);
+    Guess guess = GuessLocked(DirOf(path), it->second, first_known ? &first : nullptr, now);
     int64_t job = guess.compaction ? JoinCompactionLocked(path, guess.level, it->second, now, &hints) : -1;
     pending_.erase(it);
     Hint h;
@@ -190,7 +200,8 @@ std::set<std::string> LevelInference::ScannedLocked(const std::string& dir, uint
   return scanned;
 }
 
-LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const Pending& pending, uint64_t now) {
+LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const Pending& pending,
+                                                  const FirstTableKey* first, uint64_t now) {
   // Levels of the tables running compactions read. A compaction's first
   // output may begin after a block or two of each input (small blocks, or
   // LevelDB's merge of many L0 tables): reads from a table's first byte
@@ -213,10 +224,19 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
     if (t != tables_.end()) scanned.insert(t->second.level);
   }
   int shallowest = scanned.empty() ? -1 : *scanned.begin();
+  // Only a flush writes keys numbered above every table the store recorded.
+  bool compaction_output = false;
+  if (first != nullptr && store.max_seqno) {
+    if (first->sequence > *store.max_seqno) {
+      store.flushed = std::max(store.flushed, pending.switches);
+      return Guess{lifetime == 3 ? 0 : store.flush_level, false};
+    }
+    compaction_output = true;
+  }
   // The first table created after a log switch is the flush, even while a
   // compaction runs (it gets L0's "medium" hint, or none); a table created
   // before the latest unflushed switch is not its flush.
-  if (store.flushed < store.switches && pending.switches > store.flushed &&
+  if (!compaction_output && store.flushed < store.switches && pending.switches > store.flushed &&
       (lifetime == 0 || lifetime == 1 || lifetime == 3)) {
     store.flushed = pending.switches;
     return Guess{lifetime == 3 ? 0 : store.flush_level, false};
@@ -224,7 +244,7 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
   Guess g;
   switch (lifetime) {
     case 3:  // medium: L0 (a flush) or the base level (L0 -> L1 compaction)
-      g.level = scanned.count(0) ? 1 : 0;
+      g.level = scanned.count(0) || compaction_output ? 1 : 0;
       break;
     case 4:  // long: the level below the base
       g.level = 2;
@@ -233,11 +253,51 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
       g.level = std::max(3, shallowest + 1);
       break;
     default:  // no lifetime hint (LevelDB, FUSE): a flush goes where the last one went
+      if (compaction_output) {
+        g.level = OutputLevelLocked(read, *first, scanned.empty() ? 1 : shallowest + 1);
+        break;
+      }
       if (scanned.empty()) return Guess{store.flush_level, false};
       g.level = shallowest + 1;
   }
   g.compaction = g.level > 0 && scanned.count(g.level - 1) != 0;
   return g;
+}
+
+int LevelInference::OutputLevelLocked(const std::set<std::string>& read, const FirstTableKey& first,
+                                      int fallback) const {
+  std::map<int, std::vector<const Table*>> by_level;
+  for (const std::string& path : read) {
+    auto t = tables_.find(path);
+    if (t != tables_.end() && t->second.level >= 0) by_level[t->second.level].push_back(&t->second);
+  }
+  // A table holds the entry if its key range does and, unless the output
+  // is at the bottom (RocksDB numbers its keys 0 there), its number range.
+  auto holds = [&](const Table& t) {
+    if (t.smallest.empty() && t.largest.empty()) return false;
+    if (first.user_key < t.smallest || first.user_key > t.largest) return false;
+    if (first.sequence == 0 || !t.smallest_seqno || !t.largest_seqno) return true;
+    return first.sequence >= *t.smallest_seqno && first.sequence <= *t.largest_seqno;
+  };
+  auto common_prefix = [](const std::string& a, const std::string& b) {
+    return std::mismatch(a.begin(), a.begin() + std::min(a.size(), b.size()), b.begin()).first - a.begin();
+  };
+  int best_level = fallback;
+  std::ptrdiff_t best_prefix = -1;
+  int paired_to = -1;  // deepest level already paired into a compaction
+  for (const auto& [start, tables] : by_level) {
+    if (start <= paired_to) continue;
+    paired_to = start + 1;
+    for (int level : {start, start + 1}) {
+      auto at = by_level.find(level);
+      if (at == by_level.end()) continue;
+      for (const Table* t : at->second) {
+        std::ptrdiff_t prefix = common_prefix(t->smallest, t->largest);
+        if (holds(*t) && prefix > best_prefix) best_level = start + 1, best_prefix = prefix;
+      }
+    }
+  }
+  return best_level;
 }
 
 int64_t LevelInference::JoinCompactionLocked(const std::string& output, int level, const Pending& pending,

@@ -8,8 +8,22 @@
 //     running compaction, whose levels the MANIFEST already told (hints on
 //     the bus);
 //   - the writer's lifetime hint (RocksDB: short = WAL, medium = L0 or the
-//     base level, long = the level below the base, extreme = deeper).
-// The first table created after a new write-ahead log is the flush of the
+//     base level, long = the level below the base, extreme = deeper);
+//   - the table's first entry, read from its first append (when its first
+//     block is not compressed): a store that records its tables' sequence
+//     numbers in the MANIFEST (RocksDB) writes keys numbered above every
+//     recorded table's only in a flush; a compaction's output holds keys of
+//     its inputs, so its first key and number lie within one input's ranges.
+// Where the first entry's number decides, a flush is level 0 (or where the
+// store's last flush went) and a compaction's output goes one level below
+// the compaction that holds its first key: the levels being read are paired
+// into compactions from the shallowest down (one reading level L also reads
+// L + 1), and of those whose tables' key and number ranges hold the entry,
+// the one whose holding table's key range is narrowest (longest common
+// prefix) wins: two compactions at once, L0 -> L1 and L2 -> L3, both read
+// wide-ranged tables only in the first. Without the number (LevelDB, a
+// compressed first block, a store's first flush):
+// the first table created after a new write-ahead log is the flush of the
 // old one's memtable, whatever else runs. Otherwise no scan under way means a
 // flush too: level 0, or for a store that sends no lifetime hint the level
 // its last flush was recorded at (LevelDB pushes a flushed table down to L2
@@ -53,12 +67,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "fs/filesystem.h"
 #include "hints/hint_bus.h"
+#include "hints/table_map.h"
 
 namespace hintfs {
 
@@ -94,6 +110,7 @@ class LevelInference : public IoObserver {
   struct Table {
     int level = -1;
     std::string smallest, largest;  // both empty: key range unknown
+    std::optional<uint64_t> smallest_seqno, largest_seqno;  // RocksDB's MANIFEST
   };
   struct Guess {
     int level = 0;
@@ -112,6 +129,9 @@ class LevelInference : public IoObserver {
     int flush_level = 0;    // where its last flush output was recorded
     uint64_t switches = 0;  // logs it created
     uint64_t flushed = 0;   // switches whose flush table has been seen
+    // The largest sequence number of any table its MANIFEST recorded (only
+    // stores that record them: RocksDB).
+    std::optional<uint64_t> max_seqno;
   };
   // A new table before its first append.
   struct Pending {
@@ -119,7 +139,11 @@ class LevelInference : public IoObserver {
     uint64_t switches = 0;  // its store's log switches when it was created
     std::set<std::string> scanned, started;  // ScannedLocked then
   };
-  Guess GuessLocked(const std::string& dir, const Pending& pending, uint64_t now);
+  // first: the table's first entry, or null if its first bytes did not show it.
+  Guess GuessLocked(const std::string& dir, const Pending& pending, const FirstTableKey* first, uint64_t now);
+  // The level of a compaction's output whose first entry is first, from the
+  // tables being read (read), or fallback if none of them holds it.
+  int OutputLevelLocked(const std::set<std::string>& read, const FirstTableKey& first, int fallback) const;
   // Tables of the store in dir scanned within the window (started_too: or
   // read from their first byte).
   std::set<std::string> ScannedLocked(const std::string& dir, uint64_t now, bool started_too) const;
@@ -134,7 +158,7 @@ class LevelInference : public IoObserver {
   void EndJobLocked(int64_t id, std::vector<Hint>* hints);
   void EndIdleJobsLocked(uint64_t now, std::vector<Hint>* hints);
   // Counts bytes of a table; at its first, publishes the guess of its level.
-  void GuessAtFirstByte(const std::string& path, uint64_t bytes);
+  void GuessAtFirstByte(const std::string& path, std::string_view data);
   // Outside our lock: subscribers include us.
   void Publish(std::vector<Hint>* hints);
 

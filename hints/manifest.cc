@@ -121,7 +121,7 @@ Status DecodeVersionEdit(std::string_view data, VersionEdit* edit) {
       case kNewFile3:
       case kNewFile4: {
         ManifestFile f;
-        uint64_t seq;
+        uint64_t smallest_seqno, largest_seqno;
         if (!in.Level(&f.level) || !in.Varint64(&f.number)) return bad("new file");
         if (tag == kNewFile3 && !in.Varint32(&u32)) return bad("new file path id");
         std::string_view smallest, largest;
@@ -129,7 +129,11 @@ Status DecodeVersionEdit(std::string_view data, VersionEdit* edit) {
         if (smallest.size() < 8 || largest.size() < 8) return bad("new file key shorter than its trailer");
         f.smallest.assign(smallest.substr(0, smallest.size() - 8));
         f.largest.assign(largest.substr(0, largest.size() - 8));
-        if (tag != kNewFile && (!in.Varint64(&seq) || !in.Varint64(&seq))) return bad("new file sequence numbers");
+        if (tag != kNewFile) {
+          if (!in.Varint64(&smallest_seqno) || !in.Varint64(&largest_seqno)) return bad("new file sequence numbers");
+          f.smallest_seqno = smallest_seqno;
+          f.largest_seqno = largest_seqno;
+        }
         if (tag == kNewFile4) {
           // Custom fields until the terminator; each is length-prefixed.
           for (;;) {
@@ -272,6 +276,8 @@ std::vector<Hint> HintsFromEdit(const VersionEdit& edit, const std::string& dir,
     h.bytes = f.size;
     h.smallest_key = f.smallest;
     h.largest_key = f.largest;
+    h.smallest_seqno = f.smallest_seqno;
+    h.largest_seqno = f.largest_seqno;
     h.reason = reason;
     hints.push_back(h);
   }

@@ -31,6 +31,9 @@ struct ManifestFile {
   // The table's smallest and largest user keys (its internal keys without
   // the 8-byte sequence and type trailer).
   std::string smallest, largest;
+  // Its keys' smallest and largest sequence numbers: RocksDB records them,
+  // LevelDB does not.
+  std::optional<uint64_t> smallest_seqno, largest_seqno;
 };
 
 struct VersionEdit {

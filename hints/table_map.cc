@@ -334,4 +334,20 @@ Status ForEachTableKey(const TableMap& map, const TableReadFn& read, const Table
   return p.ForEachKey(fn);
 }
 
+bool ReadFirstTableKey(std::string_view head, FirstTableKey* key) {
+  // The largest value type RocksDB 7-8 writes into data blocks
+  // (kTypeValuePreferredSeqno); LevelDB's are 0 and 1.
+  constexpr uint8_t kLargestValueType = 0x18;
+  VarintReader in(head);
+  uint32_t shared = 0, non_shared = 0, value_len = 0;
+  std::string_view internal_key;
+  if (!in.Varint32(&shared) || !in.Varint32(&non_shared) || !in.Varint32(&value_len)) return false;
+  if (shared != 0 || non_shared < 8 || !in.Bytes(non_shared, &internal_key)) return false;
+  uint64_t tag = DecodeFixed64(internal_key.data() + internal_key.size() - 8);
+  if ((tag & 0xff) > kLargestValueType) return false;
+  key->user_key.assign(internal_key.substr(0, internal_key.size() - 8));
+  key->sequence = tag >> 8;
+  return true;
+}
+
 }  // namespace hintfs

@@ -77,6 +77,24 @@ Status ParseTable(uint64_t file_size, const TableReadFn& read, TableMap* map);
 using TableKeyFn = std::function<Status(size_t block, std::string_view user_key)>;
 Status ForEachTableKey(const TableMap& map, const TableReadFn& read, const TableKeyFn& fn);
 
+// The first entry of a table's first data block, read from the table's
+// first bytes as they are written, before the rest of the file exists: its
+// user key and the sequence number of its internal key. A flush's table holds
+// only keys newer than every table before it; a compaction's output only
+// keys its inputs held, so the number tells them apart (hints/
+// level_inference.h).
+struct FirstTableKey {
+  std::string user_key;
+  uint64_t sequence = 0;
+};
+
+// Reads the first entry from head, the first bytes of a LevelDB or RocksDB
+// block-based table. False when head is too short to hold it, the block is
+// compressed (its first bytes are then no entry), or what is there is no
+// well-formed first entry (a key shared with nothing, an 8-byte tag with a
+// known value type): the caller then knows nothing, never a wrong number.
+bool ReadFirstTableKey(std::string_view head, FirstTableKey* key);
+
 }  // namespace hintfs
 
 #endif  // HINTFS_HINTS_TABLE_MAP_H_

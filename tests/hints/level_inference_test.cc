@@ -1,6 +1,7 @@
 // Level inference from the I/O pattern, with a clock the test moves.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <vector>
 
 #include "hints/file_tag.h"
@@ -285,6 +286,79 @@ TEST_F(LevelInferenceTest, ATableIsJudgedByWhatRanWhenItWasCreated) {
   EXPECT_EQ(FirstBytes("/db/000102.ldb"), 1);
   ASSERT_EQ(Of(Hint::Kind::kCompactionBegin).size(), 1u);
   EXPECT_EQ(NewTable("/db/000104.ldb", 0), 0);  // the switch's flush
+}
+
+// A RocksDB table's first bytes: its first data block's first entry, the
+// user key and its 8-byte tag (sequence number, value type 1), a value.
+std::string FirstEntry(const std::string& user_key, uint64_t sequence) {
+  std::string e;
+  e.push_back(0);  // shared with nothing
+  e.push_back(static_cast<char>(user_key.size() + 8));
+  e.push_back(1);  // value length
+  e += user_key;
+  uint64_t tag = sequence << 8 | 1;
+  for (int i = 0; i < 8; i++) e.push_back(static_cast<char>(tag >> (8 * i)));
+  return e + "v";
+}
+
+class SequenceNumberTest : public LevelInferenceTest {
+ protected:
+  // A table the MANIFEST recorded with its key and number ranges.
+  void Recorded(const std::string& path, int level, const std::string& smallest, const std::string& largest,
+                uint64_t smallest_seqno, uint64_t largest_seqno) {
+    Hint h;
+    h.kind = Hint::Kind::kCompactionOutput;
+    h.path = path, h.level = level, h.reason = "compaction";
+    h.smallest_key = smallest, h.largest_key = largest;
+    h.smallest_seqno = smallest_seqno, h.largest_seqno = largest_seqno;
+    bus_->Publish(h);
+  }
+  // A new table (no lifetime hint: the mount) whose first entry is key,
+  // sequence; the level published.
+  int NewTableStarting(const std::string& path, const std::string& key, uint64_t sequence) {
+    inference_->OnCreate(path, ZoneRole::kData);
+    inferred_.clear();
+    inference_->OnAppend(path, FirstEntry(key, sequence));
+    std::vector<Hint> created = Of(Hint::Kind::kTableFileCreation);
+    return created.size() == 1 ? created[0].level : -100;
+  }
+
+  void SetUp() override {
+    LevelInferenceTest::SetUp();
+    Recorded("/r/000100.sst", 0, "a", "z", 101, 200);
+    Recorded("/r/000101.sst", 1, "a", "z", 1, 100);
+    Recorded("/r/000102.sst", 2, "ca", "cz", 1, 50);
+    Recorded("/r/000103.sst", 3, "cb", "cx", 1, 40);
+  }
+};
+
+// Keys numbered above every recorded table's are a flush's, however many
+// flushes follow one log switch (RocksDB merges memtables) or none.
+TEST_F(SequenceNumberTest, OnlyAFlushWritesKeysNewerThanEveryTable) {
+  EXPECT_EQ(NewTableStarting("/r/000110.sst", "m", 201), 0);
+  EXPECT_EQ(NewTableStarting("/r/000111.sst", "b", 350), 0) << "a second flush, no log switch";
+  inference_->OnCreate("/r/000112.log", kWalClass);
+  EXPECT_EQ(NewTableStarting("/r/000113.sst", "m", 150), 1)
+      << "created after a log switch, but its keys are L0's: a compaction's";
+  EXPECT_EQ(NewTableStarting("/r/000114.sst", "q", 400), 0);
+  EXPECT_EQ(NewTable("/r/000115.sst", 0), 0) << "no entry to read and nothing scanned: a flush";
+}
+
+// L0 -> L1 and L2 -> L3 at once: an output goes below the compaction whose
+// tables hold its first key and number, the narrowest-ranged one if several.
+TEST_F(SequenceNumberTest, TwoCompactionsAtOnceAreToldApartByTheirKeys) {
+  for (const char* t : {"/r/000100.sst", "/r/000101.sst", "/r/000102.sst", "/r/000103.sst"}) Scan(t);
+  EXPECT_EQ(NewTableStarting("/r/000120.sst", "m", 150), 1) << "an L0 key";
+  EXPECT_EQ(NewTableStarting("/r/000121.sst", "m", 30), 1) << "an L1 key outside L2's range";
+  EXPECT_EQ(NewTableStarting("/r/000122.sst", "cc", 30), 3) << "in L1's ranges too, but L2's are narrower";
+  EXPECT_EQ(NewTableStarting("/r/000123.sst", "cc", 150), 1) << "numbered as L0's keys, which L2 holds none of";
+  EXPECT_EQ(NewTableStarting("/r/000124.sst", "cc", 0), 3) << "the bottom level's keys are numbered 0";
+  EXPECT_EQ(NewTableStarting("/r/000125.sst", "zz", 30), 1) << "held by none: below the shallowest";
+  // Announced as two compactions.
+  EXPECT_EQ(NewTableStarting("/r/000126.sst", "cd", 20), 3);
+  std::set<int> levels;
+  for (const Hint& h : Of(Hint::Kind::kCompactionOutput)) levels.insert(h.level);
+  EXPECT_EQ(levels, std::set<int>{3}) << "the previous L3 output, written";
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <rocksdb/db.h>
 
 #include "hints/manifest.h"
+#include "hints/table_map.h"
 #include "tests/fs/test_util.h"
 
 namespace hintfs {
@@ -124,6 +125,50 @@ std::string WriteLevelDb(const std::string& dir) {
   return FindManifest(dir);
 }
 
+// RocksDB records each table's smallest and largest sequence numbers,
+// LevelDB none. Each flush's tables hold only numbers above every table
+// recorded before them, and each live table's first entry, read from its
+// first bytes, is its smallest key with a number within the recorded ones.
+void CheckSequenceNumbers(const std::string& dir, const std::string& ext, const std::vector<VersionEdit>& edits) {
+  const bool rocksdb = ext == ".sst";
+  std::map<uint64_t, ManifestFile> live;
+  uint64_t largest = 0;
+  int flushes_seen = 0;
+  for (const VersionEdit& e : edits) {
+    for (const auto& [level, number] : e.deleted_files) live.erase(number);
+    uint64_t edit_largest = 0;
+    for (const ManifestFile& f : e.new_files) {
+      ASSERT_EQ(f.largest_seqno.has_value(), rocksdb) << f.number;
+      ASSERT_EQ(f.smallest_seqno.has_value(), rocksdb) << f.number;
+      if (rocksdb) {
+        EXPECT_LE(*f.smallest_seqno, *f.largest_seqno) << f.number;
+      }
+      if (rocksdb && e.IsFlush()) {
+        EXPECT_GT(*f.largest_seqno, largest) << "flush table " << f.number;
+        flushes_seen++;
+      }
+      if (rocksdb) edit_largest = std::max(edit_largest, *f.largest_seqno);
+      live[f.number] = f;
+    }
+    largest = std::max(largest, edit_largest);
+  }
+  if (rocksdb) {
+    EXPECT_GT(flushes_seen, 3);
+  }
+  for (const auto& [number, f] : live) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "/%06llu", static_cast<unsigned long long>(number));
+    std::string head = Slurp(dir + name + ext).substr(0, 4096);
+    FirstTableKey first;
+    ASSERT_TRUE(ReadFirstTableKey(head, &first)) << number;
+    EXPECT_EQ(first.user_key, f.smallest) << number;
+    if (rocksdb) {
+      EXPECT_GE(first.sequence, *f.smallest_seqno) << number;
+      EXPECT_LE(first.sequence, *f.largest_seqno) << number;
+    }
+  }
+}
+
 void CheckRealManifest(const std::string& dir, const std::string& manifest, const std::string& ext) {
   ASSERT_FALSE(manifest.empty());
   std::string bytes = Slurp(manifest);
@@ -147,6 +192,7 @@ void CheckRealManifest(const std::string& dir, const std::string& manifest, cons
       EXPECT_LE(f.smallest, f.largest);
     }
   }
+  CheckSequenceNumbers(dir, ext, whole);
   std::vector<Hint> hints = HintsFromEdit(whole.back(), dir, ext);
   for (const Hint& h : hints) {
     EXPECT_EQ(h.path.rfind(dir + "/", 0), 0u);
