@@ -22,6 +22,7 @@ std::string DirOf(const std::string& path) {
   return slash == std::string::npos ? "" : path.substr(0, slash);
 }
 
+
 }  // namespace
 
 LevelInference::LevelInference(std::shared_ptr<HintBus> bus, std::shared_ptr<IoObserver> next, Clock clock)
@@ -175,6 +176,7 @@ void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t b
   bool near = s.next_offset != UINT64_MAX && offset + kScanSlack >= s.next_offset &&
               offset <= s.next_offset + kScanSlack;
   s.run = near ? s.run + 1 : 0;
+  if (!near) s.run_from_start = offset == 0;
   s.next_offset = near ? std::max(s.next_offset, offset + bytes) : offset + bytes;
   if (offset == 0) {
     s.started_ns = now;
@@ -182,17 +184,19 @@ void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t b
   } else if (offset <= s.from_start) {
     s.from_start = std::max(s.from_start, offset + bytes);
   }
-  // A table opened for lookups reads its tail and single blocks; only a
-  // scan reads it front to back (nine tenths: the index and footer may
-  // already be cached).
+  // A table opened for lookups reads its tail (footer, index, filter: a run
+  // of reads, backwards) and single blocks; only a scan reads it front to
+  // back (a run from its first byte, or nine tenths of it: the index and
+  // footer may already be cached).
   auto size = sizes_.find(path);
   bool covered = size != sizes_.end() && size->second > 0 && s.from_start * 10 >= size->second * 9;
-  if (s.run >= kScanRun || covered) s.last_ns = now;
+  if ((s.run >= kScanRun && s.run_from_start) || covered) s.last_ns = now;
 }
 
-std::set<std::string> LevelInference::ScannedLocked(const std::string& dir, uint64_t now, bool started_too) const {
+std::set<std::string> LevelInference::ScannedLocked(const std::string& dir, uint64_t now, bool started_too,
+                                                   uint64_t window) const {
   std::set<std::string> scanned;  // the tables the store's running compactions read
-  auto recent = [&](uint64_t ns) { return ns != 0 && now - ns <= kScanWindowNs; };
+  auto recent = [&](uint64_t ns) { return ns != 0 && now - ns <= window; };
   for (const auto& [path, scan] : scans_) {
     if (DirOf(path) != dir) continue;  // another store's
     if (recent(scan.last_ns) || (started_too && recent(scan.started_ns))) scanned.insert(path);
@@ -254,50 +258,78 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
       break;
     default:  // no lifetime hint (LevelDB, FUSE): a flush goes where the last one went
       if (compaction_output) {
-        g.level = OutputLevelLocked(read, *first, scanned.empty() ? 1 : shallowest + 1);
+        // Only tables read front to back pair up (opening a table reads
+        // its tail and perhaps its first block too), within the inputs'
+        // window: a table a compaction read lives until the compaction is
+        // committed, however long ago it was read whole.
+        std::set<std::string> scans = ScannedLocked(dir, now, false, kInputWindowNs);
+        scans.insert(pending.scanned.begin(), pending.scanned.end());
+        g.level = OutputLevelLocked(dir, scans, *first, scanned.empty() ? 1 : shallowest + 1);
         break;
       }
       if (scanned.empty()) return Guess{store.flush_level, false};
       g.level = shallowest + 1;
   }
-  g.compaction = g.level > 0 && scanned.count(g.level - 1) != 0;
+  // (An output at L0 is a compaction only if L0 is being read: RocksDB's
+  // compaction of L0 into itself.)
+  g.compaction = scanned.count(g.level > 0 ? g.level - 1 : 0) != 0 && (g.level > 0 || compaction_output);
   return g;
 }
 
-int LevelInference::OutputLevelLocked(const std::set<std::string>& read, const FirstTableKey& first,
-                                      int fallback) const {
-  std::map<int, std::vector<const Table*>> by_level;
+bool LevelInference::Table::Holds(const FirstTableKey& first) const {
+  if (smallest.empty() && largest.empty()) return false;
+  if (first.user_key < smallest || first.user_key > largest) return false;
+  if (first.sequence == 0 || !smallest_seqno || !largest_seqno) return true;
+  return first.sequence >= *smallest_seqno && first.sequence <= *largest_seqno;
+}
+
+std::ptrdiff_t LevelInference::Table::RangePrefix() const {
+  if (smallest.empty() && largest.empty()) return -1;
+  size_t n = std::min(smallest.size(), largest.size());
+  return std::mismatch(smallest.begin(), smallest.begin() + n, largest.begin()).first - smallest.begin();
+}
+
+int LevelInference::OutputLevelLocked(const std::string& dir, const std::set<std::string>& read,
+                                      const FirstTableKey& first, int fallback) const {
+  std::map<int, std::vector<const Table*>, std::greater<int>> by_level;  // deepest first
   for (const std::string& path : read) {
     auto t = tables_.find(path);
     if (t != tables_.end() && t->second.level >= 0) by_level[t->second.level].push_back(&t->second);
   }
-  // A table holds the entry if its key range does and, unless the output
-  // is at the bottom (RocksDB numbers its keys 0 there), its number range.
-  auto holds = [&](const Table& t) {
-    if (t.smallest.empty() && t.largest.empty()) return false;
-    if (first.user_key < t.smallest || first.user_key > t.largest) return false;
-    if (first.sequence == 0 || !t.smallest_seqno || !t.largest_seqno) return true;
-    return first.sequence >= *t.smallest_seqno && first.sequence <= *t.largest_seqno;
-  };
-  auto common_prefix = [](const std::string& a, const std::string& b) {
-    return std::mismatch(a.begin(), a.begin() + std::min(a.size(), b.size()), b.begin()).first - a.begin();
-  };
+  // Pair the levels being read into compactions from the deepest up. The
+  // deepest is read as a compaction's output level (its tables are read one
+  // by one as the merge reaches them; the inputs above were read at the
+  // start), with the level above it as the inputs. RocksDB runs no two
+  // compactions that share a table, so a level is in one pair at most. A
+  // level left alone is an output level whose inputs above are read no
+  // more, or L0, compacted into itself while L1 is busy (or into an empty L1).
+  // Of the tables holding the entry, the narrowest-ranged decides.
   int best_level = fallback;
   std::ptrdiff_t best_prefix = -1;
-  int paired_to = -1;  // deepest level already paired into a compaction
-  for (const auto& [start, tables] : by_level) {
-    if (start <= paired_to) continue;
-    paired_to = start + 1;
-    for (int level : {start, start + 1}) {
-      auto at = by_level.find(level);
-      if (at == by_level.end()) continue;
-      for (const Table* t : at->second) {
-        std::ptrdiff_t prefix = common_prefix(t->smallest, t->largest);
-        if (holds(*t) && prefix > best_prefix) best_level = start + 1, best_prefix = prefix;
-      }
+  int paired_from = INT32_MAX;  // shallowest level already in a pair
+  for (const auto& [level, tables] : by_level) {
+    if (level >= paired_from) continue;
+    auto above = level > 0 ? by_level.find(level - 1) : by_level.end();
+    int output_level = level;
+    if (level == 0 && !LevelHasTablesLocked(dir, 1)) output_level = 1;
+    std::vector<const Table*> inputs = tables;
+    if (above != by_level.end()) {
+      inputs.insert(inputs.end(), above->second.begin(), above->second.end());
+      paired_from = level - 1;
+    }
+    for (const Table* t : inputs) {
+      std::ptrdiff_t prefix = t->RangePrefix();
+      if (t->Holds(first) && prefix > best_prefix) best_level = output_level, best_prefix = prefix;
     }
   }
   return best_level;
+}
+
+bool LevelInference::LevelHasTablesLocked(const std::string& dir, int level) const {
+  for (const auto& [path, t] : tables_) {
+    if (t.level == level && DirOf(path) == dir) return true;
+  }
+  return false;
 }
 
 int64_t LevelInference::JoinCompactionLocked(const std::string& output, int level, const Pending& pending,

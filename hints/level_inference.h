@@ -96,6 +96,11 @@ class LevelInference : public IoObserver {
   static constexpr uint64_t kScanWindowNs = 1000000000;
   // Ids of inferred compactions start here, far above any store's job ids.
   static constexpr int64_t kInferredJobBase = int64_t{1} << 48;
+  // A live table scanned within this long is taken for an input of a
+  // running compaction when a table's first entry is matched to its inputs:
+  // compactions read inputs whole at their start (readahead) and run for
+  // seconds; an input is deleted when its compaction is committed.
+  static constexpr uint64_t kInputWindowNs = 10 * kScanWindowNs;
   // An inferred compaction with no sign of life this long is over.
   static constexpr uint64_t kJobIdleNs = 10 * kScanWindowNs;
 
@@ -103,6 +108,7 @@ class LevelInference : public IoObserver {
   struct Scan {
     uint64_t next_offset = UINT64_MAX;
     int run = 0;           // reads in a row that continued the previous one
+    bool run_from_start = false;  // the run began at the table's first byte
     uint64_t from_start = 0;  // bytes read without a gap from offset 0
     uint64_t last_ns = 0;  // when the run was last extended (0: not scanning)
     uint64_t started_ns = 0;  // when the table was last read from its first byte
@@ -111,6 +117,14 @@ class LevelInference : public IoObserver {
     int level = -1;
     std::string smallest, largest;  // both empty: key range unknown
     std::optional<uint64_t> smallest_seqno, largest_seqno;  // RocksDB's MANIFEST
+    // Whether a table with first as an entry could be written from this
+    // one: its key range holds the key and, unless the key is numbered 0
+    // (RocksDB's bottom level) or its numbers are unknown, its number range
+    // holds the number.
+    bool Holds(const FirstTableKey& first) const;
+    // How narrow its key range is: the length of the prefix its smallest
+    // and largest keys share (-1: the range is unknown).
+    std::ptrdiff_t RangePrefix() const;
   };
   struct Guess {
     int level = 0;
@@ -141,12 +155,17 @@ class LevelInference : public IoObserver {
   };
   // first: the table's first entry, or null if its first bytes did not show it.
   Guess GuessLocked(const std::string& dir, const Pending& pending, const FirstTableKey* first, uint64_t now);
-  // The level of a compaction's output whose first entry is first, from the
-  // tables being read (read), or fallback if none of them holds it.
-  int OutputLevelLocked(const std::set<std::string>& read, const FirstTableKey& first, int fallback) const;
+  // The level of a compaction's output in the store in dir whose first
+  // entry is first: that of the compaction, among those the tables being
+  // read (read) pair up into, with an input holding it (the
+  // narrowest-ranged if several); fallback if none does.
+  int OutputLevelLocked(const std::string& dir, const std::set<std::string>& read, const FirstTableKey& first,
+                        int fallback) const;
+  bool LevelHasTablesLocked(const std::string& dir, int level) const;
   // Tables of the store in dir scanned within the window (started_too: or
   // read from their first byte).
-  std::set<std::string> ScannedLocked(const std::string& dir, uint64_t now, bool started_too) const;
+  std::set<std::string> ScannedLocked(const std::string& dir, uint64_t now, bool started_too,
+                                      uint64_t window = kScanWindowNs) const;
   // The job an output at level joins (begun now if none writes that level),
   // adding the hints that announce it and the job's previous output.
   int64_t JoinCompactionLocked(const std::string& output, int level, const Pending& pending, uint64_t now,

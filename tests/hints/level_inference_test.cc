@@ -361,5 +361,51 @@ TEST_F(SequenceNumberTest, TwoCompactionsAtOnceAreToldApartByTheirKeys) {
   EXPECT_EQ(levels, std::set<int>{3}) << "the previous L3 output, written";
 }
 
+// L1 busy with L1 -> L2, RocksDB compacts L0 into itself: levels are paired
+// from the deepest read up, L1 with L2, and L0 left alone writes L0.
+TEST_F(SequenceNumberTest, L0LeftAloneIsCompactedIntoItself) {
+  Scan("/r/000101.sst");  // L1 -> L2
+  Scan("/r/000102.sst");
+  Scan("/r/000100.sst");  // L0 -> L0
+  EXPECT_EQ(NewTableStarting("/r/000130.sst", "m", 150), 0);
+  std::vector<Hint> begun = Of(Hint::Kind::kCompactionBegin);
+  ASSERT_EQ(begun.size(), 1u);
+  EXPECT_EQ(begun[0].level, 0);
+  ASSERT_EQ(begun[0].inputs.size(), 1u);
+  EXPECT_EQ(begun[0].inputs[0].path, "/r/000100.sst");
+  EXPECT_EQ(NewTableStarting("/r/000131.sst", "cc", 30), 2) << "the L1 -> L2 compaction's";
+  EXPECT_EQ(NewTableStarting("/r/000132.sst", "d", 170), 0) << "the L0 compaction's again";
+}
+
+// A level read alone below L0 is a compaction's output level whose inputs
+// above were read at its start and are read no more.
+TEST_F(SequenceNumberTest, ALevelReadAloneIsAnOutputLevel) {
+  Scan("/r/000103.sst");
+  EXPECT_EQ(NewTableStarting("/r/000140.sst", "cc", 10), 3);
+}
+
+// Opening a table reads its footer, index and filter from its end,
+// backwards, and perhaps its first block: no scan, so the L2 table opened
+// does not pair with L1 and leave L0 to compact into itself.
+TEST_F(SequenceNumberTest, ATableBeingOpenedIsNoCompactionsInput) {
+  Scan("/r/000100.sst");
+  Scan("/r/000101.sst");
+  for (uint64_t off : {1985305ull, 1985217ull, 1984323ull, 1974648ull}) inference_->OnRead("/r/000102.sst", off, 90, 0);
+  inference_->OnRead("/r/000102.sst", 0, 4132, 0);
+  EXPECT_EQ(NewTableStarting("/r/000150.sst", "m", 150), 1);
+}
+
+// A compaction reads an input whole at its start and may run for seconds:
+// a live table scanned that long ago is still one of its inputs (the store
+// deletes it when it commits the compaction).
+TEST_F(SequenceNumberTest, AnInputReadWholeSecondsAgoStillCounts) {
+  Scan("/r/000101.sst");  // L1, read at the start of L0 -> L1
+  now_ += 5 * LevelInference::kScanWindowNs;
+  Scan("/r/000100.sst");  // L0, still being read
+  EXPECT_EQ(NewTableStarting("/r/000160.sst", "m", 150), 1) << "not L0 compacted into itself";
+  now_ += LevelInference::kInputWindowNs + 1;
+  EXPECT_EQ(NewTableStarting("/r/000161.sst", "m", 150), 1) << "nothing read lately: the fallback, L1";
+}
+
 }  // namespace
 }  // namespace hintfs
