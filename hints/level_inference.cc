@@ -291,10 +291,20 @@ std::ptrdiff_t LevelInference::Table::RangePrefix() const {
 
 int LevelInference::OutputLevelLocked(const std::string& dir, const std::set<std::string>& read,
                                       const FirstTableKey& first, int fallback) const {
-  std::map<int, std::vector<const Table*>, std::greater<int>> by_level;  // deepest first
+  // A compaction's first output begins with its inputs' smallest key: if
+  // the entry is a table's smallest, no table with a smaller key is an input,
+  // and the compaction is a new one, not one inferred running.
+  bool first_output = false;
   for (const std::string& path : read) {
     auto t = tables_.find(path);
-    if (t != tables_.end() && t->second.level >= 0) by_level[t->second.level].push_back(&t->second);
+    first_output |= t != tables_.end() && t->second.smallest == first.user_key && t->second.Holds(first);
+  }
+  std::map<int, std::vector<std::string>, std::greater<int>> by_level;  // deepest first
+  for (const std::string& path : read) {
+    auto t = tables_.find(path);
+    if (t == tables_.end() || t->second.level < 0) continue;
+    if (first_output && t->second.smallest < first.user_key) continue;
+    by_level[t->second.level].push_back(path);
   }
   // Pair the levels being read into compactions from the deepest up. The
   // deepest is read as a compaction's output level (its tables are read one
@@ -302,27 +312,42 @@ int LevelInference::OutputLevelLocked(const std::string& dir, const std::set<std
   // start), with the level above it as the inputs. RocksDB runs no two
   // compactions that share a table, so a level is in one pair at most. A
   // level left alone is an output level whose inputs above are read no
-  // more, or L0, compacted into itself while L1 is busy (or into an empty L1).
+  // more, or L0: compacted into L1 if the compaction inferred running with
+  // the table as an input says so (L1's input was read too long ago) or L1
+  // is empty, else into itself (RocksDB does that while L1 is busy, also
+  // beside an L0 -> L1 compaction of other L0 tables).
   // Of the tables holding the entry, the narrowest-ranged decides.
   int best_level = fallback;
   std::ptrdiff_t best_prefix = -1;
   int paired_from = INT32_MAX;  // shallowest level already in a pair
-  for (const auto& [level, tables] : by_level) {
+  for (const auto& [level, paths] : by_level) {
     if (level >= paired_from) continue;
     auto above = level > 0 ? by_level.find(level - 1) : by_level.end();
-    int output_level = level;
-    if (level == 0 && !LevelHasTablesLocked(dir, 1)) output_level = 1;
-    std::vector<const Table*> inputs = tables;
+    std::vector<std::string> inputs = paths;
     if (above != by_level.end()) {
       inputs.insert(inputs.end(), above->second.begin(), above->second.end());
       paired_from = level - 1;
     }
-    for (const Table* t : inputs) {
-      std::ptrdiff_t prefix = t->RangePrefix();
-      if (t->Holds(first) && prefix > best_prefix) best_level = output_level, best_prefix = prefix;
+    for (const std::string& path : inputs) {
+      const Table& t = tables_.at(path);
+      std::ptrdiff_t prefix = t.RangePrefix();
+      if (!t.Holds(first) || prefix <= best_prefix) continue;
+      best_level = level == 0 ? LevelZeroOutputLocked(dir, first_output ? "" : path, paths) : level;
+      best_prefix = prefix;
     }
   }
   return best_level;
+}
+
+int LevelInference::LevelZeroOutputLocked(const std::string& dir, const std::string& holder,
+                                          const std::vector<std::string>& read) const {
+  auto job = input_of_.find(holder);
+  if (job != input_of_.end()) return jobs_.at(job->second).output_level;
+  for (const std::string& path : read) {
+    job = input_of_.find(path);
+    if (job != input_of_.end() && jobs_.at(job->second).output_level == 1) return 0;
+  }
+  return LevelHasTablesLocked(dir, 1) ? 0 : 1;
 }
 
 bool LevelInference::LevelHasTablesLocked(const std::string& dir, int level) const {

@@ -162,6 +162,14 @@ class LevelInference : public IoObserver {
   int OutputLevelLocked(const std::string& dir, const std::set<std::string>& read, const FirstTableKey& first,
                         int fallback) const;
   bool LevelHasTablesLocked(const std::string& dir, int level) const;
+  // Where a compaction that reads the L0 table holder (among the L0 tables
+  // read, and no L1 table) writes: where the inferred compaction running
+  // with holder as an input writes (holder empty: a new compaction); L0 if
+  // another of them is an input of an inferred L0 -> L1 compaction (RocksDB
+  // compacts the L0 tables that one left into themselves) or L1 has tables;
+  // else L1.
+  int LevelZeroOutputLocked(const std::string& dir, const std::string& holder,
+                            const std::vector<std::string>& read) const;
   // Tables of the store in dir scanned within the window (started_too: or
   // read from their first byte).
   std::set<std::string> ScannedLocked(const std::string& dir, uint64_t now, bool started_too,

@@ -407,5 +407,49 @@ TEST_F(SequenceNumberTest, AnInputReadWholeSecondsAgoStillCounts) {
   EXPECT_EQ(NewTableStarting("/r/000161.sst", "m", 150), 1) << "nothing read lately: the fallback, L1";
 }
 
+// A compaction's first output begins with its inputs' smallest key: an L1
+// table with a smaller one being read is another compaction's input.
+TEST_F(SequenceNumberTest, AFirstOutputRulesOutTablesWithSmallerKeys) {
+  Recorded("/r/000170.sst", 0, "b", "y", 201, 300);
+  Scan("/r/000170.sst");
+  Scan("/r/000101.sst");  // L1, from "a"
+  EXPECT_EQ(NewTableStarting("/r/000171.sst", "b", 250), 0) << "L0 compacted into itself";
+  EXPECT_EQ(NewTableStarting("/r/000172.sst", "c", 250), 1) << "not a first output: L0 -> L1";
+}
+
+// L0 -> L1 outlives the window in which its L1 input was read: L0 still
+// being read alone goes on writing L1, as the compaction inferred says.
+TEST_F(SequenceNumberTest, LevelZeroReadAloneGoesWhereItsRunningCompactionWrites) {
+  Scan("/r/000100.sst");
+  Scan("/r/000101.sst");
+  EXPECT_EQ(NewTableStarting("/r/000180.sst", "m", 150), 1);
+  now_ += LevelInference::kInputWindowNs / 2 + 1;
+  Scan("/r/000100.sst");
+  now_ += LevelInference::kInputWindowNs / 2 + 1;
+  EXPECT_EQ(NewTableStarting("/r/000181.sst", "n", 160), 1);
+  // Beside it, RocksDB compacts the L0 tables it left into themselves.
+  Recorded("/r/000182.sst", 0, "a", "z", 301, 400);
+  Scan("/r/000182.sst");
+  EXPECT_EQ(NewTableStarting("/r/000183.sst", "p", 350), 0);
+  EXPECT_EQ(NewTableStarting("/r/000184.sst", "q", 170), 1) << "L0 -> L1's again";
+}
+
+// A first output begins a new compaction, whatever compaction inferred
+// earlier claimed its table: L0 tables read beside an L0 -> L1 one's may be
+// taken for its inputs.
+TEST_F(SequenceNumberTest, AFirstOutputBeginsANewCompaction) {
+  Recorded("/r/000185.sst", 0, "b", "y", 301, 400);
+  Scan("/r/000100.sst");
+  Scan("/r/000101.sst");
+  Scan("/r/000185.sst");
+  EXPECT_EQ(NewTableStarting("/r/000186.sst", "m", 150), 1);  // L0 -> L1, claiming 185 too
+  now_ += LevelInference::kInputWindowNs / 2 + 1;
+  Scan("/r/000100.sst");
+  Scan("/r/000185.sst");
+  now_ += LevelInference::kInputWindowNs / 2 + 1;
+  EXPECT_EQ(NewTableStarting("/r/000187.sst", "c", 350), 1) << "185's key, as that compaction's";
+  EXPECT_EQ(NewTableStarting("/r/000188.sst", "b", 350), 0) << "185's smallest: its own compaction's first";
+}
+
 }  // namespace
 }  // namespace hintfs
