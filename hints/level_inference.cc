@@ -392,15 +392,22 @@ std::vector<HintFile> LevelInference::InputsLocked(const std::string& dir, int o
   // The tables of the level above being scanned, and those of the output
   // level whose key ranges meet theirs (the ones the store must merge them
   // with); without key ranges, the output level's tables being scanned.
+  // A store whose tables' first entries place its outputs (RocksDB) counts
+  // only tables read front to back (opening a table reads its first block),
+  // none an input of another compaction inferred running; others also
+  // tables read from their first byte.
   std::set<std::string> inputs;
   std::string low, high;
   bool ranges_known = true;
-  std::set<std::string> read = ScannedLocked(dir, now, true);
-  read.insert(read_at_creation.begin(), read_at_creation.end());
+  auto store = stores_.find(dir);
+  const bool by_entries = store != stores_.end() && store->second.max_seqno.has_value();
+  std::set<std::string> read = ScannedLocked(dir, now, !by_entries);
+  if (!by_entries) read.insert(read_at_creation.begin(), read_at_creation.end());
   for (const std::string& path : read) {
     auto known = tables_.find(path);
     if (known == tables_.end()) continue;  // deleted since
     const Table& t = known->second;
+    if (by_entries && input_of_.count(path) != 0) continue;  // no table is in two compactions
     if (t.level == output_level) inputs.insert(path);
     if (t.level != output_level - 1) continue;
     inputs.insert(path);
@@ -410,7 +417,7 @@ std::vector<HintFile> LevelInference::InputsLocked(const std::string& dir, int o
   }
   if (ranges_known && !high.empty()) {
     for (const auto& [path, t] : tables_) {
-      if (DirOf(path) != dir) continue;
+      if (DirOf(path) != dir || (by_entries && input_of_.count(path) != 0)) continue;
       bool ranged = !t.smallest.empty() || !t.largest.empty();
       if (t.level == output_level && ranged && t.smallest <= high && t.largest >= low) inputs.insert(path);
     }

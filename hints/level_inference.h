@@ -179,7 +179,8 @@ class LevelInference : public IoObserver {
   int64_t JoinCompactionLocked(const std::string& output, int level, const Pending& pending, uint64_t now,
                                std::vector<Hint>* hints);
   // The inputs of a compaction writing output_level, from the reads under
-  // way now and those at its first output's creation.
+  // way now and those at its first output's creation (for a store that
+  // records sequence numbers: the tables scanned now, claimed by no other).
   std::vector<HintFile> InputsLocked(const std::string& dir, int output_level,
                                      const std::set<std::string>& read_at_creation, uint64_t now) const;
   void EndJobLocked(int64_t id, std::vector<Hint>* hints);

@@ -334,11 +334,14 @@ Status ForEachTableKey(const TableMap& map, const TableReadFn& read, const Table
   return p.ForEachKey(fn);
 }
 
-bool ReadFirstTableKey(std::string_view head, FirstTableKey* key) {
+namespace {
+
+// The first entry of an uncompressed data block.
+bool ReadFirstEntry(std::string_view block, FirstTableKey* key) {
   // The largest value type RocksDB 7-8 writes into data blocks
   // (kTypeValuePreferredSeqno); LevelDB's are 0 and 1.
   constexpr uint8_t kLargestValueType = 0x18;
-  VarintReader in(head);
+  VarintReader in(block);
   uint32_t shared = 0, non_shared = 0, value_len = 0;
   std::string_view internal_key;
   if (!in.Varint32(&shared) || !in.Varint32(&non_shared) || !in.Varint32(&value_len)) return false;
@@ -348,6 +351,69 @@ bool ReadFirstTableKey(std::string_view head, FirstTableKey* key) {
   key->user_key.assign(internal_key.substr(0, internal_key.size() - 8));
   key->sequence = tag >> 8;
   return true;
+}
+
+// Decodes up to limit bytes from the start of a block in Snappy's raw
+// format (a varint length, then literals and copies of earlier output), all
+// head holds of it. Only the prefix is there, so snappy::RawUncompress,
+// which wants the whole block, cannot do it. False if head does not start
+// like a Snappy block (the first element is always a literal).
+bool SnappyPrefix(std::string_view head, size_t limit, std::string* out) {
+  constexpr uint64_t kLargestBlock = 64 << 20;
+  VarintReader in(head);
+  uint64_t length = 0;
+  if (!in.Varint64(&length) || length == 0 || length > kLargestBlock) return false;
+  head.remove_prefix(head.size() - in.remaining());
+  limit = std::min<size_t>(limit, length);
+  out->clear();
+  auto little_endian = [&](size_t n, uint64_t* v) {
+    if (head.size() < n) return false;
+    *v = 0;
+    for (size_t i = 0; i < n; i++) *v |= uint64_t{static_cast<uint8_t>(head[i])} << (8 * i);
+    head.remove_prefix(n);
+    return true;
+  };
+  while (out->size() < limit && !head.empty()) {
+    const uint8_t tag = static_cast<uint8_t>(head[0]);
+    head.remove_prefix(1);
+    uint64_t n = 0, offset = 0;
+    if ((tag & 3) == 0) {  // a literal: its length - 1 in the tag, or in the 1-4 bytes after it
+      const uint64_t t = tag >> 2;
+      if (t < 60) {
+        n = t + 1;
+      } else {
+        if (!little_endian(t - 59, &n)) return false;
+        n += 1;
+      }
+      size_t take = std::min<size_t>(n, head.size());
+      out->append(head.substr(0, take));
+      head.remove_prefix(take);
+      continue;
+    }
+    if (out->empty()) return false;
+    if ((tag & 3) == 1) {  // copies: a length and an offset back into the output
+      n = 4 + ((tag >> 2) & 7);
+      if (!little_endian(1, &offset)) return false;
+      offset |= static_cast<uint64_t>(tag >> 5) << 8;
+    } else {
+      n = (tag >> 2) + 1;
+      if (!little_endian((tag & 3) == 2 ? 2 : 4, &offset)) return false;
+    }
+    if (offset == 0 || offset > out->size()) return false;
+    for (uint64_t k = 0; k < n && out->size() < limit; k++) out->push_back((*out)[out->size() - offset]);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ReadFirstTableKey(std::string_view head, FirstTableKey* key) {
+  // An uncompressed block starts with its first entry's 0 shared bytes; a
+  // Snappy one with its nonzero length, so neither passes for the other.
+  constexpr size_t kEntryBytes = 4096;  // more than a first entry's key
+  if (ReadFirstEntry(head, key)) return true;
+  std::string block;
+  return SnappyPrefix(head, kEntryBytes, &block) && ReadFirstEntry(block, key);
 }
 
 }  // namespace hintfs

@@ -89,10 +89,11 @@ struct FirstTableKey {
 };
 
 // Reads the first entry from head, the first bytes of a LevelDB or RocksDB
-// block-based table. False when head is too short to hold it, the block is
-// compressed (its first bytes are then no entry), or what is there is no
-// well-formed first entry (a key shared with nothing, an 8-byte tag with a
-// known value type): the caller then knows nothing, never a wrong number.
+// block-based table, its first block uncompressed or Snappy-compressed (the
+// stores' default). False when head is too short to hold it, the block is
+// compressed otherwise, or what is there is no well-formed first entry (a
+// key shared with nothing, an 8-byte tag with a known value type): the
+// caller then knows nothing, never a wrong number.
 bool ReadFirstTableKey(std::string_view head, FirstTableKey* key);
 
 }  // namespace hintfs

@@ -161,28 +161,27 @@ TEST(LevelDbTableMap, MatchesWhatLevelDbWrote) {
   }
 }
 
-// A table's first entry, from its first bytes only: the first key of an
-// uncompressed table and its sequence number (both test writers write 0;
-// the real stores' numbers are checked in manifest_test.cc), and nothing from
-// a compressed block or too few bytes; noise never reads past its end.
+// A table's first entry, from its first bytes only, the first block plain
+// or Snappy-compressed: the first key and its sequence number (both test
+// writers write 0; the real stores' numbers are checked in
+// manifest_test.cc), and nothing from too few bytes; noise never reads
+// past its end.
 TEST(FirstTableKey, ReadFromATablesFirstBytes) {
   test::ScratchDir dir;
   for (bool snappy : {false, true}) {
     std::string rocks = test::WriteRocksDbTable(dir.File("t.sst"), 5, snappy, 100);
     std::string level = WriteLevelDbTable(dir.File("t.ldb"), snappy, 100);
     FirstTableKey k;
-    EXPECT_EQ(ReadFirstTableKey(std::string_view(rocks).substr(0, 4096), &k), !snappy);
-    if (!snappy) {
-      EXPECT_EQ(k.user_key, Key(0));
-      EXPECT_EQ(k.sequence, 0u);
-    }
+    ASSERT_TRUE(ReadFirstTableKey(std::string_view(rocks).substr(0, 4096), &k));
+    EXPECT_EQ(k.user_key, Key(0));
+    EXPECT_EQ(k.sequence, 0u);
     k = FirstTableKey();
-    EXPECT_EQ(ReadFirstTableKey(std::string_view(level).substr(0, 4096), &k), !snappy);
-    if (!snappy) {
-      EXPECT_EQ(k.user_key, Key(0));
-      EXPECT_EQ(k.sequence, 0u);
-    }
-    // Cut anywhere inside the first entry's key: nothing.
+    ASSERT_TRUE(ReadFirstTableKey(std::string_view(level).substr(0, 4096), &k));
+    EXPECT_EQ(k.user_key, Key(0));
+    EXPECT_EQ(k.sequence, 0u);
+    // Cut anywhere inside the first entry's key: nothing (Snappy may code
+    // the key's tag in fewer bytes than it has: cut the plain table).
+    if (snappy) continue;
     for (size_t n = 0; n < 3 + Key(0).size() + 8; n++) EXPECT_FALSE(ReadFirstTableKey(rocks.substr(0, n), &k)) << n;
   }
   std::mt19937_64 rng(9);
