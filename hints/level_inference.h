@@ -1,28 +1,37 @@
 // LevelInference: guesses a new table's LSM level before its first byte for
 // stores that send no hints about it (RocksDB without the listener, LevelDB,
 // anything on the FUSE mount), from what the filesystem sees:
-//   - which tables are being scanned right now (a run of reads that each
-//     start near where the previous one ended, or reads from the start that
-//     covered nearly all of a table this mount saw written: through the
-//     kernel a small table arrives in one or two reads): the inputs of a
-//     running compaction, whose levels the MANIFEST already told (hints on
-//     the bus);
+//   - which tables are being scanned right now (a run of reads from a
+//     table's first byte, each starting near where the previous one ended,
+//     or reads from the start that covered nearly all of a table this mount
+//     saw written: through the kernel a small table arrives in one or two
+//     reads; opening a table reads its footer, index and filter backwards
+//     from its end, which is no scan): the inputs of a running compaction,
+//     whose levels the MANIFEST already told (hints on the bus);
 //   - the writer's lifetime hint (RocksDB: short = WAL, medium = L0 or the
 //     base level, long = the level below the base, extreme = deeper);
-//   - the table's first entry, read from its first append (when its first
-//     block is not compressed): a store that records its tables' sequence
-//     numbers in the MANIFEST (RocksDB) writes keys numbered above every
-//     recorded table's only in a flush; a compaction's output holds keys of
-//     its inputs, so its first key and number lie within one input's ranges.
+//   - the table's first entry, read from its first append (its first block
+//     plain or Snappy-compressed): a store that records its tables'
+//     sequence numbers in the MANIFEST (RocksDB) writes keys numbered above
+//     every recorded table's only in a flush; a compaction's output holds
+//     keys of its inputs, so its first key and number lie within one
+//     input's ranges.
 // Where the first entry's number decides, a flush is level 0 (or where the
-// store's last flush went) and a compaction's output goes one level below
-// the compaction that holds its first key: the levels being read are paired
-// into compactions from the shallowest down (one reading level L also reads
-// L + 1), and of those whose tables' key and number ranges hold the entry,
-// the one whose holding table's key range is narrowest (longest common
-// prefix) wins: two compactions at once, L0 -> L1 and L2 -> L3, both read
-// wide-ranged tables only in the first. Without the number (LevelDB, a
-// compressed first block, a store's first flush):
+// store's last flush went) and a compaction's output is placed by the
+// compaction whose inputs hold its first entry. Live tables scanned within
+// kInputWindowNs count as inputs (a compaction reads its inputs whole at its
+// start and runs for seconds; the store deletes them when it commits). The
+// levels they are at are paired into compactions from the deepest up: the
+// deepest is an output level, with the level above it as the inputs; a
+// level left alone is an output level whose inputs above are read no more,
+// or L0, which RocksDB compacts into itself while L1 is busy (unless the
+// compaction inferred running with the entry's table as an input writes L1,
+// or L1 is empty). Of the tables holding the entry the one whose key range
+// is narrowest (longest common prefix) decides: L0 -> L1 and L2 -> L3 at
+// once both read wide-ranged tables only in the first. An entry that is a
+// table's smallest key begins a new compaction (its first output): tables
+// with smaller keys are no inputs of it. Without the number (LevelDB, other
+// compressions, a store's first flush):
 // the first table created after a new write-ahead log is the flush of the
 // old one's memtable, whatever else runs. Otherwise no scan under way means a
 // flush too: level 0, or for a store that sends no lifetime hint the level
@@ -40,8 +49,10 @@
 // before its first output's first byte: a compaction-begin hint (reason
 // "inferred", a job id from kInferredJobBase up) whose inputs are the
 // tables of level L being scanned and the tables of level L + 1 whose key
-// ranges (from the MANIFEST) overlap theirs, and whose count is how many
-// inputs that makes. Later outputs to the same level join the running
+// ranges (from the MANIFEST) overlap theirs (for a store that records
+// sequence numbers, only tables no other inferred compaction has as
+// inputs: a table is in one compaction at a time), and whose count is how
+// many inputs that makes. Later outputs to the same level join the running
 // job; each output gets its compaction-output hint when the next begins or
 // the job ends. The job ends (a compaction-end hint) when the MANIFEST
 // removes one of its inputs, which is when the store commits it, or after
