@@ -22,7 +22,6 @@ std::string DirOf(const std::string& path) {
   return slash == std::string::npos ? "" : path.substr(0, slash);
 }
 
-
 }  // namespace
 
 LevelInference::LevelInference(std::shared_ptr<HintBus> bus, std::shared_ptr<IoObserver> next, Clock clock)
