@@ -16,6 +16,11 @@ constexpr int kScanRun = 3;
 // continue it: readahead through the kernel (a FUSE mount) arrives out of
 // order by a request or two.
 constexpr uint64_t kScanSlack = 128 << 10;
+// Bytes read without a gap from a table's first byte that make a scan
+// whatever the requests' sizes (a compaction's readahead may read a table
+// in two): more than a table's opening reads, or the kernel's readahead
+// around one block.
+constexpr uint64_t kScanBytes = 256 << 10;
 
 std::string DirOf(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -40,6 +45,7 @@ void LevelInference::OnHint(const Hint& h) {
       case Hint::Kind::kCompactionOutput:
         if (h.level >= 0 && h.reason != "inferred") {
           Table& t = tables_[h.path];
+          if (t.level < 0) t.recorded_ns = clock_();
           t.level = h.level;
           if (!h.smallest_key.empty() || !h.largest_key.empty()) {
             t.smallest = h.smallest_key;
@@ -53,12 +59,23 @@ void LevelInference::OnHint(const Hint& h) {
             t.largest_seqno = h.largest_seqno;
             store.max_seqno = std::max(store.max_seqno.value_or(0), *h.largest_seqno);
           }
+          // The MANIFEST records a compaction's outputs when the store
+          // commits it, whatever inputs were taken for its.
+          auto job = output_of_.find(h.path);
+          if (job != output_of_.end()) EndJobLocked(job->second, &hints);
         }
         break;
       case Hint::Kind::kFileDeleted: {
-        // The MANIFEST dropping an input is the store committing its compaction.
+        // A compaction committed the input: the one inferred, or another
+        // whose input it was taken for. The job ends when the MANIFEST
+        // records its outputs (the same edit, after its deletions).
         auto job = input_of_.find(h.path);
-        if (job != input_of_.end()) EndJobLocked(job->second, &hints);
+        if (job != input_of_.end()) {
+          std::vector<HintFile>& inputs = jobs_[job->second].inputs;
+          inputs.erase(std::remove_if(inputs.begin(), inputs.end(), [&](const HintFile& f) { return f.path == h.path; }),
+                       inputs.end());
+          input_of_.erase(job);
+        }
         tables_.erase(h.path);
         scans_.erase(h.path);
         sizes_.erase(h.path);
@@ -131,7 +148,7 @@ void LevelInference::GuessAtFirstByte(const std::string& path, std::string_view 
     FirstTableKey first;
     const bool first_known = at_start && ReadFirstTableKey(data, &first);
     Guess guess = GuessLocked(DirOf(path), it->second, first_known ? &first : nullptr, now);
-    int64_t job = guess.compaction ? JoinCompactionLocked(path, guess.level, it->second, now, &hints) : -1;
+    int64_t job = guess.compaction ? JoinCompactionLocked(path, guess, it->second, now, &hints) : -1;
     pending_.erase(it);
     Hint h;
     h.kind = Hint::Kind::kTableFileCreation;
@@ -177,6 +194,8 @@ void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t b
   s.run = near ? s.run + 1 : 0;
   if (!near) s.run_from_start = offset == 0;
   s.next_offset = near ? std::max(s.next_offset, offset + bytes) : offset + bytes;
+  const bool extends = offset <= s.from_start && offset + bytes > s.from_start;
+  if (offset == 0 && s.from_start < kScanBytes) s.scan_started_ns = now;
   if (offset == 0) {
     s.started_ns = now;
     s.from_start = std::max(s.from_start, bytes);
@@ -185,11 +204,13 @@ void LevelInference::OnRead(const std::string& path, uint64_t offset, uint64_t b
   }
   // A table opened for lookups reads its tail (footer, index, filter: a run
   // of reads, backwards) and single blocks; only a scan reads it front to
-  // back (a run from its first byte, or nine tenths of it: the index and
-  // footer may already be cached).
+  // back (a run from its first byte, a read that takes the bytes read from
+  // it past kScanBytes, or nine tenths of it: the index and footer may
+  // already be cached).
   auto size = sizes_.find(path);
   bool covered = size != sizes_.end() && size->second > 0 && s.from_start * 10 >= size->second * 9;
-  if ((s.run >= kScanRun && s.run_from_start) || covered) s.last_ns = now;
+  bool long_run = extends && s.from_start >= kScanBytes;
+  if ((s.run >= kScanRun && s.run_from_start) || covered || long_run) s.last_ns = now;
 }
 
 std::set<std::string> LevelInference::ScannedLocked(const std::string& dir, uint64_t now, bool started_too,
@@ -201,6 +222,12 @@ std::set<std::string> LevelInference::ScannedLocked(const std::string& dir, uint
     if (recent(scan.last_ns) || (started_too && recent(scan.started_ns))) scanned.insert(path);
   }
   return scanned;
+}
+
+LevelInference::Guess LevelInference::FlushAt(int level) {
+  Guess g;
+  g.level = level;
+  return g;
 }
 
 LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const Pending& pending,
@@ -232,7 +259,7 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
   if (first != nullptr && store.max_seqno) {
     if (first->sequence > *store.max_seqno) {
       store.flushed = std::max(store.flushed, pending.switches);
-      return Guess{lifetime == 3 ? 0 : store.flush_level, false};
+      return FlushAt(lifetime == 3 ? 0 : store.flush_level);
     }
     compaction_output = true;
   }
@@ -242,7 +269,7 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
   if (!compaction_output && store.flushed < store.switches && pending.switches > store.flushed &&
       (lifetime == 0 || lifetime == 1 || lifetime == 3)) {
     store.flushed = pending.switches;
-    return Guess{lifetime == 3 ? 0 : store.flush_level, false};
+    return FlushAt(lifetime == 3 ? 0 : store.flush_level);
   }
   Guess g;
   switch (lifetime) {
@@ -263,15 +290,26 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
         // committed, however long ago it was read whole.
         std::set<std::string> scans = ScannedLocked(dir, now, false, kInputWindowNs);
         scans.insert(pending.scanned.begin(), pending.scanned.end());
-        g.level = OutputLevelLocked(dir, scans, *first, scanned.empty() ? 1 : shallowest + 1);
+        g.level = OutputLevelLocked(dir, scans, *first, scanned.empty() ? 1 : shallowest + 1, &g);
         break;
       }
-      if (scanned.empty()) return Guess{store.flush_level, false};
+      if (scanned.empty()) return FlushAt(store.flush_level);
       g.level = shallowest + 1;
+  }
+  if (compaction_output && lifetime >= 3) {
+    // The lifetime hint says the level; the first entry's holder still
+    // names the compaction, if it agrees.
+    Guess by_entry;
+    std::set<std::string> scans = ScannedLocked(dir, now, false, kInputWindowNs);
+    scans.insert(pending.scanned.begin(), pending.scanned.end());
+    by_entry.level = OutputLevelLocked(dir, scans, *first, -1, &by_entry);
+    if (by_entry.level == g.level) g = by_entry;
   }
   // (An output at L0 is a compaction only if L0 is being read: RocksDB's
   // compaction of L0 into itself.)
-  g.compaction = scanned.count(g.level > 0 ? g.level - 1 : 0) != 0 && (g.level > 0 || compaction_output);
+  // An entry an input holds is a compaction's, wherever its inputs were read.
+  g.compaction = !g.holder.empty() ||
+                 (scanned.count(g.level > 0 ? g.level - 1 : 0) != 0 && (g.level > 0 || compaction_output));
   return g;
 }
 
@@ -282,6 +320,11 @@ bool LevelInference::Table::Holds(const FirstTableKey& first) const {
   return first.sequence >= *smallest_seqno && first.sequence <= *largest_seqno;
 }
 
+bool LevelInference::Table::Meets(const Table& other) const {
+  bool ranged = !smallest.empty() && !largest.empty() && !other.smallest.empty() && !other.largest.empty();
+  return ranged && smallest <= other.largest && other.smallest <= largest;
+}
+
 std::ptrdiff_t LevelInference::Table::RangePrefix() const {
   if (smallest.empty() && largest.empty()) return -1;
   size_t n = std::min(smallest.size(), largest.size());
@@ -289,7 +332,7 @@ std::ptrdiff_t LevelInference::Table::RangePrefix() const {
 }
 
 int LevelInference::OutputLevelLocked(const std::string& dir, const std::set<std::string>& read,
-                                      const FirstTableKey& first, int fallback) const {
+                                      const FirstTableKey& first, int fallback, Guess* guess) const {
   // A compaction's first output begins with its inputs' smallest key: if
   // the entry is a table's smallest, no table with a smaller key is an input,
   // and the compaction is a new one, not one inferred running.
@@ -297,6 +340,19 @@ int LevelInference::OutputLevelLocked(const std::string& dir, const std::set<std
   for (const std::string& path : read) {
     auto t = tables_.find(path);
     first_output |= t != tables_.end() && t->second.smallest == first.user_key && t->second.Holds(first);
+  }
+  guess->first_output = first_output;
+  guess->holder.clear();
+  guess->level0_holder.clear();
+  uint64_t level0_started = 0;
+  for (const std::string& path : read) {
+    auto t = tables_.find(path);
+    auto scan = scans_.find(path);
+    if (t == tables_.end() || t->second.level != 0 || !t->second.Holds(first) || scan == scans_.end()) continue;
+    if (guess->level0_holder.empty() || scan->second.scan_started_ns > level0_started) {
+      guess->level0_holder = path;
+      level0_started = scan->second.scan_started_ns;
+    }
   }
   std::map<int, std::vector<std::string>, std::greater<int>> by_level;  // deepest first
   for (const std::string& path : read) {
@@ -333,6 +389,7 @@ int LevelInference::OutputLevelLocked(const std::string& dir, const std::set<std
       if (!t.Holds(first) || prefix <= best_prefix) continue;
       best_level = level == 0 ? LevelZeroOutputLocked(dir, first_output ? "" : path, paths) : level;
       best_prefix = prefix;
+      guess->holder = path;
     }
   }
   return best_level;
@@ -356,10 +413,38 @@ bool LevelInference::LevelHasTablesLocked(const std::string& dir, int level) con
   return false;
 }
 
-int64_t LevelInference::JoinCompactionLocked(const std::string& output, int level, const Pending& pending,
+int64_t LevelInference::JoinCompactionLocked(const std::string& output, const Guess& guess, const Pending& pending,
                                              uint64_t now, std::vector<Hint>* hints) {
-  for (auto& [id, job] : jobs_) {
-    if (job.output_level != level) continue;
+  const int level = guess.level;
+  auto joined = jobs_.end();
+  if (!guess.holder.empty() && !guess.first_output) {
+    auto owner = input_of_.find(guess.holder);
+    if (owner != input_of_.end()) {
+      joined = jobs_.find(owner->second);
+    } else {
+      // An input the job's first output came too early to show (its reads
+      // had not begun, or it was read before the window): a table of a
+      // level whose tables overlap (L0) is in the compaction of another
+      // of that level whose range it meets.
+      const Table& held = tables_.at(guess.holder);
+      joined = std::find_if(jobs_.begin(), jobs_.end(), [&](const auto& job) {
+        return job.second.output_level == level &&
+               std::any_of(job.second.inputs.begin(), job.second.inputs.end(), [&](const HintFile& in) {
+                 auto t = tables_.find(in.path);
+                 return t != tables_.end() && DirOf(in.path) == DirOf(output) && t->second.level == held.level &&
+                        t->second.Meets(held) && held.level == 0;
+               });
+      });
+      if (joined != jobs_.end() && joined->second.output_level == level) {
+        joined->second.inputs.push_back(HintFile{guess.holder, held.level});
+        input_of_[guess.holder] = joined->first;
+      }
+    }
+  } else if (guess.holder.empty()) {
+    joined = std::find_if(jobs_.begin(), jobs_.end(), [&](const auto& job) { return job.second.output_level == level; });
+  }
+  if (joined != jobs_.end() && joined->second.output_level == level) {
+    auto& [id, job] = *joined;
     if (!job.last_output.empty()) {  // the previous output is written
       Hint out;
       out.kind = Hint::Kind::kCompactionOutput, out.job = id, out.path = job.last_output;
@@ -367,14 +452,19 @@ int64_t LevelInference::JoinCompactionLocked(const std::string& output, int leve
       hints->push_back(std::move(out));
     }
     job.last_output = output;
+    job.outputs.insert(output);
+    output_of_[output] = id;
     job.last_ns = now;
     return id;
   }
   int64_t id = next_job_++;
   Job& job = jobs_[id];
   job.output_level = level;
-  job.inputs = InputsLocked(DirOf(output), level, pending.started, now);
+  job.inputs = guess.holder.empty() ? InputsLocked(DirOf(output), level, pending.started, now)
+                                    : InputsByHolderLocked(DirOf(output), guess, now);
   job.last_output = output;
+  job.outputs.insert(output);
+  output_of_[output] = id;
   job.last_ns = now;
   for (const HintFile& in : job.inputs) input_of_[in.path] = id;
   Hint begin;
@@ -426,6 +516,96 @@ std::vector<HintFile> LevelInference::InputsLocked(const std::string& dir, int o
   return files;
 }
 
+std::vector<HintFile> LevelInference::InputsByHolderLocked(const std::string& dir, const Guess& guess,
+                                                           uint64_t now) const {
+  const int output_level = guess.level;
+  const std::string& holder = guess.holder;
+  // RocksDB compacts the L0 tables into L1 (with random keys their ranges
+  // all overlap) or into themselves, and a table above L0 with the tables
+  // below whose ranges meet its own. The upper level's inputs are read
+  // whole at the start, the output level's one by one as the merge reaches
+  // them: those whose ranges meet the upper inputs' count, read yet or not.
+  const int upper = std::max(0, output_level - 1);
+  const Table& held = tables_.at(holder);
+  auto unclaimed = [&](const std::string& path) { return input_of_.count(path) == 0; };
+  // The scanned tables of the pair that no other compaction has.
+  std::vector<std::string> read_above, read_below;
+  for (const std::string& path : ScannedLocked(dir, now, false, kInputWindowNs)) {
+    auto t = tables_.find(path);
+    if (path == holder || t == tables_.end() || !unclaimed(path)) continue;
+    if (t->second.level == upper) read_above.push_back(path);
+    if (t->second.level == output_level && output_level > 0) read_below.push_back(path);
+  }
+  std::set<std::string> inputs{holder};
+  std::vector<const Table*> above;
+  if (held.level == upper) above.push_back(&held);
+  // Above L0 a level's tables do not overlap: the compaction has the one
+  // whose range meets the holder's, or the holder, and those the store
+  // adds because they lie within the range of the tables below it takes
+  // (which takes no more of those).
+  Table below_span;
+  for (const auto& [path, t] : tables_) {
+    if (output_level == 0 || t.level != output_level || DirOf(path) != dir || !unclaimed(path)) continue;
+    bool met = t.Meets(held) || std::any_of(above.begin(), above.end(), [&](const Table* a) { return a->Meets(t); });
+    if (!met || t.smallest.empty() || t.largest.empty()) continue;
+    if (below_span.smallest.empty() || t.smallest < below_span.smallest) below_span.smallest = t.smallest;
+    if (t.largest > below_span.largest) below_span.largest = t.largest;
+  }
+  std::vector<std::string> level0;
+  if (upper == 0) level0 = OneCompactionsLevelZeroLocked(read_above, held.level == 0 ? holder : guess.level0_holder);
+  for (const std::string& path : upper == 0 ? level0 : read_above) {
+    const Table& t = tables_.at(path);
+    if (upper > 0 && !t.Meets(held)) continue;
+    inputs.insert(path);
+    above.push_back(&t);
+  }
+  // The tables a level above L0 adds are read one after another as the
+  // merge reaches them, so they count read yet or not.
+  for (const auto& [path, t] : tables_) {
+    if (upper == 0 || t.level != upper || path == holder || DirOf(path) != dir || !unclaimed(path)) continue;
+    bool within = !below_span.smallest.empty() && t.smallest >= below_span.smallest && t.largest <= below_span.largest;
+    if (within && inputs.insert(path).second) above.push_back(&t);
+  }
+  if (above.empty()) inputs.insert(read_below.begin(), read_below.end());
+  for (const auto& [path, t] : tables_) {
+    if (output_level == 0 || t.level != output_level || DirOf(path) != dir || !unclaimed(path)) continue;
+    if (std::any_of(above.begin(), above.end(), [&](const Table* a) { return a->Meets(t); })) inputs.insert(path);
+  }
+  std::vector<HintFile> files;
+  for (const std::string& path : inputs) files.push_back(HintFile{path, tables_.at(path).level});
+  return files;
+}
+
+std::vector<std::string> LevelInference::OneCompactionsLevelZeroLocked(const std::vector<std::string>& read,
+                                                                        const std::string& reference) const {
+  auto started = [&](const std::string& path) {
+    auto scan = scans_.find(path);
+    return scan == scans_.end() ? uint64_t{0} : scan->second.scan_started_ns;
+  };
+  uint64_t burst = reference.empty() ? 0 : started(reference);
+  for (const std::string& path : read) {
+    if (reference.empty()) burst = std::max(burst, started(path));
+  }
+  std::vector<std::string> same;
+  uint64_t first_start = UINT64_MAX;
+  for (const std::string& path : read) {
+    uint64_t at = started(path);
+    if ((at > burst ? at - burst : burst - at) > kScanWindowNs) continue;
+    same.push_back(path);
+    first_start = std::min(first_start, at);
+  }
+  // Two compactions whose reads began within the window: the older took
+  // every L0 table the MANIFEST had recorded when it began (their ranges
+  // all overlap), the other only tables recorded since.
+  auto held = reference.empty() ? tables_.end() : tables_.find(reference);
+  if (held == tables_.end()) return same;
+  const bool newer = held->second.recorded_ns > first_start;
+  same.erase(std::remove_if(same.begin(), same.end(),
+                            [&](const std::string& path) { return (tables_.at(path).recorded_ns > first_start) != newer; }),
+             same.end());
+  return same;
+}
+
 void LevelInference::EndJobLocked(int64_t id, std::vector<Hint>* hints) {
   auto it = jobs_.find(id);
   if (it == jobs_.end()) return;
@@ -443,6 +623,7 @@ void LevelInference::EndJobLocked(int64_t id, std::vector<Hint>* hints) {
     auto owner = input_of_.find(in.path);
     if (owner != input_of_.end() && owner->second == id) input_of_.erase(owner);
   }
+  for (const std::string& out : job.outputs) output_of_.erase(out);
   jobs_.erase(it);
 }
 

@@ -4,9 +4,11 @@
 //   - which tables are being scanned right now (a run of reads from a
 //     table's first byte, each starting near where the previous one ended,
 //     or reads from the start that covered nearly all of a table this mount
-//     saw written: through the kernel a small table arrives in one or two
-//     reads; opening a table reads its footer, index and filter backwards
-//     from its end, which is no scan): the inputs of a running compaction,
+//     saw written or 256 KiB of any: through the kernel, or with a
+//     compaction's readahead, a table may arrive in one or two reads;
+//     opening a table reads its footer, index and filter backwards from its
+//     end, and its first block, which is no scan): the inputs of a running
+//     compaction,
 //     whose levels the MANIFEST already told (hints on the bus);
 //   - the writer's lifetime hint (RocksDB: short = WAL, medium = L0 or the
 //     base level, long = the level below the base, extreme = deeper);
@@ -123,11 +125,16 @@ class LevelInference : public IoObserver {
     uint64_t from_start = 0;  // bytes read without a gap from offset 0
     uint64_t last_ns = 0;  // when the run was last extended (0: not scanning)
     uint64_t started_ns = 0;  // when the table was last read from its first byte
+    // When the read from its first byte that began its scan came: the last
+    // before the bytes read from there passed kScanBytes (opening the table
+    // reads its first block too, earlier).
+    uint64_t scan_started_ns = 0;
   };
   struct Table {
     int level = -1;
     std::string smallest, largest;  // both empty: key range unknown
     std::optional<uint64_t> smallest_seqno, largest_seqno;  // RocksDB's MANIFEST
+    uint64_t recorded_ns = 0;  // when a hint first named its level
     // Whether a table with first as an entry could be written from this
     // one: its key range holds the key and, unless the key is numbered 0
     // (RocksDB's bottom level) or its numbers are unknown, its number range
@@ -136,19 +143,30 @@ class LevelInference : public IoObserver {
     // How narrow its key range is: the length of the prefix its smallest
     // and largest keys share (-1: the range is unknown).
     std::ptrdiff_t RangePrefix() const;
+    // Whether both key ranges are known and overlap.
+    bool Meets(const Table& other) const;
   };
   struct Guess {
     int level = 0;
     bool compaction = false;  // level L + 1 while level L is being scanned
+    // From the table's first entry: the input table holding it, and whether
+    // the entry is that table's smallest key (the compaction's first output).
+    std::string holder;
+    bool first_output = false;
+    // An L0 table that holds the entry too, if one is being read (the
+    // latest to begin its scan if several).
+    std::string level0_holder;
   };
   struct Job {
     int output_level = 0;
     std::vector<HintFile> inputs;
+    std::set<std::string> outputs;
     std::string last_output;  // its compaction-output hint is still due
     uint64_t last_ns = 0;     // the latest scan of an input or new output
   };
 
   void OnHint(const Hint& hint);
+  static Guess FlushAt(int level);  // a flush's table, at level
   // A store is a directory: its tables, logs and MANIFEST live there.
   struct Store {
     int flush_level = 0;    // where its last flush output was recorded
@@ -169,9 +187,10 @@ class LevelInference : public IoObserver {
   // The level of a compaction's output in the store in dir whose first
   // entry is first: that of the compaction, among those the tables being
   // read (read) pair up into, with an input holding it (the
-  // narrowest-ranged if several); fallback if none does.
+  // narrowest-ranged if several: *holder, if any); fallback if none does.
+  // *first_output: the entry is a read table's smallest key.
   int OutputLevelLocked(const std::string& dir, const std::set<std::string>& read, const FirstTableKey& first,
-                        int fallback) const;
+                        int fallback, Guess* guess) const;
   bool LevelHasTablesLocked(const std::string& dir, int level) const;
   // Where a compaction that reads the L0 table holder (among the L0 tables
   // read, and no L1 table) writes: where the inferred compaction running
@@ -185,15 +204,35 @@ class LevelInference : public IoObserver {
   // read from their first byte).
   std::set<std::string> ScannedLocked(const std::string& dir, uint64_t now, bool started_too,
                                       uint64_t window = kScanWindowNs) const;
-  // The job an output at level joins (begun now if none writes that level),
-  // adding the hints that announce it and the job's previous output.
-  int64_t JoinCompactionLocked(const std::string& output, int level, const Pending& pending, uint64_t now,
-                               std::vector<Hint>* hints);
+  // The job an output joins, adding the hints that announce it and the
+  // job's previous output: with a holder, the job that has the holder as
+  // an input, unless the output is a first one or that job writes another
+  // level, or if no job has it, a job writing the same level one of whose
+  // inputs' key ranges meets the holder's (which then has it too); without
+  // a holder, the job writing its level. Begun now if none.
+  int64_t JoinCompactionLocked(const std::string& output, const Guess& guess, const Pending& pending,
+                               uint64_t now, std::vector<Hint>* hints);
   // The inputs of a compaction writing output_level, from the reads under
-  // way now and those at its first output's creation (for a store that
-  // records sequence numbers: the tables scanned now, claimed by no other).
+  // way now and those at its first output's creation.
   std::vector<HintFile> InputsLocked(const std::string& dir, int output_level,
                                      const std::set<std::string>& read_at_creation, uint64_t now) const;
+  // The inputs of the compaction writing guess.level whose input
+  // guess.holder holds its first output's first entry (a store that
+  // records sequence numbers): the holder, the tables of its level pair
+  // scanned within kInputWindowNs that no other inferred compaction has
+  // (of L0 only those whose scans began within kScanWindowNs of that of
+  // guess.level0_holder, or of the latest: a compaction begins reading all
+  // its L0 inputs at once; above L0, of the level above only those whose
+  // key ranges meet the holder's or lie within the range of the tables
+  // below that the holder's compaction has), and the tables of the output
+  // level whose key ranges meet those above.
+  std::vector<HintFile> InputsByHolderLocked(const std::string& dir, const Guess& guess, uint64_t now) const;
+  // Of the L0 tables read, those one compaction reads: those whose scans
+  // began within kScanWindowNs of that of reference (an L0 table it reads;
+  // empty: the latest), and of two compactions that began so, the one's
+  // reference is in (told apart by when the MANIFEST recorded them).
+  std::vector<std::string> OneCompactionsLevelZeroLocked(const std::vector<std::string>& read,
+                                                         const std::string& reference) const;
   void EndJobLocked(int64_t id, std::vector<Hint>* hints);
   void EndIdleJobsLocked(uint64_t now, std::vector<Hint>* hints);
   // Counts bytes of a table; at its first, publishes the guess of its level.
@@ -213,6 +252,7 @@ class LevelInference : public IoObserver {
   std::map<std::string, Store> stores_;  // by directory
   std::map<int64_t, Job> jobs_;          // inferred compactions running
   std::map<std::string, int64_t> input_of_;  // input table -> its job
+  std::map<std::string, int64_t> output_of_;  // output table -> its job
   int64_t next_job_ = kInferredJobBase;
 };
 

@@ -268,6 +268,20 @@ std::vector<Hint> HintsFromEdit(const VersionEdit& edit, const std::string& dir,
     return dir + "/" + name + ext;
   };
   const char* reason = edit.IsFlush() ? "flush" : edit.IsCompaction() ? "compaction" : "other";
+  // Deletions first: an inferred compaction the edit commits is scored by
+  // its inputs' deletions, and ends at the latest with its outputs' records.
+  for (const auto& [level, number] : edit.deleted_files) {
+    // A table the edit adds back at another level was moved, not deleted
+    // (a trivial move): its output hint below says where it is now.
+    bool moved = std::any_of(edit.new_files.begin(), edit.new_files.end(),
+                             [&](const ManifestFile& f) { return f.number == number; });
+    if (moved) continue;
+    Hint h;
+    h.kind = Hint::Kind::kFileDeleted;
+    h.path = path(number);
+    h.level = level;
+    hints.push_back(h);
+  }
   for (const ManifestFile& f : edit.new_files) {
     Hint h;
     h.kind = Hint::Kind::kCompactionOutput;
@@ -279,18 +293,6 @@ std::vector<Hint> HintsFromEdit(const VersionEdit& edit, const std::string& dir,
     h.smallest_seqno = f.smallest_seqno;
     h.largest_seqno = f.largest_seqno;
     h.reason = reason;
-    hints.push_back(h);
-  }
-  for (const auto& [level, number] : edit.deleted_files) {
-    // A table the edit adds back at another level was moved, not deleted
-    // (a trivial move): its output hint above says where it is now.
-    bool moved = std::any_of(edit.new_files.begin(), edit.new_files.end(),
-                             [&](const ManifestFile& f) { return f.number == number; });
-    if (moved) continue;
-    Hint h;
-    h.kind = Hint::Kind::kFileDeleted;
-    h.path = path(number);
-    h.level = level;
     hints.push_back(h);
   }
   return hints;

@@ -75,8 +75,10 @@ class ManifestReader {
   uint64_t record_start_ = 0;
 };
 
-// Hints the edits imply: a table-file hint for every new file (with its level
-// and "flush" or "compaction"), a file-deleted hint for every deleted one.
+// Hints the edits imply: a file-deleted hint for every deleted file, then a
+// table-file hint for every new one (with its level and "flush" or
+// "compaction"); a file the edit deletes and adds back was moved, and gets
+// only the second.
 // Table paths are dir + "/" + six-digit number + ext.
 std::vector<Hint> HintsFromEdit(const VersionEdit& edit, const std::string& dir, const std::string& ext);
 

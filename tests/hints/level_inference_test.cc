@@ -235,11 +235,15 @@ TEST_F(LevelInferenceTest, ACompactionIsAnnouncedBeforeItsFirstOutput) {
   ASSERT_EQ(Of(Hint::Kind::kCompactionOutput).size(), 1u);
   EXPECT_EQ(Of(Hint::Kind::kCompactionOutput)[0].path, "/db/000040.ldb");
   EXPECT_EQ(Of(Hint::Kind::kTableFileCreation)[0].job, begin[0].job);
-  // The MANIFEST drops an input: the store committed the compaction.
+  // The store commits the compaction: the MANIFEST drops its inputs, which
+  // may have been another compaction's (the job goes on), then records its
+  // outputs, which ends it.
   inferred_.clear();
   Hint dropped;
   dropped.kind = Hint::Kind::kFileDeleted, dropped.path = "/db/000013.ldb", dropped.level = 1;
   bus_->Publish(dropped);
+  EXPECT_TRUE(Of(Hint::Kind::kCompactionEnd).empty());
+  Recorded(bus_.get(), "/db/000040.ldb", 2, "a", "h");
   ASSERT_EQ(Of(Hint::Kind::kCompactionOutput).size(), 1u);
   EXPECT_EQ(Of(Hint::Kind::kCompactionOutput)[0].path, "/db/000041.ldb");
   ASSERT_EQ(Of(Hint::Kind::kCompactionEnd).size(), 1u);
@@ -449,6 +453,95 @@ TEST_F(SequenceNumberTest, AFirstOutputBeginsANewCompaction) {
   now_ += LevelInference::kInputWindowNs / 2 + 1;
   EXPECT_EQ(NewTableStarting("/r/000187.sst", "c", 350), 1) << "185's key, as that compaction's";
   EXPECT_EQ(NewTableStarting("/r/000188.sst", "b", 350), 0) << "185's smallest: its own compaction's first";
+}
+
+// The paths of a begun compaction's inputs.
+std::set<std::string> InputsOf(const Hint& begin) {
+  std::set<std::string> paths;
+  for (const HintFile& f : begin.inputs) paths.insert(f.path);
+  return paths;
+}
+
+// Two L2 -> L3 compactions at once: each output joins the compaction whose
+// input holds its first entry, and each compaction has its own inputs.
+TEST_F(SequenceNumberTest, EachOutputJoinsTheCompactionOfTheInputHoldingIt) {
+  Recorded("/r/000200.sst", 2, "e", "f", 1, 50);
+  Recorded("/r/000201.sst", 3, "e", "ez", 1, 40);
+  Recorded("/r/000202.sst", 3, "f", "fz", 1, 40);
+  Recorded("/r/000210.sst", 2, "m", "n", 1, 50);
+  Recorded("/r/000211.sst", 3, "m", "mz", 1, 40);
+  for (const char* t : {"/r/000200.sst", "/r/000201.sst", "/r/000210.sst", "/r/000211.sst"}) Scan(t);
+  EXPECT_EQ(NewTableStarting("/r/000220.sst", "e", 30), 3);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionBegin).size(), 1u);
+  const Hint first = Of(Hint::Kind::kCompactionBegin)[0];
+  EXPECT_EQ(InputsOf(first), (std::set<std::string>{"/r/000200.sst", "/r/000201.sst", "/r/000202.sst"}))
+      << "the L3 table 000202 meets 000200's range: an input, read yet or not";
+  EXPECT_EQ(NewTableStarting("/r/000221.sst", "m", 30), 3);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionBegin).size(), 1u) << "another compaction's first output";
+  const Hint second = Of(Hint::Kind::kCompactionBegin)[0];
+  EXPECT_EQ(InputsOf(second), (std::set<std::string>{"/r/000210.sst", "/r/000211.sst"}));
+  EXPECT_EQ(NewTableStarting("/r/000222.sst", "ea", 20), 3);
+  EXPECT_TRUE(Of(Hint::Kind::kCompactionBegin).empty());
+  EXPECT_EQ(Of(Hint::Kind::kTableFileCreation)[0].job, first.job);
+  EXPECT_EQ(NewTableStarting("/r/000223.sst", "ma", 20), 3);
+  EXPECT_EQ(Of(Hint::Kind::kTableFileCreation)[0].job, second.job);
+  // The store commits the first: its inputs' deletions leave the job
+  // running, the record of its outputs ends it.
+  inferred_.clear();
+  Hint dropped;
+  dropped.kind = Hint::Kind::kFileDeleted, dropped.path = "/r/000200.sst", dropped.level = 2;
+  bus_->Publish(dropped);
+  EXPECT_TRUE(Of(Hint::Kind::kCompactionEnd).empty());
+  Recorded("/r/000220.sst", 3, "e", "ez", 1, 50);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionEnd).size(), 1u);
+  EXPECT_EQ(Of(Hint::Kind::kCompactionEnd)[0].job, first.job);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionOutput).size(), 1u);
+  EXPECT_EQ(Of(Hint::Kind::kCompactionOutput)[0].path, "/r/000222.sst") << "its last output, now written";
+}
+
+// Above L0 the store adds to the table it picked those of its level that
+// lie within the range of the tables below that it takes; it reads them as
+// the merge reaches them, so they are inputs before they are read.
+TEST_F(SequenceNumberTest, TablesWithinTheRangeBelowAreInputsReadOrNot) {
+  Recorded("/r/000300.sst", 1, "g", "h", 51, 100);
+  Recorded("/r/000301.sst", 1, "h1", "h5", 51, 100);
+  Recorded("/r/000302.sst", 1, "i", "j", 51, 100);
+  Recorded("/r/000310.sst", 2, "g", "iz", 1, 50);
+  Scan("/r/000300.sst");
+  Scan("/r/000310.sst");
+  EXPECT_EQ(NewTableStarting("/r/000320.sst", "g", 60), 2);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionBegin).size(), 1u);
+  EXPECT_EQ(InputsOf(Of(Hint::Kind::kCompactionBegin)[0]),
+            (std::set<std::string>{"/r/000300.sst", "/r/000301.sst", "/r/000310.sst"}))
+      << "000302 reaches past 000310's range";
+}
+
+// An L0 -> L1 compaction takes every L0 table recorded when it begins; an
+// L0 compaction that begins reading within the same second takes only
+// tables recorded since.
+TEST_F(SequenceNumberTest, TwoCompactionsOfLevelZeroAtOnceAreToldApartByTheirTables) {
+  Recorded("/r/000400.sst", 0, "a", "z", 201, 300);
+  Scan("/r/000100.sst");  // L0 -> L1 begins
+  Scan("/r/000400.sst");
+  now_ += 1000000;
+  Recorded("/r/000401.sst", 0, "a", "z", 301, 400);
+  Recorded("/r/000402.sst", 0, "a", "z", 401, 500);
+  now_ += 1000000;
+  Scan("/r/000401.sst");  // L0 -> L0 begins
+  Scan("/r/000402.sst");
+  EXPECT_EQ(NewTableStarting("/r/000410.sst", "b", 350), 0);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionBegin).size(), 1u);
+  EXPECT_EQ(InputsOf(Of(Hint::Kind::kCompactionBegin)[0]),
+            (std::set<std::string>{"/r/000401.sst", "/r/000402.sst"}));
+}
+
+// A compaction's readahead may read a table in two large requests: bytes
+// read from its first byte past 256 KiB make a scan, however few the reads.
+TEST_F(SequenceNumberTest, TwoLargeReadsFromTheFirstByteAreAScan) {
+  EXPECT_EQ(NewTableStarting("/r/000500.sst", "cc", 30), 1) << "nothing read: the fallback";
+  inference_->OnRead("/r/000102.sst", 0, 1 << 20, 0);
+  inference_->OnRead("/r/000102.sst", 1 << 20, 1 << 20, 0);
+  EXPECT_EQ(NewTableStarting("/r/000501.sst", "cc", 30), 2) << "L2 read alone: its output level";
 }
 
 }  // namespace

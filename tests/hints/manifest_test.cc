@@ -264,11 +264,11 @@ TEST(Manifest, VersionEditDecoderRejectsTruncation) {
   ASSERT_TRUE(DecodeVersionEdit(std::string{6, 1, 12} + std::string{6, 1, 13} + edit, &move).ok());
   std::vector<Hint> hints = HintsFromEdit(move, "/db", ".ldb");
   ASSERT_EQ(hints.size(), 2u);
-  EXPECT_EQ(hints[0].kind, Hint::Kind::kCompactionOutput);
-  EXPECT_EQ(hints[0].path, "/db/000012.ldb");
-  EXPECT_EQ(hints[0].level, 2);
-  EXPECT_EQ(hints[1].kind, Hint::Kind::kFileDeleted);
-  EXPECT_EQ(hints[1].path, "/db/000013.ldb");
+  EXPECT_EQ(hints[0].kind, Hint::Kind::kFileDeleted) << "deletions come first";
+  EXPECT_EQ(hints[0].path, "/db/000013.ldb");
+  EXPECT_EQ(hints[1].kind, Hint::Kind::kCompactionOutput);
+  EXPECT_EQ(hints[1].path, "/db/000012.ldb");
+  EXPECT_EQ(hints[1].level, 2);
   // A key too short to hold its trailer is damage.
   EXPECT_TRUE(DecodeVersionEdit(std::string{7, 2, 12, 100, 1, 'a', 1, 'b'}, &e).IsCorruption());
   for (size_t n = 1; n < edit.size(); n++) {
