@@ -167,6 +167,7 @@ class LevelInference : public IoObserver {
 
   void OnHint(const Hint& hint);
   static Guess FlushAt(int level);  // a flush's table, at level
+  static std::string DirOf(const std::string& path);  // its store's directory
   // A store is a directory: its tables, logs and MANIFEST live there.
   struct Store {
     int flush_level = 0;    // where its last flush output was recorded
