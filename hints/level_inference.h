@@ -46,19 +46,22 @@
 // MANIFEST records later.
 //
 // A table guessed to come from a compaction (level L + 1 while tables of
-// level L are being scanned) also announces that compaction, as RocksDB's
-// listener would, so that placement sees the storage demand it brings
-// before its first output's first byte: a compaction-begin hint (reason
-// "inferred", a job id from kInferredJobBase up) whose inputs are the
-// tables of level L being scanned and the tables of level L + 1 whose key
-// ranges (from the MANIFEST) overlap theirs (for a store that records
-// sequence numbers, only tables no other inferred compaction has as
-// inputs: a table is in one compaction at a time), and whose count is how
-// many inputs that makes. Later outputs to the same level join the running
-// job; each output gets its compaction-output hint when the next begins or
-// the job ends. The job ends (a compaction-end hint) when the MANIFEST
-// removes one of its inputs, which is when the store commits it, or after
-// kJobIdleNs without a scan of its inputs or a new output.
+// level L are being scanned, or an entry an input holds) also announces
+// that compaction, as RocksDB's listener would, so that placement sees the
+// storage demand it brings before its first output's first byte: a
+// compaction-begin hint (reason "inferred", a job id from kInferredJobBase
+// up) whose inputs are the tables of level L being scanned and the tables
+// of level L + 1 whose key ranges (from the MANIFEST) overlap theirs, and
+// whose count is how many inputs that makes. For a store that records
+// sequence numbers (RocksDB) the compaction is the one that has the table
+// holding the output's first entry as an input (InputsByHolderLocked says
+// which tables a new one has; a table is in one compaction at a time);
+// otherwise later outputs to the same level join the running job. Each
+// output gets its compaction-output hint when the next begins or the job
+// ends. The job ends (a compaction-end hint) when the MANIFEST records one
+// of its outputs, which is when the store commits it (the deletion of an
+// input may be another compaction's commit: it only leaves the job), or
+// after kJobIdleNs without a scan of its inputs or a new output.
 //
 // A store is a directory: only its own tables' reads and log switches count
 // for its new tables. A table is judged by what ran when it was created as
