@@ -60,7 +60,7 @@ void LevelInference::OnHint(const Hint& h) {
             store.max_seqno = std::max(store.max_seqno.value_or(0), *h.largest_seqno);
           }
           // The MANIFEST records a compaction's outputs when the store
-          // commits it, whatever inputs were taken for its.
+          // commits it, whichever tables were taken for its inputs.
           auto job = output_of_.find(h.path);
           if (job != output_of_.end()) EndJobLocked(job->second, &hints);
         }
@@ -71,9 +71,12 @@ void LevelInference::OnHint(const Hint& h) {
         // records its outputs (the same edit, after its deletions).
         auto job = input_of_.find(h.path);
         if (job != input_of_.end()) {
-          std::vector<HintFile>& inputs = jobs_[job->second].inputs;
-          inputs.erase(std::remove_if(inputs.begin(), inputs.end(), [&](const HintFile& f) { return f.path == h.path; }),
-                       inputs.end());
+          auto owner = jobs_.find(job->second);
+          if (owner != jobs_.end()) {
+            std::vector<HintFile>& inputs = owner->second.inputs;
+            inputs.erase(std::remove_if(inputs.begin(), inputs.end(), [&](const HintFile& f) { return f.path == h.path; }),
+                         inputs.end());
+          }
           input_of_.erase(job);
         }
         tables_.erase(h.path);

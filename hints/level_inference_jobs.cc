@@ -14,22 +14,22 @@ int64_t LevelInference::JoinCompactionLocked(const std::string& output, const Gu
     auto owner = input_of_.find(guess.holder);
     if (owner != input_of_.end()) {
       joined = jobs_.find(owner->second);
-    } else {
+    } else if (tables_.at(guess.holder).level == 0) {
       // An input the job's first output came too early to show (its reads
-      // had not begun, or it was read before the window): a table of a
-      // level whose tables overlap (L0) is in the compaction of another
-      // of that level whose range it meets.
+      // had not begun, or it was read before the window): L0's tables
+      // overlap, and one is in the compaction of another whose range it
+      // meets.
       const Table& held = tables_.at(guess.holder);
       joined = std::find_if(jobs_.begin(), jobs_.end(), [&](const auto& job) {
         return job.second.output_level == level &&
                std::any_of(job.second.inputs.begin(), job.second.inputs.end(), [&](const HintFile& in) {
                  auto t = tables_.find(in.path);
-                 return t != tables_.end() && DirOf(in.path) == DirOf(output) && t->second.level == held.level &&
-                        t->second.Meets(held) && held.level == 0;
+                 return t != tables_.end() && t->second.level == 0 && DirOf(in.path) == DirOf(output) &&
+                        t->second.Meets(held);
                });
       });
-      if (joined != jobs_.end() && joined->second.output_level == level) {
-        joined->second.inputs.push_back(HintFile{guess.holder, held.level});
+      if (joined != jobs_.end()) {
+        joined->second.inputs.push_back(HintFile{guess.holder, 0});
         input_of_[guess.holder] = joined->first;
       }
     }

@@ -535,6 +535,22 @@ TEST_F(SequenceNumberTest, TwoCompactionsOfLevelZeroAtOnceAreToldApartByTheirTab
             (std::set<std::string>{"/r/000401.sst", "/r/000402.sst"}));
 }
 
+// An L0 table whose scan had not shown when the compaction's first output
+// came is still that compaction's: L0's tables overlap.
+TEST_F(SequenceNumberTest, ALateLevelZeroInputJoinsTheCompactionItOverlaps) {
+  Recorded("/r/000400.sst", 0, "a", "z", 201, 300);
+  Recorded("/r/000401.sst", 0, "a", "z", 301, 400);
+  for (const char* t : {"/r/000100.sst", "/r/000400.sst", "/r/000101.sst"}) Scan(t);
+  EXPECT_EQ(NewTableStarting("/r/000600.sst", "b", 250), 1);
+  ASSERT_EQ(Of(Hint::Kind::kCompactionBegin).size(), 1u);
+  const Hint begin = Of(Hint::Kind::kCompactionBegin)[0];
+  EXPECT_EQ(InputsOf(begin), (std::set<std::string>{"/r/000100.sst", "/r/000101.sst", "/r/000400.sst"}));
+  Scan("/r/000401.sst");
+  EXPECT_EQ(NewTableStarting("/r/000601.sst", "c", 350), 1);
+  EXPECT_TRUE(Of(Hint::Kind::kCompactionBegin).empty());
+  EXPECT_EQ(Of(Hint::Kind::kTableFileCreation)[0].job, begin.job);
+}
+
 // A compaction's readahead may read a table in two large requests: bytes
 // read from its first byte past 256 KiB make a scan, however few the reads.
 TEST_F(SequenceNumberTest, TwoLargeReadsFromTheFirstByteAreAScan) {
