@@ -135,7 +135,7 @@ std::vector<HintFile> LevelInference::InputsByHolderLocked(const std::string& di
   // Above L0 a level's tables do not overlap: the compaction has the one
   // whose range meets the holder's, or the holder, and those the store
   // adds because they lie within the range of the tables below it takes
-  // (which takes no more of those).
+  // (adding them takes no more tables below).
   Table below_span;
   for (const auto& [path, t] : tables_) {
     if (output_level == 0 || t.level != output_level || DirOf(path) != dir || !unclaimed(path)) continue;
