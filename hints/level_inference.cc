@@ -69,16 +69,7 @@ void LevelInference::OnHint(const Hint& h) {
         // A compaction committed the input: the one inferred, or another
         // whose input it was taken for. The job ends when the MANIFEST
         // records its outputs (the same edit, after its deletions).
-        auto job = input_of_.find(h.path);
-        if (job != input_of_.end()) {
-          auto owner = jobs_.find(job->second);
-          if (owner != jobs_.end()) {
-            std::vector<HintFile>& inputs = owner->second.inputs;
-            inputs.erase(std::remove_if(inputs.begin(), inputs.end(), [&](const HintFile& f) { return f.path == h.path; }),
-                         inputs.end());
-          }
-          input_of_.erase(job);
-        }
+        input_of_.erase(h.path);
         tables_.erase(h.path);
         scans_.erase(h.path);
         sizes_.erase(h.path);
@@ -274,6 +265,15 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
     store.flushed = pending.switches;
     return FlushAt(lifetime == 3 ? 0 : store.flush_level);
   }
+  // Tables read front to back within the inputs' window pair up (opening
+  // a table reads its tail and perhaps its first block too): a table a
+  // compaction read lives until the compaction is committed, however long
+  // ago it was read whole.
+  auto input_scans = [&] {
+    std::set<std::string> scans = ScannedLocked(dir, now, false, kInputWindowNs);
+    scans.insert(pending.scanned.begin(), pending.scanned.end());
+    return scans;
+  };
   Guess g;
   switch (lifetime) {
     case 3:  // medium: L0 (a flush) or the base level (L0 -> L1 compaction)
@@ -287,13 +287,7 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
       break;
     default:  // no lifetime hint (LevelDB, FUSE): a flush goes where the last one went
       if (compaction_output) {
-        // Only tables read front to back pair up (opening a table reads
-        // its tail and perhaps its first block too), within the inputs'
-        // window: a table a compaction read lives until the compaction is
-        // committed, however long ago it was read whole.
-        std::set<std::string> scans = ScannedLocked(dir, now, false, kInputWindowNs);
-        scans.insert(pending.scanned.begin(), pending.scanned.end());
-        g.level = OutputLevelLocked(dir, scans, *first, scanned.empty() ? 1 : shallowest + 1, &g);
+        g.level = OutputLevelLocked(dir, input_scans(), *first, scanned.empty() ? 1 : shallowest + 1, &g);
         break;
       }
       if (scanned.empty()) return FlushAt(store.flush_level);
@@ -303,9 +297,7 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
     // The lifetime hint says the level; the first entry's holder still
     // names the compaction, if it agrees.
     Guess by_entry;
-    std::set<std::string> scans = ScannedLocked(dir, now, false, kInputWindowNs);
-    scans.insert(pending.scanned.begin(), pending.scanned.end());
-    by_entry.level = OutputLevelLocked(dir, scans, *first, -1, &by_entry);
+    by_entry.level = OutputLevelLocked(dir, input_scans(), *first, -1, &by_entry);
     if (by_entry.level == g.level) g = by_entry;
   }
   // (An output at L0 is a compaction only if L0 is being read: RocksDB's

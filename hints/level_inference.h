@@ -237,6 +237,8 @@ class LevelInference : public IoObserver {
   // reference is in (told apart by when the MANIFEST recorded them).
   std::vector<std::string> OneCompactionsLevelZeroLocked(const std::vector<std::string>& read,
                                                          const std::string& reference) const;
+  // Adds the compaction-output hint of job's latest output, if any.
+  static void LastOutputWritten(int64_t id, const Job& job, std::vector<Hint>* hints);
   void EndJobLocked(int64_t id, std::vector<Hint>* hints);
   void EndIdleJobsLocked(uint64_t now, std::vector<Hint>* hints);
   // Counts bytes of a table; at its first, publishes the guess of its level.

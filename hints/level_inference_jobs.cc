@@ -38,12 +38,7 @@ int64_t LevelInference::JoinCompactionLocked(const std::string& output, const Gu
   }
   if (joined != jobs_.end() && joined->second.output_level == level) {
     auto& [id, job] = *joined;
-    if (!job.last_output.empty()) {  // the previous output is written
-      Hint out;
-      out.kind = Hint::Kind::kCompactionOutput, out.job = id, out.path = job.last_output;
-      out.level = level, out.reason = "inferred";
-      hints->push_back(std::move(out));
-    }
+    LastOutputWritten(id, job, hints);  // the previous output is written
     job.last_output = output;
     job.outputs.insert(output);
     output_of_[output] = id;
@@ -176,8 +171,8 @@ std::vector<std::string> LevelInference::OneCompactionsLevelZeroLocked(const std
     return scan == scans_.end() ? uint64_t{0} : scan->second.scan_started_ns;
   };
   uint64_t burst = reference.empty() ? 0 : started(reference);
-  for (const std::string& path : read) {
-    if (reference.empty()) burst = std::max(burst, started(path));
+  if (reference.empty()) {
+    for (const std::string& path : read) burst = std::max(burst, started(path));
   }
   std::vector<std::string> same;
   uint64_t first_start = UINT64_MAX;
@@ -199,16 +194,19 @@ std::vector<std::string> LevelInference::OneCompactionsLevelZeroLocked(const std
   return same;
 }
 
+void LevelInference::LastOutputWritten(int64_t id, const Job& job, std::vector<Hint>* hints) {
+  if (job.last_output.empty()) return;
+  Hint out;
+  out.kind = Hint::Kind::kCompactionOutput, out.job = id, out.path = job.last_output;
+  out.level = job.output_level, out.reason = "inferred";
+  hints->push_back(std::move(out));
+}
+
 void LevelInference::EndJobLocked(int64_t id, std::vector<Hint>* hints) {
   auto it = jobs_.find(id);
   if (it == jobs_.end()) return;
   Job& job = it->second;
-  if (!job.last_output.empty()) {
-    Hint out;
-    out.kind = Hint::Kind::kCompactionOutput, out.job = id, out.path = job.last_output;
-    out.level = job.output_level, out.reason = "inferred";
-    hints->push_back(std::move(out));
-  }
+  LastOutputWritten(id, job, hints);
   Hint end;
   end.kind = Hint::Kind::kCompactionEnd, end.job = id, end.level = job.output_level, end.reason = "inferred";
   hints->push_back(std::move(end));
