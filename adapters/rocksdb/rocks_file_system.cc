@@ -329,15 +329,11 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
     return ToIO(s);
   }
 
+  // No hint here: every mount's level inference announces the unlink of a
+  // log or any other non-table file, and a table's deletion comes from the
+  // listener and the MANIFEST with its level.
   IOStatus DeleteFile(const std::string& f, const IOOptions&, IODebugContext*) override {
-    Status s = fs_->Unlink(f);
-    if (s.ok()) {  // WAL deletions have no listener event: this is their hint
-      Hint h;
-      h.kind = Hint::Kind::kFileDeleted;
-      h.path = f;
-      bus_->Publish(h);
-    }
-    return ToIO(s);
+    return ToIO(fs_->Unlink(f));
   }
 
   IOStatus Truncate(const std::string& f, size_t size, const IOOptions&, IODebugContext*) override {

@@ -1,6 +1,9 @@
 // RocksDB on hintfs, through the plugin exactly as applications reach it.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <mutex>
+
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
@@ -137,6 +140,46 @@ TEST_F(RocksDbOnHintfs, ColumnFamilies) {
   EXPECT_EQ(v, "default-4321");
   for (auto* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
   delete db;
+}
+
+// Every file's deletion reaches placement once: a WAL's from the mount's
+// own view of unlinks, a table's from the listener and the MANIFEST (which
+// agree, and are two sources by design), never a third time from the
+// FileSystem's DeleteFile.
+TEST_F(RocksDbOnHintfs, EachDeletionIsAnnouncedByItsSourcesOnly) {
+  std::shared_ptr<Filesystem> fs;
+  std::shared_ptr<HintBus> bus;
+  ASSERT_TRUE(AcquireMount("mem:" + spec_, &fs, &bus).ok());
+  std::mutex mu;
+  std::map<std::string, int> deletions;
+  uint64_t id = bus->Subscribe([&](const Hint& h) {
+    if (h.kind != Hint::Kind::kFileDeleted) return;
+    std::lock_guard<std::mutex> l(mu);
+    deletions[h.path]++;
+  });
+  Open();
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < 3000; i++) ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), Key(i), Value(i, round)).ok());
+    ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());  // its WAL is deleted
+  }
+  ASSERT_TRUE(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());  // tables are
+  db_.reset();
+  bus->Unsubscribe(id);
+  int wals = 0, tables = 0;
+  for (const auto& [path, count] : deletions) {
+    bool wal = path.size() > 4 && path.compare(path.size() - 4, 4, ".log") == 0;
+    bool table = path.size() > 4 && path.compare(path.size() - 4, 4, ".sst") == 0;
+    if (wal) {
+      EXPECT_EQ(count, 1) << path;
+      wals++;
+    }
+    if (table) {
+      EXPECT_LE(count, 2) << path;
+      tables++;
+    }
+  }
+  EXPECT_GT(wals, 0);
+  EXPECT_GT(tables, 0);
 }
 
 TEST_F(RocksDbOnHintfs, DestroyDbRemovesEverything) {
