@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <cstdlib>
 
 #include "adapters/common/mount_stats.h"
@@ -34,13 +35,22 @@ Status MetricsServer::Start(const std::string& address, std::function<nlohmann::
   }
   if (server->port_ < 0) return Status::IOError("metrics: cannot listen on " + address);
   httplib::Server* raw = server->server_.get();
-  server->thread_ = std::thread([raw] { raw->listen_after_bind(); });
+  std::atomic<bool>* done = &server->done_;
+  server->thread_ = std::thread([raw, done] {
+    raw->listen_after_bind();
+    *done = true;
+  });
   *out = std::move(server);
   return Status::OK();
 }
 
 MetricsServer::~MetricsServer() {
-  if (server_) server_->stop();
+  // httplib's stop() does nothing until the thread has begun to listen, and
+  // the thread then listens for ever: stop until it has returned.
+  while (thread_.joinable() && !done_) {
+    server_->stop();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   if (thread_.joinable()) thread_.join();
 }
 

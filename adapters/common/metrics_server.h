@@ -10,6 +10,7 @@
 #ifndef HINTFS_ADAPTERS_COMMON_METRICS_SERVER_H_
 #define HINTFS_ADAPTERS_COMMON_METRICS_SERVER_H_
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -45,6 +46,7 @@ class MetricsServer {
 
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;
+  std::atomic<bool> done_{false};  // the thread has stopped listening
   std::string host_;
   int port_ = 0;
 };
