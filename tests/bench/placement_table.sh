@@ -20,6 +20,9 @@
 #     leveldb             LevelDB through our Env (hintfs-ycsb's load, same
 #                         records, throttle and table size)
 #     leveldb-mount       LevelDB with its default Env on a FUSE mount
+#   SHAPE=leveldb gives RocksDB LevelDB's level shape instead of HHZS's: L1
+#   of 10 MiB (LevelDB's fixed size), L0 compacted at 4 tables, one memtable
+#   per flush; what LevelDB's placement is compared with (issue 20).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/rocksdb_options.sh
@@ -33,8 +36,16 @@ trap 'rm -rf "$WORK"' EXIT
 "$H" mkfs --fast "file:$WORK/ssd.img?zone_size=4MiB&zones=256" \
           --slow "file:$WORK/hdd.img?zone_size=4MiB&zones=1024" >/dev/null
 mkdir "$WORK/conf"
-write_rocksdb_options "$WORK/conf/options.ini" 1969225 3938451 4194304 kNoCompression \
-  max_write_buffer_number=4 min_write_buffer_number_to_merge=2 ${EXTRA_CF:-level0_file_num_compaction_trigger=2}
+case ${SHAPE:-hhzs} in
+  hhzs) LEVEL_BASE=4194304
+        SHAPE_CF=(max_write_buffer_number=4 min_write_buffer_number_to_merge=2
+                  ${EXTRA_CF:-level0_file_num_compaction_trigger=2}) ;;
+  leveldb) LEVEL_BASE=10485760
+           SHAPE_CF=(max_write_buffer_number=2 min_write_buffer_number_to_merge=1
+                     level0_file_num_compaction_trigger=4) ;;
+  *) echo "placement_table.sh: unknown SHAPE '$SHAPE' (hhzs or leveldb)" >&2; exit 2 ;;
+esac
+write_rocksdb_options "$WORK/conf/options.ini" 1969225 3938451 "$LEVEL_BASE" kNoCompression "${SHAPE_CF[@]}"
 "$H" restore "file:$WORK/ssd.img" "$WORK/conf" >/dev/null
 STORE=${STORE:-rocksdb}
 SPEC="file:$WORK/ssd.img?trace=$WORK/load.trace"
