@@ -32,6 +32,9 @@ void HhzsPolicy::OnHint(const Hint& h) {
   now_ns_ = std::max(now_ns_, h.time_ns);
   RelevelTables(h, &ledger_);
   auto clamp = [](int level) { return level >= 0 && level < kMaxLevels; };
+  if ((h.kind == Hint::Kind::kCompactionBegin || h.kind == Hint::Kind::kTableFileCreation) && clamp(h.level)) {
+    written_ns_[h.level] = std::max(written_ns_[h.level], h.time_ns);
+  }
   switch (h.kind) {
     case Hint::Kind::kCompactionBegin:
       if (!clamp(h.level)) break;
@@ -303,8 +306,13 @@ TieringView HhzsPolicy::Tiering() const {
   // a compaction at L_t whose outputs took those slots sent as many tables
   // down as it read, and the slots sat empty once its inputs were deleted.
   v.fast_at_tiering_level = ledger_.fast(d.tiering_level) - ledger_.FastAmong(d.tiering_level, inputs);
+  uint64_t upper_written_ns = 0;
   for (int i = 0; i < d.tiering_level; i++) {
     v.demand_below += DemandLocked(i);
+    upper_written_ns = std::max(upper_written_ns, written_ns_[i]);
+  }
+  if (config_.up_moves_wait_ns > 0 && upper_written_ns > 0) {
+    v.up_moves_wait_until_ns = upper_written_ns + config_.up_moves_wait_ns;
   }
   return v;
 }
@@ -327,6 +335,7 @@ std::string HhzsPolicy::StateJson() const {
                         {"migration", config_.services.migration},
                         {"hold_ms", config_.hold_ns / 1000000},
                         {"replace_inputs", config_.replace_inputs},
+                        {"up_wait_ms", config_.up_moves_wait_ns / 1000000},
                         {"wal_peak_bytes", wal_peak_bytes_},
                         {"capacity_slots", last_capacity_slots_},
                         {"tiering_level", d.tiering_level},

@@ -63,6 +63,7 @@ MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringV
       return plan;
     }
   }
+  if (tiering.now_ns != 0 && tiering.now_ns < tiering.up_moves_wait_until_ns) return plan;
   // Fill, or popularity under read pressure: room nothing else claims (free
   // slots beyond the demands above L_t) takes the highest-priority slow
   // table above L_t, where placement would now put it.

@@ -26,6 +26,9 @@
 //               of the SSD empty (docs/benchmarks.md, issue 19). L_t's
 //               reserved room stays popularity's: filled without reads, it
 //               churned.
+// Moves up (popularity, swap, fill) wait while the policy says the store is
+// writing the levels above L_t (TieringView::up_moves_wait_until_ns);
+// capacity moves down never wait.
 #ifndef HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 #define HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 
@@ -52,6 +55,13 @@ struct TieringView {
   int64_t fast_at_tiering_level = 0;  // L_t's tables on the fast tier
   int64_t free_slots = 0;    // fast table slots holding no table
   int64_t demand_below = 0;  // sum of the demands of levels above L_t
+  // No table moves up before this time (the hints' clock), and the
+  // caller's time on it (0: not known, no wait). A policy sets it while
+  // the store writes the levels above L_t: a table moved up between two of
+  // their compactions takes the room the next one's outputs need, and they
+  // spill to the slow tier (docs/benchmarks.md, issue 20, session 53).
+  uint64_t up_moves_wait_until_ns = 0;
+  uint64_t now_ns = 0;
 };
 
 struct MigrationPlan {

@@ -132,8 +132,10 @@ std::vector<TableView> Migrator::Survey(uint64_t now_ns) {
 }
 
 MigrationPlan Migrator::Step() {
-  std::vector<TableView> tables = Survey(MonotonicNs());
+  const uint64_t now = MonotonicNs();  // the hints' clock (hint_bus.cc)
+  std::vector<TableView> tables = Survey(now);
   TieringView tiering = tiering_->Tiering();
+  tiering.now_ns = now;
   double slow_rate;
   {
     std::lock_guard<std::mutex> l(mu_);

@@ -101,11 +101,25 @@ Status ParseTieringServices(const std::string& policy, const std::map<std::strin
   return Status::OK();
 }
 
+// opts[key], if given, as whole milliseconds, into *ns.
+Status MillisecondsOption(const std::map<std::string, std::string>& opts, const std::string& key, uint64_t* ns) {
+  auto it = opts.find(key);
+  if (it == opts.end()) return Status::OK();
+  const std::string& v = it->second;
+  char* end = nullptr;
+  unsigned long long ms = std::strtoull(v.c_str(), &end, 10);
+  if (v.empty() || v[0] == '-' || *end != '\0' || ms > 1000ull * 1000 * 1000) {
+    return Status::InvalidArgument("hhzs: " + key + " must be a whole number of milliseconds, not '" + v + "'");
+  }
+  *ns = ms * 1000000ull;
+  return Status::OK();
+}
+
 Status NewHhzs(const std::string& name, const std::string& options, std::shared_ptr<HintBus> bus,
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;
   std::set<std::string> known = kTieringOptions;
-  known.insert({"table_bytes", "wal_budget", "hold_ms", "replace_inputs"});
+  known.insert({"table_bytes", "wal_budget", "hold_ms", "replace_inputs", "up_wait_ms"});
   Status s = ParseOptions(options, known, &opts);
   HhzsConfig config;
   if (s.ok()) s = ParseTieringServices("hhzs", opts, &config.services);
@@ -114,14 +128,8 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
   if (s.ok() && opts.count("table_bytes") && config.table_bytes == 0) {
     s = Status::InvalidArgument("hhzs: table_bytes must be positive");
   }
-  if (s.ok() && opts.count("hold_ms")) {
-    char* end = nullptr;
-    unsigned long long ms = std::strtoull(opts["hold_ms"].c_str(), &end, 10);
-    if (end == opts["hold_ms"].c_str() || *end != '\0') {
-      s = Status::InvalidArgument("hhzs: hold_ms must be a whole number of milliseconds");
-    }
-    config.hold_ns = ms * 1000000ull;
-  }
+  if (s.ok()) s = MillisecondsOption(opts, "hold_ms", &config.hold_ns);
+  if (s.ok()) s = MillisecondsOption(opts, "up_wait_ms", &config.up_moves_wait_ns);
   if (s.ok() && opts.count("replace_inputs")) {
     const std::string& v = opts["replace_inputs"];
     if (v != "on" && v != "off") s = Status::InvalidArgument("hhzs: replace_inputs is on or off, not '" + v + "'");

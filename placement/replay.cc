@@ -264,7 +264,9 @@ class Simulation {
       tables.push_back(t);
     }
     std::sort(tables.begin(), tables.end(), [](const TableView& a, const TableView& b) { return a.path < b.path; });
-    MigrationPlan plan = PlanMigration(tables, tiering_->Tiering(), slow_read_rate_, slow_read_iops_);
+    TieringView tiering = tiering_->Tiering();
+    tiering.now_ns = now_;  // the trace's clock, as its hints'
+    MigrationPlan plan = PlanMigration(tables, tiering, slow_read_rate_, slow_read_iops_);
     switch (plan.reason) {
       case MigrationPlan::Reason::kNone:
         return;

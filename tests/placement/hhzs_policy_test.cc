@@ -394,6 +394,36 @@ TEST_F(HhzsTest, HoldKeepsALevelsPeakClaimForAWhile) {
   }
 }
 
+// Moves up wait while the store writes the levels above the tiering level
+// (a table created there, a compaction into one begun), not for writes at
+// or below it; up_wait_ms=0 is HHZS's migration, which never waits.
+TEST_F(HhzsTest, MovesUpWaitForWritesAboveTheTieringLevel) {
+  for (uint64_t wait_ms : {5000, 0}) {
+    HhzsConfig c;
+    c.up_moves_wait_ns = wait_ms * 1000000;
+    Make(c);
+    EXPECT_TRUE(Place("/db/000010.log", -1));
+    for (int i = 0; i < 3; i++) EXPECT_TRUE(Place("/db/l1-" + std::to_string(i) + ".sst", 1));
+    for (int i = 0; i < 9; i++) Place("/db/l2-" + std::to_string(i) + ".sst", 2);
+    ASSERT_EQ(policy_->Tiering().tiering_level, 2);
+    Publish(Hint::Kind::kTableFileCreation, 0, "/db/l1-new.sst", 1, 0, /*time_ms=*/1000);
+    Publish(Hint::Kind::kCompactionBegin, 9, "", 0, 2, /*time_ms=*/1500);  // an L0 -> L0 compaction
+    Publish(Hint::Kind::kTableFileCreation, 0, "/db/l3-new.sst", 3, 0, /*time_ms=*/9000);
+    Publish(Hint::Kind::kCompactionBegin, 10, "", 2, 2, /*time_ms=*/9500);  // into L_t itself
+    TieringView v = policy_->Tiering();
+    EXPECT_EQ(v.tiering_level, 2);
+    EXPECT_EQ(v.up_moves_wait_until_ns, wait_ms == 0 ? 0 : (1500 + wait_ms) * 1000000) << wait_ms;
+    EXPECT_EQ(v.now_ns, 0u) << "the caller's clock, not the policy's";
+  }
+  std::shared_ptr<AllocationPolicy> p;
+  ASSERT_TRUE(NewAllocationPolicy("hhzs:up_wait_ms=250", bus_, &p).ok());
+  EXPECT_EQ(static_cast<HhzsPolicy*>(p.get())->config().up_moves_wait_ns, 250000000u);
+  EXPECT_EQ(nlohmann::json::parse(p->StateJson())["up_wait_ms"], 250);
+  EXPECT_FALSE(NewAllocationPolicy("hhzs:up_wait_ms=soon", bus_, &p).ok());
+  EXPECT_FALSE(NewAllocationPolicy("hhzs:up_wait_ms=-1", bus_, &p).ok());
+  EXPECT_FALSE(NewAllocationPolicy("hhzs:up_wait_ms=", bus_, &p).ok());
+}
+
 TEST_F(HhzsTest, OptionsLiveInTheRecordedName) {
   std::shared_ptr<AllocationPolicy> p;
   ASSERT_TRUE(NewAllocationPolicy("hhzs:table_bytes=4MiB,wal_budget=16MiB", bus_, &p).ok());

@@ -119,5 +119,30 @@ TEST(MigrationPlannerTest, PopularitySwapsWhenTheFastTierIsFull) {
   EXPECT_EQ(PlanMigration(tables, Tiering(2, 1, 1, 1, 1), 200, 100).reason, MigrationPlan::Reason::kNone);
 }
 
+// While the store writes the levels above L_t, nothing moves up, neither by
+// fill nor by reads; capacity still moves tables down.
+TEST(MigrationPlannerTest, MovesUpWaitWhileTheUpperLevelsAreWritten) {
+  std::vector<TableView> tables = {T("l1", 1, false), T("l2-cold", 2, true, 1), T("l2-hot", 2, false, 40)};
+  TieringView fill = Tiering(3, 1, 0, 8, 2);
+  TieringView swap = Tiering(2, 1, 1, 1, 1);
+  for (TieringView* v : {&fill, &swap}) {
+    v->up_moves_wait_until_ns = 5000;
+    v->now_ns = 4999;
+  }
+  EXPECT_EQ(PlanMigration(tables, fill, 0, 0).reason, MigrationPlan::Reason::kNone);
+  EXPECT_EQ(PlanMigration(tables, fill, 200, 100).reason, MigrationPlan::Reason::kNone);
+  EXPECT_EQ(PlanMigration(tables, swap, 200, 100).reason, MigrationPlan::Reason::kNone);
+  TieringView over = swap;
+  over.fast_at_tiering_level = 2;  // L2 over its one reserved slot
+  tables[1].fast = tables[2].fast = true;
+  EXPECT_EQ(PlanMigration(tables, over, 200, 100).reason, MigrationPlan::Reason::kCapacity);
+  tables[2].fast = false;
+  // The wait over (or no clock given), the same moves are made.
+  for (uint64_t now : {uint64_t{5000}, uint64_t{0}}) {
+    fill.now_ns = swap.now_ns = now;
+    EXPECT_EQ(PlanMigration(tables, fill, 0, 0).reason, MigrationPlan::Reason::kFill) << now;
+    EXPECT_EQ(PlanMigration(tables, swap, 200, 100).reason, MigrationPlan::Reason::kSwap) << now;
+  }
+}
 }  // namespace
 }  // namespace hintfs
