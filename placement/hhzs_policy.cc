@@ -32,8 +32,11 @@ void HhzsPolicy::OnHint(const Hint& h) {
   now_ns_ = std::max(now_ns_, h.time_ns);
   RelevelTables(h, &ledger_);
   auto clamp = [](int level) { return level >= 0 && level < kMaxLevels; };
-  if ((h.kind == Hint::Kind::kCompactionBegin || h.kind == Hint::Kind::kTableFileCreation) && clamp(h.level)) {
-    written_ns_[h.level] = std::max(written_ns_[h.level], h.time_ns);
+  // Compactions' writes (flushes, L0's tables, aside: they are no burst).
+  if (((h.kind == Hint::Kind::kTableFileCreation && h.level > 0) || h.kind == Hint::Kind::kCompactionBegin) &&
+      clamp(h.level) && h.time_ns >= written_ns_[h.level][0]) {
+    written_ns_[h.level][1] = written_ns_[h.level][0];
+    written_ns_[h.level][0] = h.time_ns;
   }
   switch (h.kind) {
     case Hint::Kind::kCompactionBegin:
@@ -306,13 +309,22 @@ TieringView HhzsPolicy::Tiering() const {
   // a compaction at L_t whose outputs took those slots sent as many tables
   // down as it read, and the slots sat empty once its inputs were deleted.
   v.fast_at_tiering_level = ledger_.fast(d.tiering_level) - ledger_.FastAmong(d.tiering_level, inputs);
-  uint64_t upper_written_ns = 0;
+  uint64_t latest[2] = {0, 0};  // the two latest writes above L_t
   for (int i = 0; i < d.tiering_level; i++) {
     v.demand_below += DemandLocked(i);
-    upper_written_ns = std::max(upper_written_ns, written_ns_[i]);
+    for (uint64_t ns : written_ns_[i]) {
+      if (ns > latest[0]) {
+        latest[1] = latest[0];
+        latest[0] = ns;
+      } else if (ns > latest[1]) {
+        latest[1] = ns;
+      }
+    }
   }
-  if (config_.up_moves_wait_ns > 0 && upper_written_ns > 0) {
-    v.up_moves_wait_until_ns = upper_written_ns + config_.up_moves_wait_ns;
+  // From the second latest: a lone compaction (a store's first, at open)
+  // is no burst to keep room for.
+  if (config_.up_moves_wait_ns > 0 && latest[1] > 0) {
+    v.up_moves_wait_until_ns = latest[1] + config_.up_moves_wait_ns;
   }
   return v;
 }

@@ -76,13 +76,15 @@ struct HhzsConfig {
   // tier (YCSB F in HyperDB's setting: 1-4 of 12 L2 tables fast with 5-7
   // slots reserved for them, docs/benchmarks.md).
   bool replace_inputs = true;
-  // No table moves up (popularity, swap, fill) until this long after a
-  // table was last created at a level above the tiering level or a
-  // compaction into one began (an extension of HHZS; 0: HHZS's migration,
-  // which moves up whenever reads or room call for it). Moved up between
-  // the compaction bursts of a load, a table takes the room the next burst
-  // needs: in replays of RocksDB loads this wait kept 14-19 points more
-  // of L1 on the fast tier and shortened the modelled load by 5-9%.
+  // No table moves up (popularity, swap, fill) until this long after the
+  // second latest compaction write above the tiering level (a compaction
+  // into such a level begun, or an output created there; flushes and a
+  // lone compaction, as at a store's open, do not count). An extension of
+  // HHZS; 0 is HHZS's migration, which moves up whenever reads or room call
+  // for it. Moved up between the compaction bursts of a load, a table takes
+  // the room the next burst needs: in replays of RocksDB loads this wait
+  // kept 14-19 points more of L1 on the fast tier and shortened the
+  // modelled load by 5-9% (docs/benchmarks.md).
   uint64_t up_moves_wait_ns = 5ull * 1000 * 1000 * 1000;
 };
 
@@ -182,7 +184,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   int64_t wal_zones_ = 0;  // fast WAL zones in use, in table slots, as last reported
   uint64_t wal_peak_bytes_ = 0;  // the most fast WAL zones seen in use, in bytes
   uint64_t now_ns_ = 0;    // time of the latest hint
-  uint64_t written_ns_[kMaxLevels] = {};  // a table's creation or a compaction's begin there, last
+  uint64_t written_ns_[kMaxLevels][2] = {};  // a compaction's begin or output there, latest first
   int64_t peak_[kMaxLevels] = {};  // held claims (hold_ns)
   uint64_t peak_ns_[kMaxLevels] = {};
   int64_t last_capacity_slots_ = 0;

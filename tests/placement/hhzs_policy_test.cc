@@ -394,25 +394,29 @@ TEST_F(HhzsTest, HoldKeepsALevelsPeakClaimForAWhile) {
   }
 }
 
-// Moves up wait while the store writes the levels above the tiering level
-// (a table created there, a compaction into one begun), not for writes at
-// or below it; up_wait_ms=0 is HHZS's migration, which never waits.
+// Moves up wait while the store's compactions write the levels above the
+// tiering level (outputs created there, compactions into them begun), from
+// the second latest such write: not for flushes, a lone compaction, or
+// writes at or below L_t; up_wait_ms=0 is HHZS's migration, which never waits.
 TEST_F(HhzsTest, MovesUpWaitForWritesAboveTheTieringLevel) {
   for (uint64_t wait_ms : {5000, 0}) {
     HhzsConfig c;
     c.up_moves_wait_ns = wait_ms * 1000000;
     Make(c);
     EXPECT_TRUE(Place("/db/000010.log", -1));
-    for (int i = 0; i < 3; i++) EXPECT_TRUE(Place("/db/l1-" + std::to_string(i) + ".sst", 1));
-    for (int i = 0; i < 9; i++) Place("/db/l2-" + std::to_string(i) + ".sst", 2);
+    for (int i = 0; i < 10; i++) Place("/db/l2-" + std::to_string(i) + ".sst", 2);
     ASSERT_EQ(policy_->Tiering().tiering_level, 2);
-    Publish(Hint::Kind::kTableFileCreation, 0, "/db/l1-new.sst", 1, 0, /*time_ms=*/1000);
-    Publish(Hint::Kind::kCompactionBegin, 9, "", 0, 2, /*time_ms=*/1500);  // an L0 -> L0 compaction
+    EXPECT_EQ(policy_->Tiering().up_moves_wait_until_ns, 0u) << "L_t's own writes";
+    Publish(Hint::Kind::kCompactionBegin, 9, "", 0, 2, /*time_ms=*/1000);  // an L0 -> L0 compaction
+    Publish(Hint::Kind::kTableFileCreation, 0, "/db/l0-flushed.sst", 0, 0, /*time_ms=*/1200);  // a flush
+    EXPECT_EQ(policy_->Tiering().up_moves_wait_until_ns, 0u) << "one compaction is no burst";
+    Publish(Hint::Kind::kTableFileCreation, 0, "/db/l1-new.sst", 1, 0, /*time_ms=*/1500);
+    Publish(Hint::Kind::kTableFileCreation, 0, "/db/l0-flushed2.sst", 0, 0, /*time_ms=*/1800);
     Publish(Hint::Kind::kTableFileCreation, 0, "/db/l3-new.sst", 3, 0, /*time_ms=*/9000);
     Publish(Hint::Kind::kCompactionBegin, 10, "", 2, 2, /*time_ms=*/9500);  // into L_t itself
     TieringView v = policy_->Tiering();
     EXPECT_EQ(v.tiering_level, 2);
-    EXPECT_EQ(v.up_moves_wait_until_ns, wait_ms == 0 ? 0 : (1500 + wait_ms) * 1000000) << wait_ms;
+    EXPECT_EQ(v.up_moves_wait_until_ns, wait_ms == 0 ? 0 : (1000 + wait_ms) * 1000000) << wait_ms;
     EXPECT_EQ(v.now_ns, 0u) << "the caller's clock, not the policy's";
   }
   std::shared_ptr<AllocationPolicy> p;
