@@ -32,7 +32,8 @@ void HhzsPolicy::OnHint(const Hint& h) {
   now_ns_ = std::max(now_ns_, h.time_ns);
   RelevelTables(h, &ledger_);
   auto clamp = [](int level) { return level >= 0 && level < kMaxLevels; };
-  // Compactions' writes (flushes, L0's tables, aside: they are no burst).
+  // A compaction's writes, for the wait of moves up: its begin and its
+  // outputs below L0 (a flush, whose table is L0's, is no burst).
   if (((h.kind == Hint::Kind::kTableFileCreation && h.level > 0) || h.kind == Hint::Kind::kCompactionBegin) &&
       clamp(h.level) && h.time_ns >= written_ns_[h.level][0]) {
     written_ns_[h.level][1] = written_ns_[h.level][0];
