@@ -14,6 +14,8 @@ std::string Lower(std::string s) {
   return s;
 }
 
+}  // namespace
+
 bool ParseUint64(const std::string& text, uint64_t* out) {
   if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return false;
   errno = 0;
@@ -23,8 +25,6 @@ bool ParseUint64(const std::string& text, uint64_t* out) {
   *out = v;
   return true;
 }
-
-}  // namespace
 
 Status ParseSize(const std::string& text, uint64_t* out) {
   size_t digits = 0;

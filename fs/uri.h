@@ -41,6 +41,9 @@ struct DeviceUri {
   Status CheckKeys(const std::set<std::string>& allowed) const;
 };
 
+// "42" -> 42: decimal digits only (no sign, space or suffix), within 64 bits.
+bool ParseUint64(const std::string& text, uint64_t* out);
+
 // "64MiB" -> 67108864. Accepts a plain number of bytes or a binary suffix
 // (K, KiB, M, MiB, G, GiB, T, TiB; case-insensitive).
 Status ParseSize(const std::string& text, uint64_t* out);

@@ -105,11 +105,9 @@ Status ParseTieringServices(const std::string& policy, const std::map<std::strin
 Status MillisecondsOption(const std::map<std::string, std::string>& opts, const std::string& key, uint64_t* ns) {
   auto it = opts.find(key);
   if (it == opts.end()) return Status::OK();
-  const std::string& v = it->second;
-  char* end = nullptr;
-  unsigned long long ms = std::strtoull(v.c_str(), &end, 10);
-  if (v.empty() || v[0] == '-' || *end != '\0' || ms > 1000ull * 1000 * 1000) {
-    return Status::InvalidArgument("hhzs: " + key + " must be a whole number of milliseconds, not '" + v + "'");
+  uint64_t ms = 0;
+  if (!ParseUint64(it->second, &ms) || ms > 1000ull * 1000 * 1000) {
+    return Status::InvalidArgument("hhzs: " + key + " must be a whole number of milliseconds, not '" + it->second + "'");
   }
   *ns = ms * 1000000ull;
   return Status::OK();
