@@ -75,6 +75,9 @@ c = json.load(sys.stdin)["cache"]
 assert c["admitted"] > 0 and c["hits"] > 0, c' || fail "the secondary cache was not used"
 # The metrics endpoint of a running db_bench (metrics=127.0.0.1:0: the port
 # is said on stderr) and `hintfs top` reading it; top fails once it is gone.
+# The file exists before the background job opens it, or the first sed below
+# may find none (and end the script under set -e).
+: > "$WORK/metrics.err"
 LD_PRELOAD=$PLUGIN db_bench --fs_uri="$URI?metrics=127.0.0.1:0&policy=hhzs" --options_file=/options.ini --db=/db4 \
   --num=20000 --benchmarks=fillrandom,readrandom --duration=8 > /dev/null 2> "$WORK/metrics.err" &
 BENCH=$!
