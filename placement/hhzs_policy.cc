@@ -304,6 +304,7 @@ TieringView HhzsPolicy::Tiering() const {
   if (d.tiering_level >= kMaxLevels) return v;
   v.tiering_level = d.tiering_level;
   v.reserved = d.reserved;
+  v.fill_tiering_level = config_.fill_tiering_level;
   // With replace_inputs the outputs at L_t take the slots of the fast inputs
   // the compaction will delete, as placement counts them (ChooseDevices):
   // those inputs are no excess for capacity migration to move down. Counted,
@@ -349,6 +350,7 @@ std::string HhzsPolicy::StateJson() const {
                         {"hold_ms", config_.hold_ns / 1000000},
                         {"replace_inputs", config_.replace_inputs},
                         {"up_wait_ms", config_.up_moves_wait_ns / 1000000},
+                        {"fill", config_.fill_tiering_level ? "tiering" : "upper"},
                         {"wal_peak_bytes", wal_peak_bytes_},
                         {"capacity_slots", last_capacity_slots_},
                         {"tiering_level", d.tiering_level},

@@ -86,6 +86,11 @@ struct HhzsConfig {
   // kept 14-19 points more of L1 on the fast tier and shortened the
   // modelled load by 5-9% (docs/benchmarks.md).
   uint64_t up_moves_wait_ns = 5ull * 1000 * 1000 * 1000;
+  // Migration fills the free room of the tiering level's reservation with
+  // that level's slow tables, read or not, once the wait above is over
+  // (TieringView::fill_tiering_level; an extension of HHZS, which leaves
+  // that room to popularity migration, under read pressure only).
+  bool fill_tiering_level = true;
 };
 
 class HhzsPolicy : public AllocationPolicy, public TieringSource {

@@ -16,7 +16,11 @@ const char* MigrationReasonName(MigrationPlan::Reason reason) {
 bool HigherPriority(const TableView& a, const TableView& b) {
   if (a.level != b.level) return a.level < b.level;
   if (a.read_rate != b.read_rate) return a.read_rate > b.read_rate;
-  return a.path < b.path;  // a total order keeps plans deterministic
+  // The newer table: stores name tables by a growing number ("000123.sst"),
+  // so the longer name, then the later one, is the newer. A total order
+  // keeps plans deterministic.
+  if (a.path.size() != b.path.size()) return a.path.size() > b.path.size();
+  return a.path > b.path;
 }
 
 namespace {
@@ -24,12 +28,15 @@ namespace {
 bool Movable(const TableView& t) { return !t.compacting && t.level >= 0; }
 
 // Placement's rule (ii) (HHZS §3.3 step 4): the levels above L_t, or every
-// level if all fit. L_t's reserved room is left to popularity: its size
-// moves with every compaction's demand, and filling it without reads made
-// capacity migration trim it again (single runs of YCSB A-F at the devices'
-// real speed moved 12-42 MB up and as much down per 2,000 operations).
+// level if all fit, and with fill_tiering_level L_t's tables while it has
+// reserved room. Without the wait for moves up, filling that room made
+// capacity migration trim it again at every compaction (single runs of YCSB
+// A-F at the devices' real speed moved 12-42 MB up and as much down per
+// 2,000 operations).
 bool BelongsOnFastTier(const TableView& t, const TieringView& tiering) {
-  return tiering.tiering_level == TieringView::kNone || t.level < tiering.tiering_level;
+  if (tiering.tiering_level == TieringView::kNone || t.level < tiering.tiering_level) return true;
+  return tiering.fill_tiering_level && t.level == tiering.tiering_level &&
+         tiering.fast_at_tiering_level < tiering.reserved;
 }
 
 // The lowest-priority movable table on the fast tier, or null.

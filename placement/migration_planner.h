@@ -5,7 +5,10 @@
 // models exactly what the filesystem does.
 //
 // Priority: a table at a lower level outranks one at a higher level; at the
-// same level the higher read rate (reads / age) wins. Tables that a running
+// same level the higher read rate (reads / age) wins, and between tables
+// equally read the newer (the store numbers its tables in creation order):
+// it holds the keys written last, which a store's reads favour when they
+// favour any (YCSB D's latest keys). Tables that a running
 // compaction selected are about to be deleted and never move; neither do
 // tables whose level is unknown.
 //   capacity    when the fast tier holds more tables of the tiering level L_t
@@ -23,9 +26,10 @@
 //               moves up, read or not. HHZS moves tables up only under read
 //               pressure, so the tables a load's compaction debt pushed to
 //               the slow tier stayed there after the debt cleared, with most
-//               of the SSD empty (docs/benchmarks.md, issue 19). L_t's
-//               reserved room stays popularity's: filled without reads, it
-//               churned.
+//               of the SSD empty (docs/benchmarks.md, issue 19). With
+//               TieringView::fill_tiering_level, L_t's reserved room is
+//               filled the same way once the upper levels rest (below);
+//               otherwise it stays popularity's.
 // Moves up (popularity, swap, fill) wait while the policy says the store is
 // writing the levels above L_t (TieringView::up_moves_wait_until_ns);
 // capacity moves down never wait.
@@ -62,6 +66,10 @@ struct TieringView {
   // spill to the slow tier (docs/benchmarks.md, issue 20, session 53).
   uint64_t up_moves_wait_until_ns = 0;
   uint64_t now_ns = 0;
+  // Fill also L_t's reserved room with its slow tables, read or not. Before
+  // the wait above existed, this churned: every compaction above L_t shrank
+  // the room and capacity migration moved the filled tables down again.
+  bool fill_tiering_level = false;
 };
 
 struct MigrationPlan {

@@ -117,7 +117,7 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;
   std::set<std::string> known = kTieringOptions;
-  known.insert({"table_bytes", "wal_budget", "hold_ms", "replace_inputs", "up_wait_ms"});
+  known.insert({"table_bytes", "wal_budget", "hold_ms", "replace_inputs", "up_wait_ms", "fill"});
   Status s = ParseOptions(options, known, &opts);
   HhzsConfig config;
   if (s.ok()) s = ParseTieringServices("hhzs", opts, &config.services);
@@ -132,6 +132,11 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
     const std::string& v = opts["replace_inputs"];
     if (v != "on" && v != "off") s = Status::InvalidArgument("hhzs: replace_inputs is on or off, not '" + v + "'");
     config.replace_inputs = v == "on";
+  }
+  if (s.ok() && opts.count("fill")) {
+    const std::string& v = opts["fill"];
+    if (v != "tiering" && v != "upper") s = Status::InvalidArgument("hhzs: fill is tiering or upper, not '" + v + "'");
+    config.fill_tiering_level = v == "tiering";
   }
   if (!s.ok()) return s;
   *policy = std::make_shared<HhzsPolicy>(name, std::move(bus), config);

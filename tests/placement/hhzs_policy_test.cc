@@ -428,6 +428,27 @@ TEST_F(HhzsTest, MovesUpWaitForWritesAboveTheTieringLevel) {
   EXPECT_FALSE(NewAllocationPolicy("hhzs:up_wait_ms=", bus_, &p).ok());
 }
 
+// The tiering level's reserved room is filled at rest by default; fill=upper
+// leaves it to popularity migration (HHZS).
+TEST_F(HhzsTest, FillReachesTheTieringLevelUnlessAskedNotTo) {
+  for (bool tiering : {true, false}) {
+    HhzsConfig c;
+    c.fill_tiering_level = tiering;
+    Make(c);
+    for (int i = 0; i < 10; i++) Place("/db/l2-" + std::to_string(i) + ".sst", 2);
+    TieringView v = policy_->Tiering();
+    ASSERT_EQ(v.tiering_level, 2);
+    EXPECT_EQ(v.fill_tiering_level, tiering);
+    EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["fill"], tiering ? "tiering" : "upper");
+  }
+  std::shared_ptr<AllocationPolicy> p;
+  ASSERT_TRUE(NewAllocationPolicy("hhzs:fill=upper", bus_, &p).ok());
+  EXPECT_FALSE(static_cast<HhzsPolicy*>(p.get())->config().fill_tiering_level);
+  ASSERT_TRUE(NewAllocationPolicy("hhzs:fill=tiering", bus_, &p).ok());
+  EXPECT_TRUE(static_cast<HhzsPolicy*>(p.get())->config().fill_tiering_level);
+  EXPECT_FALSE(NewAllocationPolicy("hhzs:fill=all", bus_, &p).ok());
+}
+
 TEST_F(HhzsTest, OptionsLiveInTheRecordedName) {
   std::shared_ptr<AllocationPolicy> p;
   ASSERT_TRUE(NewAllocationPolicy("hhzs:table_bytes=4MiB,wal_budget=16MiB", bus_, &p).ok());

@@ -27,10 +27,15 @@ TieringView Tiering(int t, int64_t reserved, int64_t fast_at_t, int64_t free_slo
   return v;
 }
 
-TEST(MigrationPlannerTest, PriorityIsLevelThenReadRate) {
+TEST(MigrationPlannerTest, PriorityIsLevelThenReadRateThenNewest) {
   EXPECT_TRUE(HigherPriority(T("a", 1, true, 0), T("b", 2, true, 100)));
   EXPECT_TRUE(HigherPriority(T("a", 2, true, 5), T("b", 2, true, 1)));
   EXPECT_FALSE(HigherPriority(T("a", 2, true, 1), T("b", 2, true, 5)));
+  // Equally read: the later table number, however many digits it has.
+  EXPECT_TRUE(HigherPriority(T("/db/000124.sst", 2, true), T("/db/000123.sst", 2, true)));
+  EXPECT_TRUE(HigherPriority(T("/db/1000000.sst", 2, true), T("/db/999999.sst", 2, true)));
+  EXPECT_FALSE(HigherPriority(T("/db/000123.sst", 2, true), T("/db/000124.sst", 2, true)));
+  EXPECT_FALSE(HigherPriority(T("/db/000123.sst", 2, true), T("/db/000123.sst", 2, true)));
 }
 
 TEST(MigrationPlannerTest, CapacityMovesTheColdestFastTableBelowTheTieringLevel) {
@@ -105,6 +110,35 @@ TEST(MigrationPlannerTest, FreeSlotsAreFilledWithTablesPlacementWouldPutThereNow
   tables[1].fast = true;
   tables[2].level = 4;
   EXPECT_EQ(PlanMigration(tables, Tiering(3, 1, 0, 6, 2), 0, 0).reason, MigrationPlan::Reason::kNone);
+}
+
+TEST(MigrationPlannerTest, TheTieringLevelsRoomIsFilledNewestFirstWhenAsked) {
+  std::vector<TableView> tables = {T("/db/000010.sst", 1, true), T("/db/000020.sst", 2, true),
+                                   T("/db/000021.sst", 2, false), T("/db/000022.sst", 2, false),
+                                   T("/db/000030.sst", 3, false)};
+  // t = 2 with 3 slots reserved, 1 of them used, 4 free beyond no demand.
+  TieringView v = Tiering(2, 3, 1, 4, 0);
+  EXPECT_EQ(PlanMigration(tables, v, 0, 0).reason, MigrationPlan::Reason::kNone) << "popularity's room by default";
+  v.fill_tiering_level = true;
+  MigrationPlan p = PlanMigration(tables, v, 0, 0);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kFill);
+  EXPECT_EQ(p.path, "/db/000022.sst");
+  EXPECT_TRUE(p.to_fast);
+  // Never past the reservation, never below L_t, nor into room the demands
+  // above L_t will take.
+  tables[3].fast = true;
+  v.fast_at_tiering_level = 2;
+  EXPECT_EQ(PlanMigration(tables, v, 0, 0).path, "/db/000021.sst");
+  v.fast_at_tiering_level = 3;
+  EXPECT_EQ(PlanMigration(tables, v, 0, 0).reason, MigrationPlan::Reason::kNone);
+  v.fast_at_tiering_level = 2;
+  v.demand_below = 4;
+  EXPECT_EQ(PlanMigration(tables, v, 0, 0).reason, MigrationPlan::Reason::kNone);
+  // Nor while the upper levels are written.
+  v.demand_below = 0;
+  v.up_moves_wait_until_ns = 5000;
+  v.now_ns = 4000;
+  EXPECT_EQ(PlanMigration(tables, v, 0, 0).reason, MigrationPlan::Reason::kNone);
 }
 
 TEST(MigrationPlannerTest, PopularitySwapsWhenTheFastTierIsFull) {
