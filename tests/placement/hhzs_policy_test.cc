@@ -428,9 +428,10 @@ TEST_F(HhzsTest, MovesUpWaitForWritesAboveTheTieringLevel) {
   EXPECT_FALSE(NewAllocationPolicy("hhzs:up_wait_ms=", bus_, &p).ok());
 }
 
-// The tiering level's reserved room is filled at rest by default; fill=upper
-// leaves it to popularity migration (HHZS).
-TEST_F(HhzsTest, FillReachesTheTieringLevelUnlessAskedNotTo) {
+// The tiering level's reserved room is left to popularity migration by
+// default (HHZS); fill=tiering fills it at rest.
+TEST_F(HhzsTest, FillReachesTheTieringLevelOnlyWhenAsked) {
+  EXPECT_FALSE(HhzsConfig().fill_tiering_level);
   for (bool tiering : {true, false}) {
     HhzsConfig c;
     c.fill_tiering_level = tiering;
