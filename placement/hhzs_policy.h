@@ -91,7 +91,8 @@ struct HhzsConfig {
   // (TieringView::fill_tiering_level; off is HHZS, which leaves that room to
   // popularity migration, under read pressure only). Off by default: in
   // three runs of the reproduction's YCSB A-F it read no fewer point reads
-  // from the HDD and moved 1-12 MB more down per phase (docs/benchmarks.md).
+  // from the HDD and moved up to 12 MB down per phase, where HHZS's rule
+  // moved at most 1 MB (docs/benchmarks.md, session 54).
   bool fill_tiering_level = false;
 };
 
