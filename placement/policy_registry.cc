@@ -113,6 +113,18 @@ Status MillisecondsOption(const std::map<std::string, std::string>& opts, const 
   return Status::OK();
 }
 
+// opts[key], if given, as one of two words: *flag is whether it is yes.
+Status TwoWayOption(const std::map<std::string, std::string>& opts, const std::string& key, const std::string& yes,
+                    const std::string& no, bool* flag) {
+  auto it = opts.find(key);
+  if (it == opts.end()) return Status::OK();
+  if (it->second != yes && it->second != no) {
+    return Status::InvalidArgument("hhzs: " + key + " is " + yes + " or " + no + ", not '" + it->second + "'");
+  }
+  *flag = it->second == yes;
+  return Status::OK();
+}
+
 Status NewHhzs(const std::string& name, const std::string& options, std::shared_ptr<HintBus> bus,
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;
@@ -128,16 +140,8 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
   }
   if (s.ok()) s = MillisecondsOption(opts, "hold_ms", &config.hold_ns);
   if (s.ok()) s = MillisecondsOption(opts, "up_wait_ms", &config.up_moves_wait_ns);
-  if (s.ok() && opts.count("replace_inputs")) {
-    const std::string& v = opts["replace_inputs"];
-    if (v != "on" && v != "off") s = Status::InvalidArgument("hhzs: replace_inputs is on or off, not '" + v + "'");
-    config.replace_inputs = v == "on";
-  }
-  if (s.ok() && opts.count("fill")) {
-    const std::string& v = opts["fill"];
-    if (v != "tiering" && v != "upper") s = Status::InvalidArgument("hhzs: fill is tiering or upper, not '" + v + "'");
-    config.fill_tiering_level = v == "tiering";
-  }
+  if (s.ok()) s = TwoWayOption(opts, "replace_inputs", "on", "off", &config.replace_inputs);
+  if (s.ok()) s = TwoWayOption(opts, "fill", "tiering", "upper", &config.fill_tiering_level);
   if (!s.ok()) return s;
   *policy = std::make_shared<HhzsPolicy>(name, std::move(bus), config);
   return Status::OK();
