@@ -4,7 +4,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hints/block_index_keeper.h"
 #include "hints/file_kind.h"
 #include "hints/file_tag.h"
 
@@ -23,7 +22,6 @@ ZoneRole LsmRoleFor(const std::string& path) {
 bool LsmFreesSpace(const AllocationRequest& request) { return IsTableFile(request.path); }
 
 bool LsmKeepsOffFastTier(const AllocationRequest& request, uint64_t fast_bytes) {
-  if (IsBlockIndexFile(request.path)) return true;  // read once per table and mount, then held in memory
   return IsInfoLogFile(request.path) && request.file_size >= fast_bytes / kInfoLogFastShare;
 }
 

@@ -40,8 +40,11 @@ namespace hintfs {
 // reports (6 MiB in one load of the scaled HHZS reproduction, 15% of its
 // 40 MiB SSD) and is read only by people, so its bulk goes to the slow
 // tier. (all-fast, the upper bound, keeps all of it fast.) The block
-// indexes hintfs keeps of tables (hints/block_index_keeper.h) go slow first:
-// each is read once per mount and then held in memory.
+// indexes hintfs keeps of tables (hints/block_index_keeper.h) are not kept
+// off: each is read at every mount, one random read per table, which on an
+// HDD cost 1.7 s of its time per mount of a 220-table store and slowed the
+// first phase after it by 13% (docs/benchmarks.md); they are about 0.2% of
+// the bytes of the tables they describe.
 constexpr uint64_t kInfoLogFastShare = 256;
 bool LsmKeepsOffFastTier(const AllocationRequest& request, uint64_t fast_bytes);
 // AllocationPolicy::AskAgainAfter for the LSM policies: an info log on a

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hints/file_tag.h"
+#include "hints/block_index_keeper.h"
 #include "placement/hhzs_policy.h"
 #include "placement/policy_registry.h"
 
@@ -232,6 +233,7 @@ TEST_F(HhzsTest, InfoLogsGoToTheSlowTierOnceTheyGrow) {
   EXPECT_TRUE(Place("/db/OPTIONS-000005", -1, 0, small));
   EXPECT_TRUE(Place("/db/CURRENT", -1));
   EXPECT_TRUE(Place("/db/MANIFEST-000004", -1, 0, small));
+  EXPECT_TRUE(Place(std::string(kBlockIndexDirectory) + "/00000000000004d2", -1));  // read at every mount
   // The filesystem asks again once the log reaches its share, not when its
   // zone is full.
   AllocationRequest log;

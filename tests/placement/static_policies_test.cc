@@ -1,6 +1,7 @@
 // Level tracking from hints and the static baselines' device order.
 #include <gtest/gtest.h>
 
+#include "hints/block_index_keeper.h"
 #include "hints/file_tag.h"
 #include "placement/level_tracker.h"
 #include "placement/policy_registry.h"
@@ -117,6 +118,10 @@ TEST(StaticPolicies, InfoLogsGoSlowOnceLargeExceptUnderAllFast) {
     EXPECT_EQ(order(all_fast.get(), log, small), fast_then_slow) << log;
   }
   EXPECT_EQ(order(b3.get(), "/db/OPTIONS-000005", small), fast_then_slow);
+  // hintfs's block index of a table is read at every mount: fast, like a MANIFEST.
+  const std::string index = std::string(kBlockIndexDirectory) + "/00000000000004d2";
+  EXPECT_EQ(order(b3.get(), index.c_str(), 0), fast_then_slow);
+  EXPECT_EQ(order(autop.get(), index.c_str(), 0), fast_then_slow);
 }
 
 // Tables own their zones when they are about a zone: at least half of one,
