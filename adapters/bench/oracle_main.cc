@@ -11,6 +11,7 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -33,11 +34,47 @@ using json = nlohmann::json;
 
 struct Args {
   std::string uri, db = "/db", distribution = "zipfian", fast_bytes = "40MiB", reads, json_path;
+  std::vector<std::string> runs;  // OPS:READ:UPDATE:RMW
   uint64_t records = 100000;
   size_t top = 0;
   double zipf = 0.9;
   size_t key_size = 24, value_size = 1000;
 };
+
+// A run the online bound is given for.
+struct RunSpec {
+  uint64_t ops = 0;
+  RunMix mix;
+};
+
+uint64_t PointReads(const RunSpec& run) {
+  return static_cast<uint64_t>(static_cast<double>(run.ops) * (run.mix.read + run.mix.read_modify_write) + 0.5);
+}
+
+// OPS:READ:UPDATE:RMW, the shares each in [0, 1] and summing to at most 1.
+Status ParseRun(const std::string& text, RunSpec* run) {
+  std::istringstream in(text);
+  std::vector<std::string> parts;
+  for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
+  if (parts.size() != 4) return Status::InvalidArgument("'" + text + "' is not OPS:READ:UPDATE:RMW");
+  double shares[3] = {0, 0, 0};
+  try {
+    size_t used = 0;
+    run->ops = std::stoull(parts[0], &used);
+    if (used != parts[0].size() || parts[0][0] == '-') throw std::invalid_argument(parts[0]);
+    for (int i = 0; i < 3; i++) {
+      shares[i] = std::stod(parts[i + 1], &used);
+      if (used != parts[i + 1].size() || !(shares[i] >= 0 && shares[i] <= 1)) throw std::invalid_argument(parts[i + 1]);
+    }
+  } catch (const std::exception&) {
+    return Status::InvalidArgument("'" + text + "': OPS is a count, READ, UPDATE and RMW shares from 0 to 1");
+  }
+  if (shares[0] + shares[1] + shares[2] > 1 + 1e-9) {
+    return Status::InvalidArgument("'" + text + "': the shares sum to more than 1");
+  }
+  run->mix = RunMix{shares[0], shares[1], shares[2]};
+  return Status::OK();
+}
 
 // The table files of the store's live tables, by file number.
 Status TablePaths(Filesystem* fs, const std::string& db, const std::map<uint64_t, int>& levels,
@@ -102,7 +139,7 @@ Status ParseSizes(const std::string& text, bool empty_ok, std::vector<uint64_t>*
 }
 
 json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::vector<uint64_t>& sizes,
-            const std::vector<uint64_t>& reads) {
+            const std::vector<RunSpec>& runs) {
   json j = {{"records", a.records},
             {"distribution", a.distribution},
             {"tables", tables},
@@ -124,10 +161,17 @@ json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::v
     j["slow_share"].push_back({{"fast_bytes", s.fast_bytes}, {"tables", s.tables}, {"blocks", s.blocks},
                                {"records", s.records}});
   }
-  // The run's point reads; those the memtable serves reach no device.
-  for (uint64_t r : reads) {
-    auto device_reads = static_cast<uint64_t>(static_cast<double>(r) * (1 - oracle.MemoryShare()) + 0.5);
-    j["online"].push_back({{"reads", r}, {"slow_share", oracle.OnlineSlowShare(device_reads)}});
+  // Reads of records the memtable holds, or the run wrote, reach no device.
+  for (const RunSpec& run : runs) {
+    OnlineBound b = oracle.Online(run.ops, run.mix);
+    j["online"].push_back({{"ops", run.ops},
+                           {"read", run.mix.read},
+                           {"update", run.mix.update},
+                           {"read_modify_write", run.mix.read_modify_write},
+                           {"reads", PointReads(run)},
+                           {"device_reads", b.device_reads},
+                           {"placed_share", b.placed_share},
+                           {"slow_share", b.online_share}});
   }
   return j;
 }
@@ -156,8 +200,11 @@ void Print(const json& j) {
   }
   std::printf("  slow share of the placement as it is: %.1f%%\n", 100 * j["start_slow_share"].get<double>());
   for (const json& o : j["online"]) {
-    std::printf("  a run of %llu point reads, promoting each block at its first read: %.1f%% at best\n",
-                static_cast<unsigned long long>(o["reads"].get<uint64_t>()), 100 * o["slow_share"].get<double>());
+    std::printf("  %llu operations (read %g, update %g, read-modify-write %g): %.0f device reads, %.1f%% slow as "
+                "placed, %.1f%% at best promoting each block at its first read\n",
+                static_cast<unsigned long long>(o["ops"].get<uint64_t>()), o["read"].get<double>(),
+                o["update"].get<double>(), o["read_modify_write"].get<double>(), o["device_reads"].get<double>(),
+                100 * o["placed_share"].get<double>(), 100 * o["slow_share"].get<double>());
   }
 }
 
@@ -172,6 +219,17 @@ int Run(const Args& a) {
   if (!s.ok()) {
     std::fprintf(stderr, "hintfs-oracle: --reads: %s (see hintfs-oracle --help)\n", s.ToString().c_str());
     return kExitUsage;
+  }
+  std::vector<RunSpec> runs;
+  for (uint64_t r : reads) runs.push_back(RunSpec{r, RunMix{}});
+  for (const std::string& text : a.runs) {
+    RunSpec run;
+    s = ParseRun(text, &run);
+    if (!s.ok()) {
+      std::fprintf(stderr, "hintfs-oracle: --run: %s (see hintfs-oracle --help)\n", s.ToString().c_str());
+      return kExitUsage;
+    }
+    runs.push_back(run);
   }
   MountOptions opts;
   opts.read_only = true;
@@ -190,7 +248,7 @@ int Run(const Args& a) {
   }
   std::vector<double> p = RecordProbabilities(a.distribution, a.records, a.zipf);
   for (uint64_t r = 0; r < a.records; r++) oracle.AddRecordReads(RecordKey(r, a.key_size), a.key_size + a.value_size, p[r]);
-  json j = Report(a, oracle, tables, sizes, reads);
+  json j = Report(a, oracle, tables, sizes, runs);
   Print(j);
   if (!a.json_path.empty()) {
     std::ofstream out(a.json_path);
@@ -219,7 +277,11 @@ int main(int argc, char** argv) {
   app.add_option("--key-size", a.key_size, "key bytes, as hintfs-ycsb wrote them")->check(CLI::Range(8, 1024));
   app.add_option("--value-size", a.value_size, "value bytes (a record is key and value)")->check(CLI::Range(1, 1 << 20));
   app.add_option("--fast-bytes", a.fast_bytes, "fast-tier sizes to compute for, comma-separated (e.g. 36MiB,40MiB)");
-  app.add_option("--reads", a.reads, "point reads of runs to give the online bound for, comma-separated (e.g. 1953,80000)");
+  app.add_option("--reads", a.reads, "point reads of read-only runs to give the online bound for, comma-separated "
+                                      "(e.g. 1953,80000)");
+  app.add_option("--run", a.runs,
+                 "a run to give the online bound for, OPS:READ:UPDATE:RMW (shares of the operations; YCSB A of 1953 "
+                 "operations is 1953:0.5:0.5:0, F 1953:0.5:0:0.5); repeatable");
   app.add_option("--top", a.top, "also list this many tables with the most reads per byte");
   app.add_option("--json", a.json_path, "also write the figures as one JSON object to this host file");
   app.footer(

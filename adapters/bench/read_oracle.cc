@@ -29,7 +29,7 @@ void ReadOracle::AddRecordReads(std::string_view key, uint64_t record_bytes, dou
     return;
   }
   tables_[it->second.table].block_reads[it->second.block] += reads;
-  records_.push_back(Record{record_bytes, reads});
+  records_.push_back(Record{record_bytes, reads, it->second});
 }
 
 double ReadOracle::DeviceReads() const {
@@ -90,19 +90,39 @@ double ReadOracle::StartSlowShare() const {
   return total > 0 ? std::min(1.0, slow / total) : 0;
 }
 
-double ReadOracle::OnlineSlowShare(uint64_t reads) const {
-  double total = DeviceReads();
-  if (total <= 0 || reads == 0) return 0;
-  // A block read with probability q per read is read at least once in n
-  // reads with probability 1 - (1 - q)^n.
-  double n = static_cast<double>(reads), distinct = 0;
-  for (const Table& t : tables_) {
-    for (size_t b = 0; b < t.blocks.size(); b++) {
-      double q = t.block_reads[b] / total;
-      if (t.blocks[b].slow && q > 0) distinct += -std::expm1(n * std::log1p(-std::min(q, 1.0 - 1e-15)));
+OnlineBound ReadOracle::Online(uint64_t ops, const RunMix& mix) const {
+  OnlineBound bound;
+  const double n = static_cast<double>(ops);
+  const double reads = mix.read + mix.read_modify_write, writes = mix.update + mix.read_modify_write;
+  const double touches = reads + mix.update;
+  if (ops == 0 || reads <= 0) return bound;
+  // Per record picked with probability p per operation: its device reads
+  // are the reads before its first write, r p (1 - (1 - w p)^n) / (w p)
+  // (r p n without writes); it is read from a device at all when the first
+  // operation that picks it reads, (1 - (1 - t p)^n) r / t.
+  std::vector<std::vector<double>> never_read(tables_.size());  // per block: log P(no device read)
+  for (size_t t = 0; t < tables_.size(); t++) never_read[t].assign(tables_[t].blocks.size(), 0.0);
+  double placed_slow = 0;
+  for (const Record& r : records_) {
+    const double p = std::min(r.reads, 1.0);
+    if (p <= 0) continue;
+    const double expected =
+        writes > 0 ? reads / writes * -std::expm1(n * std::log1p(-std::min(writes * p, 1.0 - 1e-15))) : reads * p * n;
+    const double read_at_all = -std::expm1(n * std::log1p(-std::min(touches * p, 1.0 - 1e-15))) * reads / touches;
+    bound.device_reads += expected;
+    if (tables_[r.where.table].blocks[r.where.block].slow) placed_slow += expected;
+    never_read[r.where.table][r.where.block] += std::log1p(-std::min(read_at_all, 1.0 - 1e-15));
+  }
+  if (bound.device_reads <= 0) return bound;
+  double distinct_slow = 0;
+  for (size_t t = 0; t < tables_.size(); t++) {
+    for (size_t b = 0; b < tables_[t].blocks.size(); b++) {
+      if (tables_[t].blocks[b].slow) distinct_slow += -std::expm1(never_read[t][b]);
     }
   }
-  return std::min(1.0, distinct / n);
+  bound.placed_share = std::min(1.0, placed_slow / bound.device_reads);
+  bound.online_share = std::min(1.0, distinct_slow / bound.device_reads);
+  return bound;
 }
 
 std::map<int, LevelReads> ReadOracle::Levels() const {

@@ -12,10 +12,10 @@
 //
 // Those know the key distribution. A policy that starts from where the load
 // left the data and learns only from the run's own reads cannot avoid one
-// slow read of every slow block the run reads at all: the online bound
-// (promotion at the first read, free and unlimited) gives the share that
-// leaves for a run of a given number of reads, against the share of the
-// starting placement left alone.
+// slow read of every slow block the run reads from a device at all: the
+// online bound (promotion at the first read, free and unlimited) gives the
+// share that leaves for a run of a given length and mix of reads and
+// writes, against the share of the starting placement left alone.
 //
 // A point read of a key lands on the data block that holds the key in the
 // shallowest level that has it (at L0, the newest table): Bloom filters keep
@@ -63,6 +63,24 @@ struct TableReads {
   double read_share = 0;        // of the reads that reach a device
 };
 
+// What each operation of a run does: it picks a stored record with the
+// probability AddRecordReads gave it and reads it (read), writes it
+// (update), or reads and then writes it (read_modify_write). The shares need
+// not sum to 1: the rest (inserts of new keys, say) touch no stored record.
+// A record the run has written is read from memory afterwards: the memtable,
+// or the L0 table a flush made of it, which every LSM policy keeps on the
+// fast tier. So a run that writes the keys it reads (YCSB A and F) reads
+// the hot ones from a device once at most, whatever the placement.
+struct RunMix {
+  double read = 1, update = 0, read_modify_write = 0;
+};
+
+struct OnlineBound {
+  double device_reads = 0;  // expected reads of stored blocks in the run
+  double placed_share = 0;  // the slow tier's share of them with nothing moved
+  double online_share = 0;  // with every block promoted at its first read
+};
+
 class ReadOracle {
  public:
   // A live table of the store: its file number, level, size on the device
@@ -81,9 +99,10 @@ class ReadOracle {
   // The slow tier's share if nothing moves: reads of blocks now on it.
   double StartSlowShare() const;
   // The least slow share a policy starting from the present placement and
-  // learning from the run alone reaches in a run of `reads` device reads:
-  // the expected number of distinct slow blocks read, over reads.
-  double OnlineSlowShare(uint64_t reads) const;
+  // learning from the run alone reaches in a run of `ops` operations of
+  // `mix`: the expected number of distinct slow blocks the run reads from
+  // a device, over its expected device reads (OnlineBound).
+  OnlineBound Online(uint64_t ops, const RunMix& mix) const;
   // Tables, bytes and the share of reads at each level present.
   std::map<int, LevelReads> Levels() const;
   // The n tables with the most reads per byte, densest first.
@@ -105,6 +124,7 @@ class ReadOracle {
   struct Record {
     uint64_t bytes;
     double reads;
+    Location where;
   };
   bool Shallower(size_t a, size_t b) const;
   double DeviceReads() const;

@@ -94,12 +94,45 @@ TEST(ReadOracle, OnlineBoundPaysTheFirstReadOfEverySlowBlock) {
   Build(&o);
   EXPECT_NEAR(o.StartSlowShare(), 0.55, 1e-9);
   // One read: slow with B's probability.
-  EXPECT_NEAR(o.OnlineSlowShare(1), 0.55, 1e-9);
+  EXPECT_NEAR(o.Online(1, RunMix{}).online_share, 0.55, 1e-9);
+  EXPECT_NEAR(o.Online(1, RunMix{}).placed_share, 0.55, 1e-9);
   // Two: the expected distinct B blocks, (1-.75^2)+(1-.8^2)+2(1-.95^2), halved.
-  EXPECT_NEAR(o.OnlineSlowShare(2), 0.9925 / 2, 1e-9);
+  EXPECT_NEAR(o.Online(2, RunMix{}).online_share, 0.9925 / 2, 1e-9);
+  EXPECT_NEAR(o.Online(2, RunMix{}).device_reads, 2.0, 1e-9);
   // A long run reads B's four blocks once each, then from the fast tier.
-  EXPECT_NEAR(o.OnlineSlowShare(1000000), 4.0 / 1000000, 1e-9);
-  EXPECT_NEAR(o.OnlineSlowShare(0), 0.0, 1e-9);
+  EXPECT_NEAR(o.Online(1000000, RunMix{}).online_share, 4.0 / 1000000, 1e-9);
+  EXPECT_NEAR(o.Online(0, RunMix{}).online_share, 0.0, 1e-9);
+}
+
+// A run that writes what it reads reads a record from a device only until
+// its first write; after that the memtable (or an L0 table on the fast
+// tier) has it.
+TEST(ReadOracle, WritesLeaveOnlyTheReadsBeforeAKeysFirstWrite) {
+  ReadOracle o;
+  const OracleBlock slow{100, true};
+  size_t t = o.AddTable(8, 2, 450, {slow, slow});
+  o.AddKey("hot", t, 0);
+  o.AddKey("cold", t, 1);
+  o.AddRecordReads("hot", 50, 0.5);
+  o.AddRecordReads("cold", 50, 0.5);
+  // Reads only, two operations: one device read per operation, and the
+  // hot block is read at all with probability 1-.5^2 (the cold one too).
+  OnlineBound reads_only = o.Online(2, RunMix{});
+  EXPECT_NEAR(reads_only.device_reads, 2.0, 1e-9);
+  EXPECT_NEAR(reads_only.online_share, 2 * 0.75 / 2, 1e-9);
+  // Half reads, half updates: per record, reads before the first write are
+  // r/w (1 - (1 - w p)^n) = 1 - .75^2 = .4375; the first operation that
+  // picks it reads with probability 1/2: (1 - .5^2) / 2 = .375 per block.
+  OnlineBound half = o.Online(2, RunMix{0.5, 0.5, 0});
+  EXPECT_NEAR(half.device_reads, 2 * 0.4375, 1e-9);
+  EXPECT_NEAR(half.placed_share, 1.0, 1e-9);
+  EXPECT_NEAR(half.online_share, 2 * 0.375 / (2 * 0.4375), 1e-9);
+  // Read-modify-writes read first, so every record picked is read once
+  // from a device, and never again once written: the bound is 1, the same
+  // as the placement, however long the run.
+  OnlineBound rmw = o.Online(1000, RunMix{0, 0, 1});
+  EXPECT_NEAR(rmw.device_reads, 2.0, 1e-9);
+  EXPECT_NEAR(rmw.online_share, 1.0, 1e-9);
 }
 
 // A store whose every read is the memtable's: nothing is slow, and nothing fails.
@@ -108,7 +141,8 @@ TEST(ReadOracle, NoTablesNoDeviceReads) {
   o.AddRecordReads("k", 10, 1.0);
   EXPECT_NEAR(o.MemoryShare(), 1.0, 1e-9);
   EXPECT_NEAR(o.StartSlowShare(), 0.0, 1e-9);
-  EXPECT_NEAR(o.OnlineSlowShare(100), 0.0, 1e-9);
+  EXPECT_NEAR(o.Online(100, RunMix{}).online_share, 0.0, 1e-9);
+  EXPECT_NEAR(o.Online(100, RunMix{0.5, 0.5, 0}).device_reads, 0.0, 1e-9);
   EXPECT_NEAR(o.Shares({100})[0].blocks, 0.0, 1e-9);
   EXPECT_TRUE(o.Levels().empty());
   EXPECT_TRUE(o.HottestTables(3).empty());

@@ -29,6 +29,7 @@ read -r info_hits info_lookups < <("$HINTFS" info --json "file:$WORK/ssd.img" |
 echo "ycsb cache figures agree: $hits hits of $lookups lookups"
 
 "$ORACLE" --uri "file:$WORK/ssd.img" --records 50000 --zipf 0.9 --fast-bytes 0,4MiB,8MiB,1GiB --reads 100,100000 \
+  --run 100000:0.5:0.5:0 --run 100000:0.5:0:0.5 \
   --json "$WORK/oracle.json" > "$WORK/oracle.txt" || { cat "$WORK/oracle.txt"; fail "hintfs-oracle failed"; }
 python3 - "$WORK/oracle.json" <<'PY' || fail "hintfs-oracle's figures are inconsistent: $(cat "$WORK/oracle.txt")"
 import json, sys
@@ -47,12 +48,23 @@ assert everything["tables"] < 1e-9 and everything["records"] < 1e-9, everything
 deep = sum(l["read_share"] for l in j["levels"] if l["level"] >= 1)
 assert deep > 0.5, j["levels"]
 assert abs(j["start_slow_share"] - deep) < 1e-6, (j["start_slow_share"], j["levels"])
-short, long = j["online"]
+short, long, updates, rmw = j["online"]
 assert long["slow_share"] < short["slow_share"] <= j["start_slow_share"] + 1e-9, j["online"]
+assert abs(short["placed_share"] - j["start_slow_share"]) < 1e-9, short
+# Reads of records the run wrote are memory's: fewer device reads, and the
+# hot records' repeated reads, which promotion turns fast, are the ones
+# writes take away, so the bound is nearer the placement than a read-only run's.
+assert updates["reads"] == rmw["reads"] / 2 == 50000, j["online"]
+for run in (updates, rmw):
+    assert run["device_reads"] < run["reads"], run
+    assert long["slow_share"] < run["slow_share"] <= run["placed_share"] + 1e-9, (long, run)
 PY
 status=0
 "$ORACLE" --uri "file:$WORK/ssd.img" --fast-bytes 4XB 2>/dev/null || status=$?
 [ "$status" = 2 ] || fail "a bad --fast-bytes exited $status, not 2"
+status=0
+"$ORACLE" --uri "file:$WORK/ssd.img" --run 100:0.7:0.7:0 2>/dev/null || status=$?
+[ "$status" = 2 ] || fail "a --run whose shares pass 1 exited $status, not 2"
 status=0
 "$ORACLE" --uri "file:$WORK/ssd.img" --db /no-such-db 2>"$WORK/err" || status=$?
 [ "$status" = 1 ] && [ "$(wc -l < "$WORK/err")" = 1 ] || fail "a missing store exited $status: $(cat "$WORK/err")"

@@ -187,7 +187,10 @@ def oracle_table(out, ops):
              "bound: a policy starting from that placement that moves every block to the SSD at its first "
              "read in the run, for free, still reads each block once from the HDD; no policy that learns from the "
              "run's own reads does better, except by moving data before it is read (HHZS's fill of free room "
-             "with whole tables, which the loaded placement does not show). Scans (E) are not modelled.", "",
+             "with whole tables, which the loaded placement does not show). The loaded and online shares count "
+             "a read of a record the run wrote before as served from memory (the memtable, or an L0 table on the "
+             "SSD), as in A and F; oracle rows written before 2026-11-28 ignore the writes. Scans (E) are not "
+             "modelled.", "",
              "| workload | reads | tables | blocks | records | "
              + " | ".join(f"{s}: measured (loaded, online)" for s in schemes) + " |",
              "|---|---:|---:|---:|---:|" + "---:|" * len(schemes)]

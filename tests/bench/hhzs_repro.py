@@ -204,14 +204,27 @@ def oracle_distribution(extra):
     return ("latest" if workload == "D" else "zipfian", zipf)
 
 
-def point_reads(extra):
-    """Point reads of a workload (reads and read-modify-writes) from its
+# YCSB's mixes as hintfs-ycsb runs them (adapters/bench/ycsb_main.cc):
+# shares of reads, updates and read-modify-writes of stored records.
+YCSB_MIXES = {"A": (0.5, 0.5, 0.0), "B": (0.95, 0.05, 0.0), "C": (1.0, 0.0, 0.0), "D": (0.95, 0.0, 0.0),
+              "E": (0.0, 0.0, 0.0), "F": (0.5, 0.0, 0.5)}
+
+
+def run_mix(extra):
+    """(operations, read, update, read-modify-write) of a workload from its
     hintfs-ycsb arguments."""
     ops = int(extra[extra.index("--ops") + 1])
-    mixes = {"A": 0.5, "B": 0.95, "C": 1.0, "D": 0.95, "E": 0.0, "F": 1.0}
-    share = mixes[extra[extra.index("--workload") + 1]] if "--workload" in extra else float(
-        extra[extra.index("--read") + 1])
-    return round(ops * share)
+    if "--workload" in extra:
+        return (ops,) + YCSB_MIXES[extra[extra.index("--workload") + 1]]
+    read = float(extra[extra.index("--read") + 1])
+    update = float(extra[extra.index("--update") + 1]) if "--update" in extra else 0.0
+    return (ops, read, update, 0.0)
+
+
+def point_reads(extra):
+    """Point reads of a workload (reads and read-modify-writes)."""
+    ops, read, _, rmw = run_mix(extra)
+    return round(ops * (read + rmw))
 
 
 def sh(cmd, **kw):
@@ -381,7 +394,7 @@ class Repro:
         for label, extra in workloads:
             dist = oracle_distribution(extra)
             if dist:
-                wanted.setdefault(dist, []).append((label, point_reads(extra)))
+                wanted.setdefault(dist, []).append((label, point_reads(extra), run_mix(extra)))
         data = self.ssd_zones_of(scheme) * ZONE
         # All the data zones, and the tables' share of them (the WAL and cache
         # budget of two zones kept back).
@@ -395,19 +408,22 @@ class Repro:
                             "records", "start", "reads", "online", "memory_share", "level_read_shares"])
             for (dist, zipf), labels in wanted.items():
                 js = os.path.join(self.work, "oracle.json")
-                reads = sorted({r for _, r in labels})
+                mixes = sorted({m for _, _, m in labels})
+                runs = [a for m in mixes for a in ("--run", ":".join(map(str, m)))]
                 sh([self.oracle, "--uri", f"file:{where}/ssd.img", "--records", str(self.records),
                     "--distribution", dist, "--zipf", str(zipf), "--fast-bytes", ",".join(map(str, sizes)),
-                    "--reads", ",".join(map(str, reads)), "--json", js], stdout=subprocess.DEVNULL)
+                    "--json", js] + runs, stdout=subprocess.DEVNULL)
                 with open(js) as jf:
                     j = json.load(jf)
                 levels = ";".join("L%d:%.4f" % (l["level"], l["read_share"]) for l in j["levels"])
-                online = {o["reads"]: o["slow_share"] for o in j["online"]}
-                for label, r in labels:
+                # Start and online shares of the run's own mix: the reads of
+                # records it wrote before are served from memory.
+                online = {m: j["online"][i] for i, m in enumerate(mixes)}
+                for label, r, m in labels:
                     for o in j["slow_share"]:
                         w.writerow([scheme, label, dist, zipf, o["fast_bytes"], "%.4f" % o["tables"],
-                                    "%.4f" % o["blocks"], "%.4f" % o["records"], "%.4f" % j["start_slow_share"],
-                                    r, "%.4f" % online[r], "%.4f" % j["memory_share"], levels])
+                                    "%.4f" % o["blocks"], "%.4f" % o["records"], "%.4f" % online[m]["placed_share"],
+                                    r, "%.4f" % online[m]["slow_share"], "%.4f" % j["memory_share"], levels])
 
     def prepare(self):
         """Keeps the results of an earlier run with the same settings (resume)."""
