@@ -70,7 +70,9 @@ struct TableReads {
 // A record the run has written is read from memory afterwards: the memtable,
 // or the L0 table a flush made of it, which every LSM policy keeps on the
 // fast tier. So a run that writes the keys it reads (YCSB A and F) reads
-// the hot ones from a device once at most, whatever the placement.
+// a hot record from a device only until it first writes it, whatever the
+// placement: the repeated reads a promotion would serve from the fast tier
+// are mostly memory's already.
 struct RunMix {
   double read = 1, update = 0, read_modify_write = 0;
 };
