@@ -82,13 +82,7 @@ std::vector<OracleShares> ReadOracle::Shares(const std::vector<uint64_t>& fast_b
   return out;
 }
 
-double ReadOracle::StartSlowShare() const {
-  double total = DeviceReads(), slow = 0;
-  for (const Table& t : tables_) {
-    for (size_t b = 0; b < t.blocks.size(); b++) slow += t.blocks[b].slow ? t.block_reads[b] : 0;
-  }
-  return total > 0 ? std::min(1.0, slow / total) : 0;
-}
+double ReadOracle::StartSlowShare() const { return Online(1, RunMix{}).placed_share; }
 
 OnlineBound ReadOracle::Online(uint64_t ops, const RunMix& mix) const {
   OnlineBound bound;

@@ -98,7 +98,8 @@ class ReadOracle {
 
   // The slow tier's share under each oracle for each fast-tier size.
   std::vector<OracleShares> Shares(const std::vector<uint64_t>& fast_bytes) const;
-  // The slow tier's share if nothing moves: reads of blocks now on it.
+  // The slow tier's share if nothing moves: reads of blocks now on it (a
+  // read-only run's OnlineBound::placed_share).
   double StartSlowShare() const;
   // The least slow share a policy starting from the present placement and
   // learning from the run alone reaches in a run of `ops` operations of

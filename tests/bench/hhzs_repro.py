@@ -221,12 +221,6 @@ def run_mix(extra):
     return (ops, read, update, 0.0)
 
 
-def point_reads(extra):
-    """Point reads of a workload (reads and read-modify-writes)."""
-    ops, read, _, rmw = run_mix(extra)
-    return round(ops * (read + rmw))
-
-
 def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
@@ -394,7 +388,7 @@ class Repro:
         for label, extra in workloads:
             dist = oracle_distribution(extra)
             if dist:
-                wanted.setdefault(dist, []).append((label, point_reads(extra), run_mix(extra)))
+                wanted.setdefault(dist, []).append((label, run_mix(extra)))
         data = self.ssd_zones_of(scheme) * ZONE
         # All the data zones, and the tables' share of them (the WAL and cache
         # budget of two zones kept back).
@@ -408,7 +402,7 @@ class Repro:
                             "records", "start", "reads", "online", "memory_share", "level_read_shares"])
             for (dist, zipf), labels in wanted.items():
                 js = os.path.join(self.work, "oracle.json")
-                mixes = sorted({m for _, _, m in labels})
+                mixes = sorted({m for _, m in labels})
                 runs = [a for m in mixes for a in ("--run", ":".join(map(str, m)))]
                 sh([self.oracle, "--uri", f"file:{where}/ssd.img", "--records", str(self.records),
                     "--distribution", dist, "--zipf", str(zipf), "--fast-bytes", ",".join(map(str, sizes)),
@@ -417,13 +411,15 @@ class Repro:
                     j = json.load(jf)
                 levels = ";".join("L%d:%.4f" % (l["level"], l["read_share"]) for l in j["levels"])
                 # Start and online shares of the run's own mix: the reads of
-                # records it wrote before are served from memory.
+                # records it wrote before are served from memory. "reads" is
+                # the run's point reads (reads and read-modify-writes).
                 online = {m: j["online"][i] for i, m in enumerate(mixes)}
-                for label, r, m in labels:
+                for label, m in labels:
+                    run = online[m]
                     for o in j["slow_share"]:
                         w.writerow([scheme, label, dist, zipf, o["fast_bytes"], "%.4f" % o["tables"],
-                                    "%.4f" % o["blocks"], "%.4f" % o["records"], "%.4f" % online[m]["placed_share"],
-                                    r, "%.4f" % online[m]["slow_share"], "%.4f" % j["memory_share"], levels])
+                                    "%.4f" % o["blocks"], "%.4f" % o["records"], "%.4f" % run["placed_share"],
+                                    run["reads"], "%.4f" % run["slow_share"], "%.4f" % j["memory_share"], levels])
 
     def prepare(self):
         """Keeps the results of an earlier run with the same settings (resume)."""
