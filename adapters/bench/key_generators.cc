@@ -38,6 +38,27 @@ class Latest : public KeyChooser {
   ZipfianRanks ranks_;
 };
 
+// Records [0, hot) take hot_ops of the draws; the others share the rest.
+class Hotspot : public KeyChooser {
+ public:
+  Hotspot(uint64_t hot, double hot_ops) : hot_(hot), hot_ops_(hot_ops) {}
+  uint64_t Next(std::mt19937_64* rng, uint64_t records) override {
+    const bool to_hot = records <= hot_ || std::uniform_real_distribution<double>(0, 1)(*rng) < hot_ops_;
+    const uint64_t first = to_hot ? 0 : hot_;
+    const uint64_t last = (to_hot ? std::min(hot_, records) : records) - 1;
+    return std::uniform_int_distribution<uint64_t>(first, last)(*rng);
+  }
+
+ private:
+  uint64_t hot_;
+  double hot_ops_;
+};
+
+uint64_t HotRecords(const KeyDistribution& d, uint64_t records) {
+  const double hot = std::round(d.hot_set * static_cast<double>(records));
+  return std::max<uint64_t>(1, static_cast<uint64_t>(std::max(0.0, hot)));
+}
+
 }  // namespace
 
 ZipfianRanks::ZipfianRanks(uint64_t n, double theta) {
@@ -56,23 +77,36 @@ uint64_t ZipfianRanks::Next(std::mt19937_64* rng) {
   return it == cdf_.end() ? cdf_.size() - 1 : static_cast<uint64_t>(it - cdf_.begin());
 }
 
-std::unique_ptr<KeyChooser> NewKeyChooser(const std::string& name, uint64_t records_hint, double theta) {
-  if (name == "uniform") return std::make_unique<Uniform>();
-  if (name == "zipfian") return std::make_unique<Scrambled>(records_hint, theta);
-  if (name == "latest") return std::make_unique<Latest>(records_hint, theta);
+bool IsKeyDistribution(const std::string& name) {
+  return name == "uniform" || name == "zipfian" || name == "latest" || name == "hotspot";
+}
+
+std::unique_ptr<KeyChooser> NewKeyChooser(const KeyDistribution& d, uint64_t records_hint) {
+  if (d.name == "uniform") return std::make_unique<Uniform>();
+  if (d.name == "zipfian") return std::make_unique<Scrambled>(records_hint, d.theta);
+  if (d.name == "latest") return std::make_unique<Latest>(records_hint, d.theta);
+  if (d.name == "hotspot") return std::make_unique<Hotspot>(HotRecords(d, records_hint), d.hot_ops);
   return nullptr;
 }
 
-std::vector<double> RecordProbabilities(const std::string& name, uint64_t records, double theta) {
-  if (records == 0 || (name != "uniform" && name != "zipfian" && name != "latest")) return {};
-  std::vector<double> p(records, name == "uniform" ? 1.0 / static_cast<double>(records) : 0.0);
-  if (name == "uniform") return p;
+std::vector<double> RecordProbabilities(const KeyDistribution& d, uint64_t records) {
+  if (records == 0 || !IsKeyDistribution(d.name)) return {};
+  std::vector<double> p(records, d.name == "uniform" ? 1.0 / static_cast<double>(records) : 0.0);
+  if (d.name == "uniform") return p;
+  if (d.name == "hotspot") {
+    const uint64_t hot = HotRecords(d, records);
+    if (hot >= records) return std::vector<double>(records, 1.0 / static_cast<double>(records));
+    for (uint64_t i = 0; i < records; i++) {
+      p[i] = i < hot ? d.hot_ops / static_cast<double>(hot) : (1 - d.hot_ops) / static_cast<double>(records - hot);
+    }
+    return p;
+  }
   // Rank i has weight 1 / (i + 1)^theta, as ZipfianRanks draws it.
   double sum = 0;
-  for (uint64_t i = 0; i < records; i++) sum += 1.0 / std::pow(static_cast<double>(i + 1), theta);
+  for (uint64_t i = 0; i < records; i++) sum += 1.0 / std::pow(static_cast<double>(i + 1), d.theta);
   for (uint64_t i = 0; i < records; i++) {
-    double w = 1.0 / std::pow(static_cast<double>(i + 1), theta) / sum;
-    p[name == "zipfian" ? Fnv64(i) % records : records - 1 - i] += w;
+    double w = 1.0 / std::pow(static_cast<double>(i + 1), d.theta) / sum;
+    p[d.name == "zipfian" ? Fnv64(i) % records : records - 1 - i] += w;
   }
   return p;
 }

@@ -4,6 +4,12 @@
 //                scattered over the key space by a hash ("scrambled", as
 //                YCSB does), so hot keys are not adjacent
 //   latest       zipfian over recency: the newest records are the hottest
+//   hotspot      a fixed hot set (a share of the loaded records) drawn
+//                uniformly by a share of the operations, the rest drawn
+//                uniformly from the other records (YCSB's hotspot, as
+//                HotRAP's "hotspot-5%": 5% of the records take 95% of the
+//                operations); records are hashed into keys, so the hot
+//                keys are scattered over the key space
 // Each generator is used by one thread.
 #ifndef HINTFS_ADAPTERS_BENCH_KEY_GENERATORS_H_
 #define HINTFS_ADAPTERS_BENCH_KEY_GENERATORS_H_
@@ -36,13 +42,26 @@ class KeyChooser {
   virtual uint64_t Next(std::mt19937_64* rng, uint64_t records) = 0;
 };
 
-// name: uniform, zipfian, latest. records_hint sizes the zipfian tables.
-std::unique_ptr<KeyChooser> NewKeyChooser(const std::string& name, uint64_t records_hint, double theta);
+// What a workload's keys follow.
+struct KeyDistribution {
+  std::string name = "zipfian";  // uniform, zipfian, latest or hotspot
+  double theta = 0.9;            // zipfian, latest: the skew
+  double hot_set = 0.05;         // hotspot: the share of the records that is hot
+  double hot_ops = 0.95;         // hotspot: the share of the draws that go to it
+};
 
-// The probability that one draw of NewKeyChooser(name, records, theta) over
-// `records` records returns each record (index i: record i): what a
-// placement oracle weighs records by. Empty for an unknown name.
-std::vector<double> RecordProbabilities(const std::string& name, uint64_t records, double theta);
+// True for the names NewKeyChooser knows.
+bool IsKeyDistribution(const std::string& name);
+
+// records_hint is the number of records loaded: it sizes the zipfian
+// tables and the hotspot's hot set (records [0, hot_set * records_hint),
+// at least one). Null for an unknown name.
+std::unique_ptr<KeyChooser> NewKeyChooser(const KeyDistribution& d, uint64_t records_hint);
+
+// The probability that one draw of NewKeyChooser(d, records) over `records`
+// records returns each record (index i: record i): what a placement oracle
+// weighs records by. Empty for an unknown name or no records.
+std::vector<double> RecordProbabilities(const KeyDistribution& d, uint64_t records);
 
 // The key of record i: "user" and a hash of i, zero-padded to key_bytes.
 std::string RecordKey(uint64_t i, size_t key_bytes);

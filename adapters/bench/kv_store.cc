@@ -235,7 +235,10 @@ bool OpenRocksDb(const KvStoreOptions& a, std::unique_ptr<KvStore>* store, std::
   }
   rocksdb::LRUCacheOptions lru(a.block_cache_bytes, -1, false, 0.5);
   lru.secondary_cache = secondary;
+  // Table options --db-options set (block_based_table_factory={block_size=..})
+  // are kept; the block cache and the filter are this program's.
   rocksdb::BlockBasedTableOptions t;
+  if (const auto* given = o.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()) t = *given;
   t.block_cache = rocksdb::NewLRUCache(lru);
   if (a.bloom_bits > 0) t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(a.bloom_bits));
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));

@@ -37,7 +37,7 @@ struct Args {
   std::vector<std::string> runs;  // OPS:READ:UPDATE:RMW
   uint64_t records = 100000;
   size_t top = 0;
-  double zipf = 0.9;
+  double zipf = 0.9, hot_set = 0.05, hot_ops = 0.95;
   size_t key_size = 24, value_size = 1000;
 };
 
@@ -149,7 +149,8 @@ json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::v
             {"hottest_tables", json::array()},
             {"slow_share", json::array()},
             {"online", json::array()}};
-  if (a.distribution != "uniform") j["zipf"] = a.zipf;
+  if (a.distribution == "zipfian" || a.distribution == "latest") j["zipf"] = a.zipf;
+  if (a.distribution == "hotspot") j["hot_set"] = a.hot_set, j["hot_ops"] = a.hot_ops;
   for (const auto& [level, l] : oracle.Levels()) {
     j["levels"].push_back({{"level", level}, {"tables", l.tables}, {"bytes", l.bytes}, {"read_share", l.read_share}});
   }
@@ -246,7 +247,7 @@ int Run(const Args& a) {
     std::fprintf(stderr, "hintfs-oracle: %s%s\n", where.c_str(), s.ToString().c_str());
     return ExitStatusFor(s);
   }
-  std::vector<double> p = RecordProbabilities(a.distribution, a.records, a.zipf);
+  std::vector<double> p = RecordProbabilities(KeyDistribution{a.distribution, a.zipf, a.hot_set, a.hot_ops}, a.records);
   for (uint64_t r = 0; r < a.records; r++) oracle.AddRecordReads(RecordKey(r, a.key_size), a.key_size + a.value_size, p[r]);
   json j = Report(a, oracle, tables, sizes, runs);
   Print(j);
@@ -272,8 +273,11 @@ int main(int argc, char** argv) {
   app.add_option("--db", a.db, "the store's directory inside hintfs");
   app.add_option("--records", a.records, "records hintfs-ycsb loaded (the key space)")->check(CLI::Range(1, 1 << 30));
   app.add_option("--distribution", a.distribution, "key distribution of the reads")
-      ->check(CLI::IsMember({"uniform", "zipfian", "latest"}));
+      ->check(CLI::IsMember({"uniform", "zipfian", "latest", "hotspot"}));
   app.add_option("--zipf", a.zipf, "zipfian skew (theta)")->check(CLI::Range(0.01, 5.0));
+  app.add_option("--hot-set", a.hot_set, "hotspot: the share of the records that is hot")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--hot-ops", a.hot_ops, "hotspot: the share of the reads that go to the hot set")
+      ->check(CLI::Range(0.0, 1.0));
   app.add_option("--key-size", a.key_size, "key bytes, as hintfs-ycsb wrote them")->check(CLI::Range(8, 1024));
   app.add_option("--value-size", a.value_size, "value bytes (a record is key and value)")->check(CLI::Range(1, 1 << 20));
   app.add_option("--fast-bytes", a.fast_bytes, "fast-tier sizes to compute for, comma-separated (e.g. 36MiB,40MiB)");

@@ -1,6 +1,6 @@
 // hintfs-ycsb: a YCSB-style driver for RocksDB or LevelDB, on hintfs or on a
 // host directory. Loads records and runs a workload (YCSB core workloads
-// A-F, or given proportions) with a uniform, zipfian or latest key
+// A-F, or given proportions) with a uniform, zipfian, latest or hotspot key
 // distribution, from any number of client threads, optionally paced to a
 // target rate; prints throughput, latency percentiles per operation and, on
 // hintfs, the device reads per tier and what the SSD block cache and
@@ -63,10 +63,10 @@ const char* kOpNames[kOps] = {"read", "update", "insert", "scan", "rmw"};
 struct Args {
   KvStoreOptions store;
   std::string workload, distribution, label;
-  uint64_t records = 100000, ops = 0;
+  uint64_t records = 100000, ops = 0, warmup = 0;
   size_t value_size = 1000, key_size = 24;
   int threads = 1;
-  double zipf = 0.9, read = -1, update = -1, insert = -1, scan = -1, rmw = -1, target = 0;
+  double zipf = 0.9, hot_set = 0.05, hot_ops = 0.95, read = -1, update = -1, insert = -1, scan = -1, rmw = -1, target = 0;
   bool load = false, no_listener = false;
   double settle = 0;  // seconds to wait for compactions after the load (0: no wait)
   std::string json_path, csv_path;
@@ -307,8 +307,9 @@ void RunWorkers(const PhaseContext& c, const std::string& name, uint64_t ops, co
   std::vector<std::thread> workers;
   for (int w = 0; w < a.threads; w++) {
     workers.emplace_back([&, w] {
-      std::mt19937_64 rng(static_cast<uint64_t>(w) * 7919 + 1);
-      auto chooser = NewKeyChooser(mix.distribution, a.records, a.zipf);
+      // The warmup draws other keys than the run that follows it.
+      std::mt19937_64 rng(static_cast<uint64_t>(w) * 7919 + (name == "warmup" ? 104729 : 1));
+      auto chooser = NewKeyChooser(KeyDistribution{mix.distribution, a.zipf, a.hot_set, a.hot_ops}, a.records);
       std::string value;
       for (uint64_t i; (i = next.fetch_add(1)) < ops;) {
         if (a.target > 0) {
@@ -496,6 +497,7 @@ int Run(Args a) {
     if (a.scan >= 0) mix.scan = a.scan;
     if (a.rmw >= 0) mix.rmw = a.rmw;
     if (!a.distribution.empty()) mix.distribution = a.distribution;
+    if (a.warmup > 0) ok = phase("warmup", a.warmup, mix) && ok;
     ok = phase("run", a.ops, mix) && ok;
   }
   if (!db->Close()) {
@@ -546,6 +548,9 @@ int main(int argc, char** argv) {
                  "mount, read from its .hintfs/stats.json)")
       ->check(CLI::Range(0.0, 86400.0));
   app.add_option("--ops", a.ops, "operations of the run phase (0: none)");
+  app.add_option("--warmup", a.warmup,
+                 "operations of a phase \"warmup\" before the run phase, of the same mix, reported apart (HotRAP "
+                 "measures the last tenth of its runs)");
   app.add_option("--workload", a.workload, "YCSB core workload")->check(CLI::IsMember({"A", "B", "C", "D", "E", "F"}));
   app.add_option("--read", a.read, "read proportion")->check(CLI::Range(0.0, 1.0));
   app.add_option("--update", a.update, "update proportion")->check(CLI::Range(0.0, 1.0));
@@ -553,8 +558,12 @@ int main(int argc, char** argv) {
   app.add_option("--scan", a.scan, "scan proportion")->check(CLI::Range(0.0, 1.0));
   app.add_option("--rmw", a.rmw, "read-modify-write proportion")->check(CLI::Range(0.0, 1.0));
   app.add_option("--distribution", a.distribution, "key distribution")
-      ->check(CLI::IsMember({"uniform", "zipfian", "latest"}));
+      ->check(CLI::IsMember({"uniform", "zipfian", "latest", "hotspot"}));
   app.add_option("--zipf", a.zipf, "zipfian skew (theta)")->check(CLI::Range(0.01, 5.0));
+  app.add_option("--hot-set", a.hot_set, "hotspot: the share of the loaded records that is hot")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--hot-ops", a.hot_ops, "hotspot: the share of the operations that go to the hot set")
+      ->check(CLI::Range(0.0, 1.0));
   app.add_option("--value-size", a.value_size, "value bytes")->check(CLI::Range(1, 1 << 20));
   app.add_option("--key-size", a.key_size, "key bytes")->check(CLI::Range(8, 1024));
   app.add_option("--threads", a.threads, "client threads")->check(CLI::Range(1, 256));

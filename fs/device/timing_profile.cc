@@ -55,6 +55,14 @@ const std::vector<TimingProfile>& BuiltinTimingProfiles() {
       Make("hotrap-hdd", "slow HDD of the HotRAP testbed",
            "HotRAP Table 6 (~260 MiB/s read, ~250 MiB/s write, ~400 16KiB IOPS with 16 threads)",
            260, 250, 400, 1e6 / 400, 1, 0),
+      Make("hotrap-nitro", "local AWS Nitro SSD of HotRAP's main testbed (its fast disk)",
+           "HotRAP Table 1 (~83,000 16KiB random-read IOPS with 16 threads, ~1.4 GiB/s read, "
+           "~1.1 GiB/s write): 16 units of 193us per 16KiB read",
+           1.4 * 1024, 1.1 * 1024, 83000.0 / 16, 20, 16, 0),
+      Make("hotrap-gp3", "AWS gp3 volume of HotRAP's main testbed (its slow disk)",
+           "HotRAP Table 1 (gp3 provisioned at 10,000 IOPS and 1,000 MiB/s; 10,000 16KiB "
+           "random-read IOPS with 16 threads): 16 units of 1.6ms per read, writes as slow",
+           1000, 1000, 10000.0 / 16, 1600, 16, 0),
       Make("pm9a3", "NVMe SSD, Samsung PM9A3 U.2 (HyperDB fast tier)",
            "Samsung PM9A3 datasheet figures: 6,500 MB/s seq read, 3,500 MB/s seq write, 900K/200K "
            "4KiB random read/write IOPS at high queue depth; QD1 read latency 80us assumed, 64 units",

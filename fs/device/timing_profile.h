@@ -43,7 +43,8 @@ struct TimingProfile {
   uint64_t zone_capacity_hint = 0;  // the drive's zone capacity, informational
 };
 
-// The built-in profiles: zn540, st14000, hotrap-nvme, hotrap-hdd, pm9a3, s4610.
+// The built-in profiles: zn540, st14000, hotrap-nvme, hotrap-hdd, hotrap-nitro,
+// hotrap-gp3, pm9a3, s4610.
 const std::vector<TimingProfile>& BuiltinTimingProfiles();
 
 // Finds a built-in profile by name; NotFound lists the known ones.

@@ -30,7 +30,7 @@ TEST(KeyGenerators, ZipfianRanksFollowThePowerLaw) {
 }
 
 TEST(KeyGenerators, ScrambledZipfianSpreadsHotKeys) {
-  auto c = NewKeyChooser("zipfian", 10000, 0.9);
+  auto c = NewKeyChooser({"zipfian", 0.9}, 10000);
   std::mt19937_64 rng(2);
   std::map<uint64_t, int> counts;
   for (int i = 0; i < 100000; i++) counts[c->Next(&rng, 10000)]++;
@@ -47,12 +47,12 @@ TEST(KeyGenerators, ScrambledZipfianSpreadsHotKeys) {
 }
 
 TEST(KeyGenerators, UniformAndLatest) {
-  auto u = NewKeyChooser("uniform", 100, 0);
+  auto u = NewKeyChooser({"uniform"}, 100);
   std::mt19937_64 rng(3);
   std::vector<int> counts(100);
   for (int i = 0; i < 100000; i++) counts[u->Next(&rng, 100)]++;
   for (int c : counts) EXPECT_NEAR(c, 1000, 150);
-  auto l = NewKeyChooser("latest", 1000, 0.9);
+  auto l = NewKeyChooser({"latest", 0.9}, 1000);
   std::vector<int> recent(1000);
   for (int i = 0; i < 100000; i++) recent[l->Next(&rng, 1000)]++;
   EXPECT_GT(recent[999], recent[500] * 20) << "the newest record is the hottest";
@@ -60,20 +60,21 @@ TEST(KeyGenerators, UniformAndLatest) {
   std::set<uint64_t> seen;
   for (int i = 0; i < 1000; i++) seen.insert(l->Next(&rng, 2000));
   EXPECT_TRUE(seen.count(1999));
-  EXPECT_EQ(NewKeyChooser("gaussian", 10, 0.9), nullptr);
+  EXPECT_EQ(NewKeyChooser({"gaussian"}, 10), nullptr);
 }
 
 // The oracle's probabilities are those of the choosers' draws.
 TEST(KeyGenerators, RecordProbabilitiesMatchTheDraws) {
   const uint64_t records = 2000;
   std::mt19937_64 rng(4);
-  for (const char* name : {"zipfian", "latest", "uniform"}) {
-    std::vector<double> p = RecordProbabilities(name, records, 0.9);
+  for (const char* name : {"zipfian", "latest", "uniform", "hotspot"}) {
+    const KeyDistribution d{name, 0.9, 0.05, 0.95};
+    std::vector<double> p = RecordProbabilities(d, records);
     ASSERT_EQ(p.size(), records);
     double sum = 0;
     for (double x : p) sum += x;
     EXPECT_NEAR(sum, 1.0, 1e-9) << name;
-    auto c = NewKeyChooser(name, records, 0.9);
+    auto c = NewKeyChooser(d, records);
     std::vector<int> counts(records);
     const int draws = 400000;
     for (int i = 0; i < draws; i++) counts[c->Next(&rng, records)]++;
@@ -86,8 +87,45 @@ TEST(KeyGenerators, RecordProbabilitiesMatchTheDraws) {
       EXPECT_NEAR(counts[order[k]], expected, 5 * std::sqrt(expected) + 1) << name << " record " << order[k];
     }
   }
-  EXPECT_TRUE(RecordProbabilities("gaussian", records, 0.9).empty());
-  EXPECT_TRUE(RecordProbabilities("zipfian", 0, 0.9).empty());
+  EXPECT_TRUE(RecordProbabilities({"gaussian"}, records).empty());
+  EXPECT_TRUE(RecordProbabilities({"zipfian"}, 0).empty());
+}
+
+// HotRAP's hotspot-5%: 5% of the loaded records take 95% of the draws,
+// uniformly; the others, inserted ones included, share the rest.
+TEST(KeyGenerators, HotspotSendsItsShareToAFixedHotSet) {
+  const uint64_t records = 10000;
+  auto c = NewKeyChooser({"hotspot", 0.9, 0.05, 0.95}, records);
+  std::mt19937_64 rng(5);
+  const int draws = 200000;
+  int hot = 0;
+  std::vector<int> counts(records);
+  for (int i = 0; i < draws; i++) {
+    uint64_t r = c->Next(&rng, records);
+    ASSERT_LT(r, records);
+    counts[r]++;
+    hot += r < 500;
+  }
+  EXPECT_NEAR(hot, 0.95 * draws, 5 * std::sqrt(0.05 * 0.95 * draws));
+  // Uniform inside the hot set: each hot record draws 0.95 / 500 of them.
+  EXPECT_NEAR(counts[7], 0.95 / 500 * draws, 5 * std::sqrt(0.95 / 500 * draws));
+  int cold_sum = 0;
+  for (uint64_t r = 500; r < records; r++) cold_sum += counts[r];
+  EXPECT_EQ(cold_sum, draws - hot);
+  // The hot set stays where it was while records are inserted, and the new
+  // records are drawn among the cold ones.
+  std::set<uint64_t> seen_new;
+  int hot_after = 0;
+  for (int i = 0; i < 20000; i++) {
+    uint64_t r = c->Next(&rng, 2 * records);
+    hot_after += r < 500;
+    if (r >= records) seen_new.insert(r);
+  }
+  EXPECT_NEAR(hot_after, 0.95 * 20000, 200);
+  EXPECT_GT(seen_new.size(), 100u);
+  // With fewer records than the hot set, every draw is among them.
+  auto tiny = NewKeyChooser({"hotspot", 0.9, 0.5, 0.1}, 10);
+  for (int i = 0; i < 1000; i++) ASSERT_LT(tiny->Next(&rng, 3), 3u);
 }
 
 TEST(KeyGenerators, RecordKeysAreDistinctAndSized) {

@@ -70,6 +70,25 @@ status=0
 [ "$status" = 1 ] && [ "$(wc -l < "$WORK/err")" = 1 ] || fail "a missing store exited $status: $(cat "$WORK/err")"
 echo "hintfs-oracle: $(sed -n 's/^ *fast *8.0 MiB: //p' "$WORK/oracle.txt") at 8 MiB"
 
+# HotRAP's hotspot-5% after a warmup phase, with 1 KiB blocks from the
+# options string: the warmup is a phase of its own, and the oracle puts the
+# hot set's 95% of the reads in 4 MiB (2,500 records of about 1 KiB).
+"$YCSB" --uri "file:$WORK/ssd.img" --records 50000 --warmup 3000 --ops 2000 --read 1 --distribution hotspot \
+  --hot-set 0.05 --hot-ops 0.95 --db-options "block_based_table_factory={block_size=1024}" \
+  --csv "$WORK/hot.csv" --label hot/RO > "$WORK/hot.txt" || { cat "$WORK/hot.txt"; fail "the hotspot run failed"; }
+python3 - "$WORK/hot.csv" <<'PY' || fail "the warmup and run phases are not as asked: $(cat "$WORK/hot.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [(r["phase"], r["ops"], r["errors"]) for r in rows] == [("warmup", "3000", "0"), ("run", "2000", "0")], rows
+PY
+"$ORACLE" --uri "file:$WORK/ssd.img" --records 50000 --distribution hotspot --fast-bytes 4MiB --json "$WORK/hot.json" \
+  > /dev/null || fail "hintfs-oracle failed under hotspot"
+python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); s = j["slow_share"][0]["records"]
+assert j["hot_set"] == 0.05 and 0.03 < s < 0.055, j' "$WORK/hot.json" || fail "hotspot oracle: $(cat "$WORK/hot.json")"
+status=0
+"$YCSB" --uri "file:$WORK/ssd.img" --records 50000 --ops 10 --distribution hotspot --hot-set 1.5 2>/dev/null || status=$?
+[ "$status" = 2 ] || fail "a --hot-set over 1 exited $status, not 2"
+
 # On a FUSE mount (RocksDB's own Env, direct reads so that the kernel's page
 # cache takes none), a phase's tier figures come from the mount's
 # statistics: b1 keeps L1 and deeper on the slow tier, so a read phase finds

@@ -18,7 +18,7 @@ namespace {
 using test::UniqueName;
 
 TEST(TimingProfile, BuiltinsAreConsistent) {
-  ASSERT_GE(BuiltinTimingProfiles().size(), 6u);
+  ASSERT_GE(BuiltinTimingProfiles().size(), 8u);
   for (const TimingProfile& p : BuiltinTimingProfiles()) {
     EXPECT_GT(p.read_mib_per_s, 0) << p.name;
     EXPECT_GT(p.write_mib_per_s, 0) << p.name;
@@ -33,6 +33,13 @@ TEST(TimingProfile, BuiltinsAreConsistent) {
   double hdd_iops = 1e6 / (st14000.read_access_us + 4096.0 / (st14000.read_mib_per_s * 1048576) * 1e6);
   EXPECT_NEAR(zn_iops, 16928, 1);
   EXPECT_NEAR(hdd_iops, 115, 0.1);
+  // HotRAP Table 1: the random-read rates of its two disks with 16 threads.
+  for (auto [name, iops] : {std::pair<const char*, double>{"hotrap-nitro", 83000}, {"hotrap-gp3", 10000}}) {
+    TimingProfile p;
+    ASSERT_OK(FindTimingProfile(name, &p));
+    double per_read_us = p.read_access_us + 4096.0 / (p.read_mib_per_s * 1048576) * 1e6;
+    EXPECT_NEAR(p.parallel_units * 1e6 / per_read_us, iops, 1) << name;
+  }
 }
 
 // Busy time is the modelled service time of requests, not the wall time
