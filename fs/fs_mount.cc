@@ -112,9 +112,22 @@ Status Filesystem::Mount(const std::string& uri, const MountOptions& options,
   return Status::OK();
 }
 
+namespace {
+
+uint32_t SmallestBlock(const std::vector<std::unique_ptr<Member>>& members) {
+  uint32_t smallest = 4096;
+  for (const auto& m : members) smallest = std::min(smallest, m->block_size);
+  return smallest;
+}
+
+}  // namespace
+
 FsImpl::FsImpl(const MountOptions& options, Superblock sb,
                std::vector<std::unique_ptr<Member>> members)
-    : options_(options), sb_(std::move(sb)), members_(std::move(members)), recent_(options.recent_blocks_bytes),
+    : options_(options),
+      sb_(std::move(sb)),
+      members_(std::move(members)),
+      recent_(options.recent_blocks_bytes, SmallestBlock(members_)),
       readahead_(options.readahead_memory_bytes, options.readahead_bytes) {}
 
 FsImpl::~FsImpl() {

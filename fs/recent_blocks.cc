@@ -6,12 +6,8 @@
 
 namespace hintfs {
 
-namespace {
-constexpr uint64_t kSlotBytes = 4096;
-}  // namespace
-
-RecentBlocks::RecentBlocks(uint64_t capacity_bytes)
-    : capacity_(capacity_bytes), slots_(static_cast<size_t>(capacity_bytes / kSlotBytes)) {}
+RecentBlocks::RecentBlocks(uint64_t capacity_bytes, uint32_t slot_bytes)
+    : capacity_(capacity_bytes), slots_(static_cast<size_t>(capacity_bytes / std::max<uint32_t>(slot_bytes, 1))) {}
 
 RecentBlocks::Slot& RecentBlocks::SlotOf(uint32_t device, uint64_t offset, uint32_t block_size) {
   // Consecutive blocks of a device in consecutive slots; devices apart.

@@ -16,8 +16,8 @@
 // what the device holds: written blocks as written (padding included), read
 // blocks only after their checksums were verified.
 //
-// Bounded by capacity bytes: a slot per 4 KiB of it, each block in the one
-// slot its device and offset name (consecutive blocks in consecutive slots),
+// Bounded by capacity bytes: a slot per block of the smallest block size it
+// is made for, each block in the one slot its device and offset name (consecutive blocks in consecutive slots),
 // a new block replacing what its slot held. Every read of the slow tier
 // stores its blocks; a least-recently-used list over a hash map cost a tenth
 // of the CPU of a SATA-bound read phase, in cache misses on its nodes
@@ -40,8 +40,11 @@ struct RecentBlocksStats {
 
 class RecentBlocks {
  public:
-  // capacity_bytes 0 holds nothing (every Get misses).
-  explicit RecentBlocks(uint64_t capacity_bytes);
+  // capacity_bytes 0 holds nothing (every Get misses). slot_bytes is the
+  // smallest block size Put will be given: with fewer, larger slots, devices
+  // of small blocks would have a block per slot and use a fraction of the
+  // capacity (512-byte blocks an eighth of it in 4 KiB slots).
+  explicit RecentBlocks(uint64_t capacity_bytes, uint32_t slot_bytes = 4096);
 
   // Keeps n bytes at device offset, which are whole blocks of block_size
   // (offset and n multiples of it).

@@ -30,6 +30,19 @@ TEST(RecentBlocksTest, ServesAnyRangeOfHeldBlocks) {
   EXPECT_EQ(recent.stats().hits, 2u);
 }
 
+// Devices of 512-byte blocks (a drive's 512-byte LBA format) fill the whole
+// capacity: 4 KiB slots would hold one small block each, an eighth of it.
+TEST(RecentBlocksTest, SmallBlocksUseTheWholeCapacity) {
+  constexpr uint32_t kSmall = 512;
+  RecentBlocks recent(64 * kSmall, kSmall);
+  std::string data = Pattern(64 * kSmall, 'c');
+  recent.Put(2, 1000 * kSmall, data.data(), data.size(), kSmall);
+  EXPECT_EQ(recent.stats().held_bytes, data.size());
+  std::string got(data.size(), 'x');
+  ASSERT_TRUE(recent.Get(2, 1000 * kSmall, got.size(), kSmall, &got[0]));
+  EXPECT_EQ(got, data);
+}
+
 TEST(RecentBlocksTest, MissesLeaveTheBufferAlone) {
   RecentBlocks recent(1 << 20);
   std::string data = Pattern(2 * kBlock, 'b');
