@@ -72,6 +72,12 @@ Status FsImpl::WriteInPieces(uint64_t length, CopyTarget* target, RateLimiter* l
       std::lock_guard<std::mutex> l(mu_);
       found = NextCopyZoneLocked(target, &used, &room);
     }
+    // Then garbage on the fast tier is collected, as a writer's allocation
+    // does: the tails of dead tables and moved blocks that died leave zones
+    // partly dead that nothing reclaims while no writer runs short (a
+    // read-only phase), and block tiering's moves failed for space with a
+    // sixth of the fast tier garbage (docs/benchmarks.md, HotRAP's workloads).
+    if (found.IsNoSpace() && to_fast && !target->for_gc) found = CollectFastGarbageFor(target, &used, &room);
     if (!found.ok()) return found;
     const uint32_t device = static_cast<uint32_t>(target->device);
     uint64_t piece = std::min({kCopyChunk, room, length - done});
@@ -91,6 +97,21 @@ Status FsImpl::WriteInPieces(uint64_t length, CopyTarget* target, RateLimiter* l
     done += piece;
   }
   return Status::OK();
+}
+
+Status FsImpl::CollectFastGarbageFor(CopyTarget* target, uint64_t* used, uint64_t* room) {
+  Status found = Status::NoSpace("no zone to copy into on the tiers allowed");
+  for (uint32_t d : target->devices) {
+    for (int round = 0; found.IsNoSpace() && round < kCopyGcRounds; round++) {
+      uint32_t freed = 0;
+      Status s = CollectGarbageOn(2, &freed, static_cast<int32_t>(d));
+      if (!s.ok() && !s.IsNoSpace()) return s;
+      if (freed == 0) break;
+      std::lock_guard<std::mutex> l(mu_);
+      found = NextCopyZoneLocked(target, used, room);
+    }
+  }
+  return found;
 }
 
 Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter,

@@ -418,6 +418,11 @@ class FsImpl : public Filesystem {
   // Corruption naming what (GC, migration) if one does not read back.
   Status VerifyCopies(const std::vector<Extent>& pieces, const std::string& what);
   void ReleaseCopyZones(CopyTarget* target);
+  // For a copy to the fast tier that found no zone: GC on the target's
+  // devices (a few rounds while they free zones), then the next copy zone.
+  // NoSpace if none came free.
+  Status CollectFastGarbageFor(CopyTarget* target, uint64_t* used, uint64_t* room);
+  static constexpr int kCopyGcRounds = 4;
   Status NextCopyZoneLocked(CopyTarget* target, uint64_t* used, uint64_t* room);
 
   // ---- migration (fs_migrate.cc)

@@ -483,6 +483,35 @@ TEST_F(MigrateTest, RangesMovedIntoAClassShareItsZones) {
   ExpectClean();
 }
 
+// A copy to a fast tier whose zones are full but partly dead collects that
+// garbage first, as a writer would, rather than fail for space: in a
+// read-only phase no writer ever does, and moved blocks found no room.
+TEST_F(MigrateTest, ACopyToTheFastTierCollectsItsGarbageFirst) {
+  FsGeometry g;
+  g.fast = "zone_size=256KiB&zones=10";
+  Format(g);
+  std::mt19937_64 rng(12);
+  std::vector<std::string> names;
+  std::string spilled;
+  for (int i = 0; i < 64 && spilled.empty(); i++) {
+    names.push_back("/f" + std::to_string(i));
+    WriteFile(names.back(), Random(&rng, 128 * 1024));
+    if (!RangesOn(fs_.get(), names.back(), Tier::kSlow).empty()) spilled = names.back();
+  }
+  ASSERT_FALSE(spilled.empty()) << "the fast tier never filled";
+  for (size_t i = 0; i + 1 < names.size(); i += 2) ASSERT_OK(fs_->Unlink(names[i]));
+  const std::string data = ReadFile(spilled);
+  MigrateResult r;
+  ASSERT_OK(fs_->MigrateRange(spilled, 0, data.size(), Tier::kFast, ZoneRole::kFree, nullptr, &r));
+  EXPECT_TRUE(r.moved);
+  EXPECT_EQ(TierOf(spilled), Tier::kFast);
+  EXPECT_EQ(ReadFile(spilled), data);
+  Remount();
+  EXPECT_EQ(ReadFile(spilled), data);
+  for (size_t i = 1; i < names.size(); i += 2) EXPECT_FALSE(ReadFile(names[i]).empty());
+  ExpectClean();
+}
+
 // Zones that moved ranges fill to the last block are sealed, so the device
 // never counts more active zones than the filesystem plans with.
 TEST_F(MigrateTest, ZonesFilledByMovedRangesDoNotStayActive) {
