@@ -19,7 +19,7 @@ TieringSource* TieringOf(AllocationPolicy* policy) {
 
 bool MovedReadSavesMuch(double fast_read_us, double slow_read_us) {
   if (fast_read_us <= 0 || slow_read_us <= 0) return true;
-  return slow_read_us - fast_read_us >= 10 * fast_read_us;
+  return slow_read_us - fast_read_us >= 4 * fast_read_us;
 }
 
 std::string ResolveCacheAdmission(const std::string& configured, bool blocks_take_room) {

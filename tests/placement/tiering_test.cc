@@ -44,6 +44,7 @@ TEST(ResolveMigration, AutoLeavesTablesInPlaceOnlyUnderBlockTieringOverCloseTier
 TEST(BlocksTakeRoomFromTables, OverAnHddNotOverASataSsd) {
   EXPECT_TRUE(BlocksTakeRoomFromTables(59.1, 8695.7)) << "zn540 over st14000";
   EXPECT_FALSE(BlocksTakeRoomFromTables(80, 110)) << "pm9a3 over s4610";
+  EXPECT_TRUE(BlocksTakeRoomFromTables(190.0, 1596.1)) << "hotrap-nitro over hotrap-gp3 (HotRAP's testbed)";
   EXPECT_TRUE(BlocksTakeRoomFromTables(0, 110)) << "unknown: as before";
 }
 
