@@ -8,8 +8,8 @@ stock RocksDB through hintfs-ycsb.
         [--no-build] [--out DIR]
 
 The paper loads 110 GB of records and gives the fast disk (FD) a tenth of
-the data (10 GB); here 400 MiB of records and an FD of 20 data zones of
-2 MiB (40 MiB). Records of 1 KiB (a 24-byte key, 1,000-byte value) or 200 B
+the data (10 GB); here 400 MiB of records (--data-mib) and an FD of a tenth
+of that in data zones of 2 MiB (20 zones, 40 MiB). Records of 1 KiB (a 24-byte key, 1,000-byte value) or 200 B
 (176-byte value), as the paper's two sizes. Data blocks of 1 KiB, so that a
 block holds one 1 KiB record (the paper's 16 KiB blocks keep index memory
 small at 110 GB, which does not bind at this scale; block-granular tiering
@@ -61,9 +61,7 @@ from hhzs_report import split_label, spread
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ZONE_MIB = 2
 BLOCK = 512
-FAST_DATA_ZONES = 20
 OWN_FAST_ZONES = 6  # superblock, 3 journal zones, 2 kept empty (hhzs_repro.py)
-DATA_BYTES = 400 << 20
 KEY = 24
 RECORD_SIZES = {"1KiB": 1000, "200B": 176}  # value bytes; the key makes up the rest
 DB_OPTIONS = ";".join([
@@ -72,7 +70,6 @@ DB_OPTIONS = ";".join([
     "level0_file_num_compaction_trigger=2", "compression=kNoCompression", "max_background_jobs=8",
     "compaction_readahead_size=2097152", "block_based_table_factory={block_size=1024}",
 ])
-BLOCK_CACHE = (128 << 20) * DATA_BYTES // (110 * 10**9)
 TABLES = "table_bytes=1969225"
 CACHE_SHARE = "cache_budget=24MiB,cache_room=budget"  # 60% of FD, as SAS-Cache's 6 of 10 GB
 # (policy, mount query, RocksDB feeds the SSD cache through its secondary cache)
@@ -95,8 +92,8 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
 
-def records_of(size):
-    return DATA_BYTES // (KEY + RECORD_SIZES[size])
+def records_of(size, data_mib):
+    return (data_mib << 20) // (KEY + RECORD_SIZES[size])
 
 
 class Repro:
@@ -110,6 +107,10 @@ class Repro:
         self.started = time.time()
         self.parts_done = 0
         self.parts_total = 0
+        # The fast disk holds a tenth of the data; the block cache is the
+        # paper's 128 MiB per 110 GB.
+        self.fast_data_zones = args.data_mib // 10 // ZONE_MIB
+        self.block_cache = (128 << 20) * (args.data_mib << 20) // (110 * 10**9)
 
     def progress(self, text):
         elapsed = time.time() - self.started
@@ -120,21 +121,25 @@ class Repro:
 
     def devices(self, scheme, where):
         """Image files of the two devices; their URIs."""
-        fast_zones = 1024 if scheme == "ALL-FAST" else FAST_DATA_ZONES + OWN_FAST_ZONES
+        fast_zones = self.slow_zones() if scheme == "ALL-FAST" else self.fast_data_zones + OWN_FAST_ZONES
         # 512-byte logical blocks, as NVMe SSDs, EBS volumes and 512e HDDs
         # expose by default: a 1 KiB table block moved up alone takes 1.5 KiB
         # of the fast tier on average, not a 4 KiB device block.
         common = f"zone_size={ZONE_MIB}MiB&block_size={BLOCK}&profile_scale={self.args.speed}"
         fast_profile, slow_profile = DEVICES[self.args.devices]
         return (f"file:{where}/fast.img?zones={fast_zones}&profile={fast_profile}&{common}",
-                f"file:{where}/slow.img?zones=2048&profile={slow_profile}&{common}")
+                f"file:{where}/slow.img?zones={self.slow_zones()}&profile={slow_profile}&{common}")
+
+    def slow_zones(self):
+        """Room for ten times the data (the load's space amplification, GC)."""
+        return max(2048, 10 * self.args.data_mib // ZONE_MIB)
 
     def run_ycsb(self, where, scheme, size, label, extra):
         query = SCHEMES[scheme][1]
         uri = f"file:{where}/fast.img" + (f"?{query}" if query else "")
         secondary = ["--secondary-cache"] if SCHEMES[scheme][2] else []
-        sh([self.ycsb_bin, "--uri", uri, "--db-options", DB_OPTIONS, "--block-cache", str(BLOCK_CACHE),
-            "--bloom-bits", "10", "--records", str(records_of(size)), "--key-size", str(KEY),
+        sh([self.ycsb_bin, "--uri", uri, "--db-options", DB_OPTIONS, "--block-cache", str(self.block_cache),
+            "--bloom-bits", "10", "--records", str(records_of(size, self.args.data_mib)), "--key-size", str(KEY),
             "--value-size", str(RECORD_SIZES[size]), "--threads", "8", "--csv", self.csv, "--label", label]
            + secondary + extra, stdout=subprocess.DEVNULL)
 
@@ -144,14 +149,14 @@ class Repro:
             shutil.rmtree(d, ignore_errors=True)
             os.makedirs(d)
         fast, slow = self.devices(scheme, dev)
-        zones = [] if scheme == "ALL-FAST" else ["--fast-data-zones", str(FAST_DATA_ZONES)]
+        zones = [] if scheme == "ALL-FAST" else ["--fast-data-zones", str(self.fast_data_zones)]
         sh([self.hintfs, "mkfs", "--policy", SCHEMES[scheme][0], "--fast", fast, "--slow", slow] + zones,
            stdout=subprocess.DEVNULL)
         self.progress(f"{scheme} {size} run {run}: load")
         self.run_ycsb(dev, scheme, size, f"{scheme}/load-{size}#{run}", ["--load", "--settle", "900"])
         for img in ("fast.img", "slow.img"):
             sh(["cp", "--sparse=always", os.path.join(dev, img), os.path.join(saved, img)])
-        ops = 2 * records_of(size) // self.args.ops_divisor
+        ops = 2 * records_of(size, self.args.data_mib) // self.args.ops_divisor
         first = True
         for w in self.args.workloads:
             for dist in self.args.dists:
@@ -258,6 +263,8 @@ def parse_args():
     p.add_argument("--records", default="1KiB", help="record sizes, comma-separated: " + ", ".join(RECORD_SIZES))
     p.add_argument("--devices", default="main", choices=sorted(DEVICES),
                    help="main: Nitro SSD + gp3 (HotRAP Table 1); hdd: NVMe SSD + HDD (Table 6)")
+    p.add_argument("--data-mib", type=int, default=400,
+                   help="MiB of records loaded (default 400; the fast disk holds a tenth)")
     p.add_argument("--ops-divisor", type=int, default=1,
                    help="run 1/N of the paper's operations per record (default 1: twice the records)")
     p.add_argument("--speed", type=float, default=1.0, help="device speed relative to the real drives (default 1)")
@@ -273,8 +280,9 @@ def parse_args():
             print(f"hotrap_repro: unknown {name[:-1]} {', '.join(bad)} (known: {', '.join(known)})", file=sys.stderr)
             sys.exit(2)
         setattr(args, name, values)
-    if args.runs < 1 or args.ops_divisor < 1 or not args.speed > 0:
-        print("hotrap_repro: --runs, --ops-divisor and --speed must be positive", file=sys.stderr)
+    if args.runs < 1 or args.ops_divisor < 1 or not args.speed > 0 or args.data_mib < 10 * ZONE_MIB:
+        print(f"hotrap_repro: --runs, --ops-divisor and --speed must be positive, --data-mib at least {10 * ZONE_MIB}",
+              file=sys.stderr)
         sys.exit(2)
     return args
 
