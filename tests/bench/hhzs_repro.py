@@ -58,13 +58,14 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 from hhzs_report import (BREAKDOWN, EXP1_SCHEMES, EXP3_SCHEMES, EXP5_SCHEMES, EXP5_ZONES, PROFILE_SCALE, SCALE, SKEWS, YCSB,
                          exp5_phases, report, split_label)
+from repro_parts import copy_images, drop_rows, empty_dirs, scratch_dir, sh
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+IMAGES = ("ssd.img", "hdd.img")
 ZONE = 2 << 20
 
 DB_OPTIONS = ";".join([
@@ -221,10 +222,6 @@ def run_mix(extra):
     return (ops, read, update, 0.0)
 
 
-def sh(cmd, **kw):
-    return subprocess.run(cmd, check=True, **kw)
-
-
 class Repro:
     def __init__(self, args):
         self.args = args
@@ -234,8 +231,7 @@ class Repro:
         self.oracle = os.path.join(self.build, "adapters/bench/hintfs-oracle")
         self.out = args.out
         self.csv = os.path.join(self.out, "results.csv")
-        shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-        self.work = tempfile.mkdtemp(prefix="hintfs-repro.", dir=shm)
+        self.work = scratch_dir("hintfs-repro.")
         if args.quick:
             self.records, self.ops, self.ssd_zones = 40000, args.ops or 3000, 20
         else:
@@ -307,9 +303,7 @@ class Repro:
         # Members find each other by the URIs in their superblocks, so the
         # devices always live in dev/; saved/ keeps the freshly loaded state.
         dev, saved = os.path.join(self.work, "dev"), os.path.join(self.work, "saved")
-        for d in (dev, saved):
-            shutil.rmtree(d, ignore_errors=True)
-            os.makedirs(d)
+        empty_dirs(dev, saved)
         fast, slow = self.devices(scheme, dev)
         data_zones = [] if scheme == "ALL-FAST" else ["--fast-data-zones", str(self.ssd_zones_of(scheme))]
         policy = self.schemes[scheme.partition("@")[0]]
@@ -329,8 +323,7 @@ class Repro:
                      and self.args.store.startswith("rocksdb") and not self.on_mount() else [])
         settle = ["--settle", str(self.args.settle)] if self.args.settle > 0 else []
         self.run_ycsb(dev, f"{scheme}/load#{run}", ["--load"] + settle + secondary)
-        for img in ("ssd.img", "hdd.img"):
-            sh(["cp", "--sparse=always", os.path.join(dev, img), os.path.join(saved, img)])
+        copy_images(IMAGES, dev, saved)
         if run == 1 and scheme != "ALL-FAST":
             self.record_oracle(scheme, workloads, dev)
         done = {}  # arguments -> label: workload A, W2 and zipf 0.9 are one workload
@@ -340,8 +333,7 @@ class Repro:
                 continue
             done[tuple(extra)] = label
             if i > 0:
-                for img in ("ssd.img", "hdd.img"):
-                    sh(["cp", "--sparse=always", os.path.join(saved, img), os.path.join(dev, img)])
+                copy_images(IMAGES, saved, dev)
             self.progress(f"{scheme} run {run}: {label}")
             self.run_ycsb(dev, f"{scheme}/{label}#{run}", extra + secondary)
             if run == 1:
@@ -459,11 +451,7 @@ class Repro:
 
     def drop_part(self, scheme, run):
         """Removes the rows an interrupted part left."""
-        rows = self.rows()
-        keep = [r for r in rows[1:] if not (split_label(r[0])[0] == scheme and split_label(r[0])[2] == run)]
-        if rows and len(keep) != len(rows) - 1:
-            with open(self.csv, "w", newline="") as fh:
-                csv.writer(fh).writerows([rows[0]] + keep)
+        drop_rows(self.csv, lambda label: split_label(label)[0] == scheme and split_label(label)[2] == run)
 
     def parts(self):
         """(run, scheme, workloads), run by run with the schemes interleaved."""

@@ -53,13 +53,14 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 from hhzs_report import split_label, spread
+from repro_parts import copy_images, drop_rows, empty_dirs, scratch_dir, sh
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ZONE_MIB = 2
+IMAGES = ("fast.img", "slow.img")
 BLOCK = 512
 OWN_FAST_ZONES = 6  # superblock, 3 journal zones, 2 kept empty (hhzs_repro.py)
 KEY = 24
@@ -88,10 +89,6 @@ DISTS = {"hotspot5": ["--distribution", "hotspot", "--hot-set", "0.05", "--hot-o
 DEVICES = {"main": ("hotrap-nitro", "hotrap-gp3"), "hdd": ("hotrap-nvme", "hotrap-hdd")}
 
 
-def sh(cmd, **kw):
-    return subprocess.run(cmd, check=True, **kw)
-
-
 def records_of(size, data_mib):
     return (data_mib << 20) // (KEY + RECORD_SIZES[size])
 
@@ -102,8 +99,7 @@ class Repro:
         self.hintfs = os.path.join(args.build_dir, "adapters/cli/hintfs")
         self.ycsb_bin = os.path.join(args.build_dir, "adapters/bench/hintfs-ycsb")
         self.csv = os.path.join(args.out, "results.csv")
-        shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
-        self.work = tempfile.mkdtemp(prefix="hintfs-hotrap.", dir=shm)
+        self.work = scratch_dir("hintfs-hotrap.")
         self.started = time.time()
         self.parts_done = 0
         self.parts_total = 0
@@ -145,24 +141,20 @@ class Repro:
 
     def run_part(self, scheme, size, run):
         dev, saved = os.path.join(self.work, "dev"), os.path.join(self.work, "saved")
-        for d in (dev, saved):
-            shutil.rmtree(d, ignore_errors=True)
-            os.makedirs(d)
+        empty_dirs(dev, saved)
         fast, slow = self.devices(scheme, dev)
         zones = [] if scheme == "ALL-FAST" else ["--fast-data-zones", str(self.fast_data_zones)]
         sh([self.hintfs, "mkfs", "--policy", SCHEMES[scheme][0], "--fast", fast, "--slow", slow] + zones,
            stdout=subprocess.DEVNULL)
         self.progress(f"{scheme} {size} run {run}: load")
         self.run_ycsb(dev, scheme, size, f"{scheme}/load-{size}#{run}", ["--load", "--settle", "900"])
-        for img in ("fast.img", "slow.img"):
-            sh(["cp", "--sparse=always", os.path.join(dev, img), os.path.join(saved, img)])
+        copy_images(IMAGES, dev, saved)
         ops = 2 * records_of(size, self.args.data_mib) // self.args.ops_divisor
         first = True
         for w in self.args.workloads:
             for dist in self.args.dists:
                 if not first:
-                    for img in ("fast.img", "slow.img"):
-                        sh(["cp", "--sparse=always", os.path.join(saved, img), os.path.join(dev, img)])
+                    copy_images(IMAGES, saved, dev)
                 first = False
                 self.progress(f"{scheme} {size} run {run}: {w} {dist}")
                 self.run_ycsb(dev, scheme, size, f"{scheme}/{w}-{dist}-{size}#{run}",
@@ -179,16 +171,10 @@ class Repro:
 
     def drop(self, scheme, size, run):
         """Removes the rows an interrupted part left."""
-        if not os.path.exists(self.csv):
-            return
-        with open(self.csv) as fh:
-            rows = list(csv.reader(fh))
         def of_part(label):
             s, phase, r = split_label(label)
             return s == scheme and r == run and phase.endswith("-" + size)
-        keep = [r for r in rows[1:] if not of_part(r[0])]
-        with open(self.csv, "w", newline="") as fh:
-            csv.writer(fh).writerows([rows[0]] + keep)
+        drop_rows(self.csv, of_part)
 
     def main(self):
         os.makedirs(self.args.out, exist_ok=True)

@@ -40,13 +40,14 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 from hhzs_report import split_label, spread
+from repro_parts import copy_images, drop_rows, empty_dirs, scratch_dir, sh
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ZONE_MIB = 2
+IMAGES = ("nvme.img", "sata.img")
 NVME_DATA_ZONES = 20
 OWN_FAST_ZONES = 6  # superblock, 3 journal zones, 2 kept empty (hhzs_repro.py)
 RECORDS = 400000
@@ -75,18 +76,13 @@ WORKLOADS = ["A", "B", "C", "D", "E", "F"]
 DISTS = {"uniform": ["--distribution", "uniform"], "zipfian": ["--distribution", "zipfian", "--zipf", "0.99"]}
 
 
-def sh(cmd, **kw):
-    return subprocess.run(cmd, check=True, **kw)
-
-
 class Repro:
     def __init__(self, args):
         self.args = args
         self.hintfs = os.path.join(args.build_dir, "adapters/cli/hintfs")
         self.ycsb_bin = os.path.join(args.build_dir, "adapters/bench/hintfs-ycsb")
         self.csv = os.path.join(args.out, "results.csv")
-        shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
-        self.work = tempfile.mkdtemp(prefix="hintfs-hyperdb.", dir=shm)
+        self.work = scratch_dir("hintfs-hyperdb.")
         self.started = time.time()
 
     def progress(self, text):
@@ -114,23 +110,19 @@ class Repro:
 
     def run_scheme(self, scheme, run):
         dev, saved = os.path.join(self.work, "dev"), os.path.join(self.work, "saved")
-        for d in (dev, saved):
-            shutil.rmtree(d, ignore_errors=True)
-            os.makedirs(d)
+        empty_dirs(dev, saved)
         fast, slow = self.devices(scheme, dev)
         zones = [] if scheme == "ALL-NVMe" else ["--fast-data-zones", str(NVME_DATA_ZONES)]
         sh([self.hintfs, "mkfs", "--policy", SCHEMES[scheme][0], "--fast", fast, "--slow", slow] + zones,
            stdout=subprocess.DEVNULL)
         self.progress(f"{scheme} run {run}: load")
         self.run_ycsb(dev, scheme, f"{scheme}/load#{run}", ["--load", "--settle", "900"])
-        for img in ("nvme.img", "sata.img"):
-            sh(["cp", "--sparse=always", os.path.join(dev, img), os.path.join(saved, img)])
+        copy_images(IMAGES, dev, saved)
         first = True
         for w in self.args.workloads:
             for dist in self.args.dists:
                 if not first:
-                    for img in ("nvme.img", "sata.img"):
-                        sh(["cp", "--sparse=always", os.path.join(saved, img), os.path.join(dev, img)])
+                    copy_images(IMAGES, saved, dev)
                 first = False
                 self.progress(f"{scheme} run {run}: {w} {dist}")
                 self.run_ycsb(dev, scheme, f"{scheme}/{w}-{dist}#{run}",
@@ -145,13 +137,7 @@ class Repro:
 
     def drop(self, scheme, run):
         """Removes the rows an interrupted part left."""
-        if not os.path.exists(self.csv):
-            return
-        with open(self.csv) as fh:
-            rows = list(csv.reader(fh))
-        keep = [r for r in rows[1:] if not (split_label(r[0])[0] == scheme and split_label(r[0])[2] == run)]
-        with open(self.csv, "w", newline="") as fh:
-            csv.writer(fh).writerows([rows[0]] + keep)
+        drop_rows(self.csv, lambda label: split_label(label)[0] == scheme and split_label(label)[2] == run)
 
     def main(self):
         os.makedirs(self.args.out, exist_ok=True)
