@@ -244,6 +244,9 @@ struct FsStats {
   uint64_t journal_rolls = 0;
   uint64_t journal_epoch = 0;
   uint32_t journal_active_zone = 0;  // the metadata zone batches go to
+  uint64_t journal_snapshot_bound = 0;  // bytes the next snapshot may take, at most
+  uint64_t journal_zone_capacity = 0;   // what a snapshot must fit (range moves wait past half)
+  uint64_t range_moves_refused = 0;     // range moves that waited for metadata room
   uint64_t files = 0;
   uint64_t directories = 0;
 };
@@ -485,9 +488,18 @@ class Filesystem {
   // or a file class that packs the ranges moved from many files into shared
   // zones (small ranges would otherwise each open a zone of a class whose
   // files own their zones). InvalidArgument for an empty range, one past the
-  // end of the file, or a zone_class that is no file class.
+  // end of the file, or a zone_class that is no file class; NoSpace also
+  // for a range that splits extents when the metadata could take more than
+  // half a metadata zone (FsStats::journal_snapshot_bound).
   virtual Status MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to,
                               ZoneRole zone_class, RateLimiter* limiter, MigrateResult* result) = 0;
+  // As MigrateFile, but copies every extent, those already on tier to too,
+  // into the file's own zones: a file that range moves split into many
+  // extents becomes a few long ones again (fewer reads, and metadata that
+  // shrinks; MigrateRange waits with NoSpace once it has grown to half a
+  // metadata zone). The zones it leaves hold garbage for GC. The same
+  // errors as MigrateFile.
+  virtual Status RelayoutFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) = 0;
 };
 
 }  // namespace hintfs

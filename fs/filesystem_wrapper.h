@@ -91,6 +91,9 @@ class FilesystemWrapper : public Filesystem {
                       RateLimiter* limiter, MigrateResult* result) override {
     return target_->MigrateRange(path, offset, length, to, zone_class, limiter, result);
   }
+  Status RelayoutFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) override {
+    return target_->RelayoutFile(path, to, limiter, result);
+  }
 
  private:
   std::shared_ptr<Filesystem> target_;

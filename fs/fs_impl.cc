@@ -537,6 +537,8 @@ FsStats FsImpl::Stats() {
     st.journal_rolls = js.rolls;
     st.journal_epoch = js.epoch;
     st.journal_active_zone = js.active_zone;
+    st.journal_snapshot_bound = js.snapshot_bytes + js.grown_bytes;
+    st.journal_zone_capacity = js.zone_capacity;
   }
   st.repairs = repairs_;
   RecentBlocksStats recent = recent_.stats();

@@ -165,6 +165,7 @@ class FsImpl : public Filesystem {
                      MigrateResult* result) override;
   Status MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to, ZoneRole zone_class,
                       RateLimiter* limiter, MigrateResult* result) override;
+  Status RelayoutFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) override;
 
   // ---- used by handles (fs_file_io.cc)
   // Sends pending bytes to the device: whole blocks, or with include_partial
@@ -432,10 +433,20 @@ class FsImpl : public Filesystem {
     size_t index = 0;
     std::vector<Extent> pieces;
   };
-  // Copies the extents not on tier to (CopyExtent), those marked in wanted
-  // only, then verifies the copies.
-  Status CopyExtents(const std::vector<Extent>& extents, const std::vector<bool>& wanted, Tier to,
+  // Copies the extents not on tier to (every one, if all) (CopyExtent),
+  // those marked in wanted only, then verifies the copies.
+  Status CopyExtents(const std::vector<Extent>& extents, const std::vector<bool>& wanted, Tier to, bool all,
                      RateLimiter* limiter, CopyTarget* target, std::vector<MovedExtent>* moved, uint64_t* bytes);
+  // OK while the next journal snapshot stays within half a metadata zone;
+  // else NoSpace. Range moves that split extents only grow the metadata, so
+  // they wait for room (deletions, RelayoutFile, which joins a file's
+  // extents) long before a snapshot could outgrow its zone and stop the
+  // journal.
+  Status MetadataRoomForSplits();
+  // The move behind MigrateFile, MigrateRange and RelayoutFile: all copies
+  // the range's extents already on tier to as well.
+  Status MoveRange(const std::string& path, uint64_t offset, uint64_t length, Tier to, ZoneRole zone_class,
+                   bool all, RateLimiter* limiter, MigrateResult* result);
   // extents with each one that holds file bytes of [begin, end) split at the
   // device blocks around them: *pieces, and for each whether it is inside.
   void SplitAtRange(const std::vector<Extent>& extents, uint64_t begin, uint64_t end, std::vector<Extent>* pieces,

@@ -18,7 +18,7 @@
 
 namespace hintfs {
 
-Status FsImpl::CopyExtents(const std::vector<Extent>& extents, const std::vector<bool>& wanted, Tier to,
+Status FsImpl::CopyExtents(const std::vector<Extent>& extents, const std::vector<bool>& wanted, Tier to, bool all,
                            RateLimiter* limiter, CopyTarget* target, std::vector<MovedExtent>* moved,
                            uint64_t* bytes) {
   for (uint32_t d = 0; d < members_.size(); d++) {
@@ -27,7 +27,7 @@ Status FsImpl::CopyExtents(const std::vector<Extent>& extents, const std::vector
   if (target->devices.empty()) return Status::InvalidArgument("the filesystem has no device of that tier");
   std::vector<Extent> copies;
   for (size_t i = 0; i < extents.size(); i++) {
-    if (!wanted[i] || members_[extents[i].device]->info.tier == to) continue;
+    if (!wanted[i] || (!all && members_[extents[i].device]->info.tier == to)) continue;
     MovedExtent me;
     me.index = i;
     Status s = CopyExtent(extents[i], target, limiter, &me.pieces);
@@ -85,16 +85,45 @@ std::vector<Extent> FsImpl::SwitchMovedLocked(const std::vector<Extent>& pieces,
   return after;
 }
 
+Status FsImpl::MetadataRoomForSplits() {
+  Status s = CheckWritable();
+  if (!s.ok()) return s;
+  const uint64_t capacity = journal_->stats().zone_capacity;
+  const uint64_t limit = capacity / 2;
+  if (journal_->SnapshotBound() <= limit) return Status::OK();
+  journal_->Remeasure();  // deletions and joined extents since the last measure
+  const uint64_t bound = journal_->SnapshotBound();
+  if (bound <= limit) return Status::OK();
+  {
+    std::lock_guard<std::mutex> l(stats_mu_);
+    stats_.range_moves_refused++;
+  }
+  return Status::NoSpace(fmt::format(
+      "metadata may take {} of the {} bytes of a metadata zone: range moves wait until deletions or whole-file "
+      "moves free some (or mkfs with larger zones)",
+      bound, capacity));
+}
+
 Status FsImpl::MigrateFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) {
-  return MigrateRange(path, 0, UINT64_MAX, to, ZoneRole::kFree, limiter, result);
+  return MoveRange(path, 0, UINT64_MAX, to, ZoneRole::kFree, /*all=*/false, limiter, result);
 }
 
 Status FsImpl::MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to,
                             ZoneRole zone_class, RateLimiter* limiter, MigrateResult* result) {
+  return MoveRange(path, offset, length, to, zone_class, /*all=*/false, limiter, result);
+}
+
+Status FsImpl::RelayoutFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) {
+  return MoveRange(path, 0, UINT64_MAX, to, ZoneRole::kFree, /*all=*/true, limiter, result);
+}
+
+Status FsImpl::MoveRange(const std::string& path, uint64_t offset, uint64_t length, Tier to, ZoneRole zone_class,
+                         bool all, RateLimiter* limiter, MigrateResult* result) {
   *result = MigrateResult();
   if (zone_class != ZoneRole::kFree && !IsFileClass(zone_class)) {
     return Status::InvalidArgument(fmt::format("{} is not a file class", ZoneRoleName(zone_class)));
   }
+  const bool whole = offset == 0 && length == UINT64_MAX;
   std::shared_ptr<Inode> ino;
   Status s = HoldInode(path, /*files_only=*/true, &ino);
   if (!s.ok()) return s;
@@ -105,7 +134,6 @@ Status FsImpl::MigrateRange(const std::string& path, uint64_t offset, uint64_t l
   {
     std::lock_guard<std::mutex> il(ino->mu);
     if (ino->has_writer) s = Status::Busy(path + " is open for writing");
-    bool whole = offset == 0 && length == UINT64_MAX;
     if (!whole && (length == 0 || offset >= ino->size || length > ino->size - offset)) {
       s = Status::InvalidArgument(fmt::format("{}: bytes {}+{} are not inside its {} bytes", path, offset, length,
                                               ino->size));
@@ -119,6 +147,13 @@ Status FsImpl::MigrateRange(const std::string& path, uint64_t offset, uint64_t l
     return s;
   }
   SplitAtRange(before, offset, offset + std::min(length, UINT64_MAX - offset), &pieces, &inside);
+  // A move that splits extents grows the metadata (one that moves whole
+  // extents, as a demotion of what a promotion moved, does not).
+  if (pieces.size() > before.size()) s = MetadataRoomForSplits();
+  if (!s.ok()) {
+    CloseHandle(ino);
+    return s;
+  }
   CopyTarget target;
   target.role = zone_class == ZoneRole::kFree ? role : zone_class;
   std::vector<MovedExtent> moved;
@@ -130,7 +165,7 @@ Status FsImpl::MigrateRange(const std::string& path, uint64_t offset, uint64_t l
     for (const Extent& e : before) members_[e.device]->zones[e.zone].readers += delta;
   };
   pin(+1);
-  s = CopyExtents(pieces, inside, to, limiter, &target, &moved, &bytes);
+  s = CopyExtents(pieces, inside, to, all, limiter, &target, &moved, &bytes);
   pin(-1);
   bool all_on_to = false;
   if (s.ok() && !moved.empty()) {
@@ -140,6 +175,7 @@ Status FsImpl::MigrateRange(const std::string& path, uint64_t offset, uint64_t l
       s = Status::Busy(path + " changed during migration");
     } else {
       ino->extents = SwitchMovedLocked(pieces, moved, target.role);
+      MergeContinuationsLocked(&ino->extents);  // copies of neighbours written one after the other
       ino->first_dirty = 0;
       QueueInodeLocked(ino.get());
       all_on_to = std::all_of(ino->extents.begin(), ino->extents.end(),

@@ -106,6 +106,7 @@ Status Journal::WriteBatch(const std::vector<MetadataOp>& ops, bool flushed, uin
   *wp += batch.size();
   next_seq_++;
   stats_.bytes_committed += batch.size();
+  stats_.grown_bytes += batch.size();
   return Status::OK();
 }
 
@@ -116,6 +117,29 @@ Status Journal::Format(const MetadataImage& image) {
   active_zone_ = first_zone_ + zone_count_ - 1;  // Roll moves to the first zone
   active_wp_ = device_->geometry().zone_start(active_zone_);
   return RollLocked();
+}
+
+void Journal::ForEachSnapshotChunkLocked(const std::function<void(const std::vector<MetadataOp>&)>& fn) const {
+  std::vector<MetadataOp> ops;
+  MetadataOp begin;
+  begin.type = MetadataOp::Type::kSnapshotBegin;
+  begin.epoch = stats_.epoch;
+  ops.push_back(begin);
+  image_.SnapshotOps(&ops);
+  MetadataOp end = begin;
+  end.type = MetadataOp::Type::kSnapshotEnd;
+  ops.push_back(end);
+  std::vector<MetadataOp> chunk;
+  std::string probe;
+  for (size_t i = 0; i < ops.size(); i++) {
+    chunk.push_back(std::move(ops[i]));
+    EncodeOp(chunk.back(), &probe);
+    if (probe.size() >= kSnapshotChunk || i + 1 == ops.size()) {
+      fn(chunk);
+      chunk.clear();
+      probe.clear();
+    }
+  }
 }
 
 Status Journal::RollLocked() {
@@ -141,33 +165,20 @@ Status Journal::RollLocked() {
   }
   if (target == UINT32_MAX) return Status::Corruption("no metadata zone to roll the journal into");
 
-  std::vector<MetadataOp> ops;
-  MetadataOp begin;
-  begin.type = MetadataOp::Type::kSnapshotBegin;
-  begin.epoch = stats_.epoch + 1;
-  ops.push_back(begin);
-  image_.SnapshotOps(&ops);
-  MetadataOp end = begin;
-  end.type = MetadataOp::Type::kSnapshotEnd;
-  ops.push_back(end);
-
   uint64_t old_epoch = stats_.epoch;
-  stats_.epoch = begin.epoch;
+  uint64_t old_seq = next_seq_;
+  stats_.epoch++;
   uint64_t wp = g.zone_start(target);
-  std::vector<MetadataOp> chunk;
-  std::string probe;
-  for (size_t i = 0; i < ops.size() && s.ok(); i++) {
-    chunk.push_back(ops[i]);
-    EncodeOp(ops[i], &probe);
-    if (probe.size() >= kSnapshotChunk || i + 1 == ops.size()) {
-      s = WriteBatch(chunk, /*flushed=*/true, target, &wp);
-      chunk.clear();
-      probe.clear();
-    }
-  }
+  ForEachSnapshotChunkLocked([&](const std::vector<MetadataOp>& chunk) {
+    if (s.ok()) s = WriteBatch(chunk, /*flushed=*/true, target, &wp);
+  });
   if (s.ok()) s = device_->Flush();
   if (!s.ok()) {
+    // The active zone is as it was: batches may still follow it, in
+    // sequence. The target holds an incomplete snapshot, which recovery
+    // passes over and the next roll resets.
     stats_.epoch = old_epoch;
+    next_seq_ = old_seq;
     if (s.IsNoSpace()) {
       s = Status::NoSpace("metadata snapshot does not fit one metadata zone; mkfs with larger zones");
     }
@@ -176,6 +187,8 @@ Status Journal::RollLocked() {
   uint32_t old_zone = active_zone_;
   active_zone_ = target;
   active_wp_ = wp;
+  stats_.snapshot_bytes = wp - g.zone_start(target);
+  stats_.grown_bytes = 0;
   unflushed_batches_ = 0;
   backlog_.Clear();  // the snapshot holds the image, and with it the backlog
   StartHostLogLocked();  // its records followed the old zone
@@ -253,6 +266,7 @@ Status Journal::CommitLocked(Durability durability) {
     if (host_log_->Append(record)) {
       backlog_.Add(ops, image_);
       stats_.host_log_records++;
+      stats_.grown_bytes += record.size();
       return Status::OK();
     }
     // Full: everything it holds goes to the device, and it starts over.
@@ -464,6 +478,7 @@ Status Journal::Recover(bool read_only, MetadataImage* image, ReplayReport* repo
     }
     image_ = replayed;
     *image = image_;
+    MeasureSnapshotLocked();
     if (report != nullptr) *report = replay_report;
     if (read_only) return Status::OK();
     // The host log starts over once what it held is in a device batch.
@@ -480,6 +495,25 @@ Status Journal::Recover(bool read_only, MetadataImage* image, ReplayReport* repo
   return last_error;
 }
 
+uint64_t Journal::SnapshotBound() {
+  std::lock_guard<std::mutex> l(commit_mu_);
+  return stats_.snapshot_bytes + stats_.grown_bytes;
+}
+
+void Journal::MeasureSnapshotLocked() {
+  uint64_t bytes = 0;
+  ForEachSnapshotChunkLocked([&](const std::vector<MetadataOp>& chunk) {
+    bytes += EncodeBatch(chunk, 0, /*flushed=*/true).size();
+  });
+  stats_.snapshot_bytes = bytes;
+  stats_.grown_bytes = 0;
+}
+
+void Journal::Remeasure() {
+  std::lock_guard<std::mutex> l(commit_mu_);
+  if (stats_.grown_bytes != 0) MeasureSnapshotLocked();
+}
+
 MetadataImage Journal::image() {
   std::lock_guard<std::mutex> l(commit_mu_);
   return image_;
@@ -491,6 +525,7 @@ JournalStats Journal::stats() {
   st.active_zone = active_zone_;
   st.active_bytes = active_wp_ - device_->geometry().zone_start(active_zone_);
   st.next_seq = next_seq_.load();
+  st.zone_capacity = device_->geometry().zone_capacity;
   return st;
 }
 

@@ -48,6 +48,9 @@ struct JournalStats {
   uint64_t host_log_records = 0;   // kProcessKill commits the host log took (since mount)
   uint64_t bytes_committed = 0;    // since mount
   uint64_t rolls = 0;              // since mount
+  uint64_t snapshot_bytes = 0;     // the active zone's snapshot
+  uint64_t grown_bytes = 0;        // journaled since it (device batches and host log records)
+  uint64_t zone_capacity = 0;      // what a snapshot must fit
   uint64_t replayed_batches = 0;   // at mount
   bool torn_tail = false;          // recovery found a torn batch after the last valid one
 };
@@ -112,6 +115,18 @@ class Journal {
   // on-device state is unknown until remount).
   Status Commit(Durability durability = Durability::kPowerCut);
 
+  // An upper bound on the bytes of the next snapshot: the last snapshot's
+  // bytes plus everything journaled since (no op's record is smaller than
+  // what it adds to the image). A snapshot must fit one metadata zone
+  // (stats().zone_capacity); a roll that finds it does not fails the
+  // journal, so the filesystem refuses changes that would only grow the
+  // metadata (range moves) well before that.
+  uint64_t SnapshotBound();
+  // Makes SnapshotBound exact (deletions and joined extents make it loose)
+  // by encoding the image as a roll would, without writing it: CPU only,
+  // about a millisecond per megabyte of metadata.
+  void Remeasure();
+
   // The image as of the last commit.
   MetadataImage image();
   JournalStats stats();
@@ -129,6 +144,10 @@ class Journal {
                             ReplayReport* report);
   static void EncodeOps(const std::vector<MetadataOp>& ops, std::string* payload);
   static Status DecodeOps(std::string_view payload, std::vector<MetadataOp>* ops);
+  // Calls fn with each batch's ops of a snapshot of image_ at stats_.epoch.
+  void ForEachSnapshotChunkLocked(const std::function<void(const std::vector<MetadataOp>&)>& fn) const;
+  // Sets stats_.snapshot_bytes to what a roll would write now.
+  void MeasureSnapshotLocked();
   Status RollLocked();
   Status WriteBatch(const std::vector<MetadataOp>& ops, bool flushed, uint32_t zone, uint64_t* wp);
   Status ReplayZone(uint32_t zone, uint64_t zone_wp, MetadataImage* image, uint64_t* end,

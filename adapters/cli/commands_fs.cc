@@ -179,7 +179,10 @@ int Info(const std::string& uri, bool as_json) {
                   {"first_zone", sb.meta_first_zone},
                   {"zones", sb.meta_zone_count},
                   {"epoch", st.journal_epoch},
-                  {"active_zone", st.journal_active_zone}};
+                  {"active_zone", st.journal_active_zone},
+                  {"snapshot_bound", st.journal_snapshot_bound},
+                  {"zone_capacity", st.journal_zone_capacity},
+                  {"range_moves_refused", st.range_moves_refused}};
   // What a read-write mount will keep, and cut back, of files the last run
   // left unsynced without unmounting.
   json recovered = json::array();
@@ -219,9 +222,10 @@ int Info(const std::string& uri, bool as_json) {
   std::printf("hintfs %s  policy %s  %llu files, %llu directories\n", j["uuid"].get<std::string>().c_str(),
               fs->policy_name().c_str(), static_cast<unsigned long long>(st.files),
               static_cast<unsigned long long>(st.directories));
-  std::printf("journal: device %u zones %u..%u, snapshot epoch %llu\n", sb.meta_device,
-              sb.meta_first_zone, sb.meta_first_zone + sb.meta_zone_count - 1,
-              static_cast<unsigned long long>(st.journal_epoch));
+  std::printf("journal: device %u zones %u..%u, snapshot epoch %llu, next snapshot at most %s of %s\n",
+              sb.meta_device, sb.meta_first_zone, sb.meta_first_zone + sb.meta_zone_count - 1,
+              static_cast<unsigned long long>(st.journal_epoch), FormatSize(st.journal_snapshot_bound).c_str(),
+              FormatSize(st.journal_zone_capacity).c_str());
   for (size_t i = 0; i < sb.members.size(); i++) {
     const MemberInfo& m = sb.members[i];
     std::printf("member %zu: %-4s %s  %u zones of %s (capacity %s)  uuid %s\n", i, TierName(m.tier),

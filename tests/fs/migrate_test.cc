@@ -395,6 +395,65 @@ TEST_F(MigrateTest, ARangeMovesOnlyTheBlocksThatHoldIt) {
   ExpectClean();
 }
 
+// Range moves split extents, so the metadata only grows. They wait (NoSpace)
+// long before the next journal snapshot could outgrow its metadata zone;
+// the journal goes on taking every other change, and a whole-file move,
+// which joins the file's extents again, makes room for more.
+TEST_F(MigrateTest, RangeMovesWaitBeforeTheMetadataOutgrowsItsZone) {
+  FsGeometry g;
+  g.fast = "zone_size=64KiB&zones=80&block_size=512";
+  g.slow = "zone_size=64KiB&zones=40&block_size=512";
+  Format(g);
+  std::mt19937_64 rng(21);
+  // Enough blocks that splitting every other one would need more than a
+  // metadata zone.
+  std::string data = Random(&rng, 1500 * 1024);
+  WriteFile("/t.sst", data);
+  MigrateResult r;
+  Status refused;
+  int moves = 0;
+  // Every other 512-byte block to the slow tier: two extents per move.
+  for (uint64_t at = 512; at < data.size() && refused.ok(); at += 1024, moves++) {
+    refused = fs_->MigrateRange("/t.sst", at, 512, Tier::kSlow, ZoneRole::kFree, nullptr, &r);
+  }
+  ASSERT_TRUE(refused.IsNoSpace()) << refused.ToString() << " after " << moves << " moves";
+  FsStats st = fs_->Stats();
+  EXPECT_GT(moves, 100) << "refused only once the metadata is large";
+  EXPECT_EQ(st.range_moves_refused, 1u);
+  EXPECT_EQ(st.journal_zone_capacity, 64u * 1024);
+  EXPECT_GT(st.journal_snapshot_bound, st.journal_zone_capacity / 2);
+  EXPECT_LT(st.journal_snapshot_bound, st.journal_zone_capacity);
+  // A move of whole extents adds none and goes on: the block just moved,
+  // and back.
+  const uint64_t last = 512 + 1024 * (moves - 2);
+  ASSERT_OK(fs_->MigrateRange("/t.sst", last, 512, Tier::kFast, ZoneRole::kFree, nullptr, &r));
+  EXPECT_TRUE(r.moved);
+  ASSERT_OK(fs_->MigrateRange("/t.sst", last, 512, Tier::kSlow, ZoneRole::kFree, nullptr, &r));
+  EXPECT_TRUE(r.moved);
+  // Everything else still commits, and rolls.
+  WriteFile("/other", "written after the refusal");
+  for (int i = 0; i < 300; i++) ASSERT_OK(fs_->Rename(i % 2 ? "/other2" : "/other", i % 2 ? "/other" : "/other2"));
+  EXPECT_EQ(ReadFile("/t.sst"), data);
+  Remount();
+  EXPECT_EQ(ReadFile("/t.sst"), data);
+  ExpectClean();
+  // A whole-file move copies only the slow blocks: the extents stay split.
+  ASSERT_OK(fs_->MigrateFile("/t.sst", Tier::kFast, nullptr, &r));
+  FileStat stat;
+  ASSERT_OK(fs_->Stat("/t.sst", &stat));
+  EXPECT_GT(stat.extents.size(), static_cast<size_t>(moves));
+  // A relayout joins them; range moves may go on.
+  ASSERT_OK(fs_->RelayoutFile("/t.sst", Tier::kFast, nullptr, &r));
+  EXPECT_EQ(r.bytes, data.size());
+  ASSERT_OK(fs_->Stat("/t.sst", &stat));
+  EXPECT_LE(stat.extents.size(), data.size() / (64 * 1024) + 2) << "about one extent per zone";
+  ASSERT_OK(fs_->MigrateRange("/t.sst", 4096, 512, Tier::kSlow, ZoneRole::kFree, nullptr, &r));
+  EXPECT_TRUE(r.moved);
+  Remount();
+  EXPECT_EQ(ReadFile("/t.sst"), data);
+  ExpectClean();
+}
+
 // A copy of slow-tier blocks just written or read takes them from memory
 // (fs/recent_blocks.h), not from the slow device again, and copies what the
 // file holds either way.
@@ -555,8 +614,9 @@ TEST_F(MigrateTest, ARangeMustLieInsideTheFile) {
   EXPECT_EQ(ReadFile("/f"), std::string(10000, 'x'));
 }
 
-// Every write of a run of range moves is a crash point: after the power
-// comes back, each file reads whole, fsck is clean and no zone leaked.
+// Every write of a run of range moves, and of the relayout that joins what
+// they split, is a crash point: after the power comes back, each file reads
+// whole, fsck is clean and no zone leaked.
 TEST_F(MigrateTest, PowerCutAtAnyWriteOfRangeMovesLeavesEveryByte) {
   std::mt19937_64 rng(9);
   std::vector<std::pair<std::string, std::string>> files;
@@ -570,11 +630,13 @@ TEST_F(MigrateTest, PowerCutAtAnyWriteOfRangeMovesLeavesEveryByte) {
                        fs_->MigrateRange(name, third + 100, 9000, Tier::kFast, ZoneRole::kFree, nullptr, &r)}) {
         if (!s.ok()) return s;
       }
+      Status s = fs_->RelayoutFile(name, Tier::kFast, nullptr, &r);
+      if (!s.ok()) return s;
     }
     return Status::OK();
   };
   int crashed = 0;
-  EXPECT_GE(CutPowerAtEveryWrite(files, moves, [](const std::string&) {}, &crashed), 9u);
+  EXPECT_GE(CutPowerAtEveryWrite(files, moves, [](const std::string&) {}, &crashed), 12u);
 }
 
 }  // namespace
