@@ -23,11 +23,12 @@ constexpr double kMaxMinScore = 64;
 std::string BlockTieringStats::ToJson() const {
   return fmt::format(
       "{{\"promoted_blocks\":{},\"promoted_bytes\":{},\"retained_blocks\":{},\"retained_bytes\":{},"
-      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"demoted_zones\":{},\"failed_moves\":{},\"dropped\":{},"
+      "\"demoted_blocks\":{},\"demoted_bytes\":{},\"demoted_zones\":{},\"relayouts\":{},\"failed_moves\":{},"
+      "\"dropped\":{},"
       "\"resident_bytes\":{},\"fast_reads_ignored\":{},\"moved_block_reads\":{},"
       "\"budget_bytes\":{},\"budget_changes\":{},\"min_score\":{}}}",
       promoted_blocks, promoted_bytes, retained_blocks, retained_bytes, demoted_blocks, demoted_bytes, demoted_zones,
-      failed_moves, dropped, resident_bytes, fast_reads_ignored, moved_block_reads, budget_bytes, budget_changes,
+      relayouts, failed_moves, dropped, resident_bytes, fast_reads_ignored, moved_block_reads, budget_bytes, budget_changes,
       min_score);
 }
 
@@ -292,7 +293,10 @@ void BlockTiering::Move(const Candidate& c) {
   limiter_.Acquire(c.size);
   MigrateResult r;
   Status s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
-  if (s.IsNoSpace()) {
+  if (s.IsNoSpace() && MetadataFull()) {
+    // Not the fast tier's room: placement must not give up a table for it.
+    if (RelayoutMostSplit()) s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
+  } else if (s.IsNoSpace()) {
     std::lock_guard<std::mutex> l(mu_);
     ClaimShortfallLocked();
   }
@@ -312,6 +316,7 @@ void BlockTiering::Move(const Candidate& c) {
   }
   const uint64_t zone = at.found && !at.slow ? uint64_t{at.device} << 32 | at.zone : kNoZone;
   promoted_[key] = Promoted{c.size, r.bytes, c.lo, c.hi, zone};
+  splits_[c.path]++;
   filling_zone_ = zone;
   stats_.resident_bytes += r.bytes;
   (c.retention ? stats_.retained_blocks : stats_.promoted_blocks)++;
@@ -395,6 +400,7 @@ void BlockTiering::Demote(const std::string& path, uint64_t offset) {
       std::lock_guard<std::mutex> l(mu_);
       stats_.demoted_blocks++;
       stats_.demoted_bytes += r.bytes;
+      splits_[path]++;
       // The move took whole device blocks down: a promoted neighbour that
       // shared one is now partly on the slow tier, and goes down with it.
       auto next = promoted_.lower_bound({path, at});
@@ -502,6 +508,7 @@ void BlockTiering::ForgetDeadTables() {
     FileStat st;
     if (fs_->Stat(path, &st).ok()) continue;
     std::lock_guard<std::mutex> l(mu_);
+    splits_.erase(path);
     for (auto it = promoted_.lower_bound({path, 0}); it != promoted_.end() && it->first.first == path;) {
       stats_.resident_bytes -= std::min(stats_.resident_bytes, it->second.fast_bytes);
       it = promoted_.erase(it);
@@ -515,6 +522,43 @@ BlockTieringStats BlockTiering::stats() const {
   s.budget_bytes = budget_;
   s.min_score = min_score_;
   return s;
+}
+
+bool BlockTiering::MetadataFull() {
+  const FsStats st = fs_->Stats();
+  return st.journal_snapshot_bound * 2 > st.journal_zone_capacity;
+}
+
+bool BlockTiering::RelayoutMostSplit() {
+  std::string path;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    uint64_t most = 0;
+    for (const auto& [p, splits] : splits_) {
+      if (splits > most) most = splits, path = p;
+    }
+    if (path.empty()) return false;
+    splits_.erase(path);  // rewritten, or gone
+  }
+  FileStat st;
+  if (!fs_->Stat(path, &st).ok()) return false;
+  uint64_t bytes[2] = {0, 0};
+  for (const Extent& e : st.extents) bytes[static_cast<int>(fs_->superblock().members[e.device].tier)] += e.length;
+  const Tier home = bytes[static_cast<int>(Tier::kFast)] > bytes[static_cast<int>(Tier::kSlow)] ? Tier::kFast
+                                                                                                 : Tier::kSlow;
+  MigrateResult r;
+  if (!fs_->RelayoutFile(path, home, &limiter_, &r).ok()) return false;
+  std::lock_guard<std::mutex> l(mu_);
+  stats_.relayouts++;
+  // Its blocks are where the table is now, and no longer moved blocks.
+  for (auto it = promoted_.lower_bound({path, 0}); it != promoted_.end() && it->first.first == path;) {
+    stats_.resident_bytes -= std::min(stats_.resident_bytes, it->second.fast_bytes);
+    it = promoted_.erase(it);
+  }
+  for (auto it = known_fast_.lower_bound({path, 0}); it != known_fast_.end() && it->first == path;) {
+    it = known_fast_.erase(it);
+  }
+  return true;
 }
 
 }  // namespace hintfs

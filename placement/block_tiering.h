@@ -72,6 +72,13 @@
 //   zones of their class) with no key range: they count against the budget
 //   and, their heat unknown, are the first to go down when room is needed.
 //
+// - Each move splits its table's extents (and a block that goes down does
+//   not join them again), so the metadata grows with the moves. When the
+//   filesystem refuses a move for want of metadata room, the table the most
+//   moves split is rewritten whole on the tier most of its bytes are on
+//   (Filesystem::RelayoutFile); its blocks up there go down with it if that
+//   is the slow tier, and come back up on their next reads.
+//
 // Moved blocks go to shared zones of their own class (kMovedBlocksClass),
 // not one zone per move. A background thread makes the moves, through a
 // rate limiter; the I/O path only queues; when the fast tier has no room it
@@ -135,6 +142,7 @@ struct BlockTieringStats {
   uint64_t retained_blocks = 0, retained_bytes = 0;  // moved up when their table was sealed
   uint64_t demoted_blocks = 0, demoted_bytes = 0;    // moved back down for hotter ones
   uint64_t demoted_zones = 0;  // zones of moved blocks sent down whole for want of an empty one
+  uint64_t relayouts = 0;      // tables rewritten whole to join the extents moves split
   uint64_t failed_moves = 0;  // the table changed or went meanwhile, or no room on the fast tier
   uint64_t dropped = 0;       // candidates dropped while moves paused for want of room
   uint64_t resident_bytes = 0;                       // promoted blocks held now
@@ -222,6 +230,14 @@ class BlockTiering {
   void Demote(const std::string& path, uint64_t offset);
   // Forgets promoted blocks whose table is gone (their bytes went with it).
   void ForgetDeadTables();
+  // Whether the filesystem refuses moves that split extents for want of
+  // metadata room (Filesystem::MigrateRange).
+  bool MetadataFull();
+  // Rewrites whole, on the tier most of its bytes are on, the table the
+  // most moves split since it was last rewritten: its extents join and the
+  // metadata shrinks. Its moved blocks are then part of the table. False if
+  // there was none to rewrite.
+  bool RelayoutMostSplit();
   void Queue(Candidate c);
   void SetBudget(uint64_t bytes);
   // A move found no empty zone though the blocks hold less than the
@@ -250,6 +266,7 @@ class BlockTiering {
   std::deque<Candidate> queue_;
   std::set<std::pair<std::string, uint64_t>> queued_;  // (path, offset)
   std::map<std::pair<std::string, uint64_t>, Promoted> promoted_;
+  std::map<std::string, uint64_t> splits_;  // moves made per table since it was last rewritten
   std::set<std::pair<std::string, uint64_t>> known_fast_;  // hot blocks found on the fast tier
   std::map<uint64_t, ZoneReads> zone_reads_;  // reads of moved blocks, by Promoted::zone
   uint64_t filling_zone_ = kNoZone;           // the zone of the last move up

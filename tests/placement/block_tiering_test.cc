@@ -23,7 +23,7 @@ class BlockTieringTest : public test::FsTest {
              bool adaptive = true) {
     test::FsGeometry g;
     g.fast = fast;
-    g.slow = "zone_size=1MiB&zones=24";
+    g.slow = slow_;
     Format(g);
     keeper_ = std::make_shared<BlockIndexKeeper>(nullptr);
     MountOptions o;
@@ -158,6 +158,7 @@ class BlockTieringTest : public test::FsTest {
   };
 
   RecordingPlacement placement_;
+  std::string slow_ = "zone_size=1MiB&zones=24";  // the slow device of the next Start
   bool take_room_ = true;  // BlockTieringOptions::take_room_from_tables of the next Start
   std::chrono::milliseconds probe_after_{10000};  // BlockTieringOptions::probe_after of the next Start
   std::shared_ptr<BlockIndexKeeper> keeper_;
@@ -320,6 +321,34 @@ TEST_F(BlockTieringTest, TheBudgetFollowsTheReadsPerByte) {
   EXPECT_EQ(tiering_->stats().budget_bytes, zone) << "never under a zone";
   EXPECT_EQ(tiering_->stats().budget_changes, 4u);
   EXPECT_EQ(ReadFile("/db/000021.ldb"), slow_bytes);
+  ExpectClean();
+}
+
+// Every move splits the table's extents. When the filesystem refuses moves
+// for want of metadata room (metadata zones of 16 KiB here), the table is
+// rewritten whole on its tier, which joins them, and the move goes on.
+TEST_F(BlockTieringTest, MovesThatRunOutOfMetadataRoomRewriteTheirTableWhole) {
+  slow_ = "zone_size=256KiB&zones=96&block_size=512";  // a move per table block
+  Start(4 << 20, false, "zone_size=16KiB&zones=512&block_size=512", /*adaptive=*/false);
+  test::ScratchDir dir;
+  const std::string bytes = test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000);
+  auto index = PutTable("/db/000041.ldb", bytes);
+  size_t i = 0;
+  for (; i < index->blocks.size() && tiering_->stats().relayouts == 0; i += 2) {
+    ReadBlock("/db/000041.ldb", index->blocks[i], 2);
+    tiering_->WaitIdle();
+  }
+  const BlockTieringStats st = tiering_->stats();
+  ASSERT_EQ(st.relayouts, 1u) << "after " << i / 2 << " blocks of " << index->blocks.size();
+  EXPECT_GT(st.promoted_blocks, 20u);
+  EXPECT_EQ(st.failed_moves, 0u) << "the move that was refused went on after the rewrite";
+  EXPECT_EQ(fs_->Stats().range_moves_refused, 1u);
+  EXPECT_TRUE(OnFast("/db/000041.ldb", index->blocks[i - 2])) << "the block whose move was refused";
+  EXPECT_FALSE(OnFast("/db/000041.ldb", index->blocks[i - 4])) << "went down with its table";
+  FileStat stat;
+  ASSERT_OK(fs_->Stat("/db/000041.ldb", &stat));
+  EXPECT_LE(stat.extents.size(), bytes.size() / (256 * 1024) + 4) << "joined: a zone's worth each, and the move after";
+  EXPECT_EQ(ReadFile("/db/000041.ldb"), bytes);
   ExpectClean();
 }
 
