@@ -10,6 +10,7 @@ namespace hintfs {
 KeyHeat::KeyHeat(KeyHeatOptions options) : options_(options) {
   if (options_.slice_bytes == 0) options_.slice_bytes = 1;
   if (options_.max_ranges < 10) options_.max_ranges = 10;
+  if (!(options_.alpha > 0 && options_.alpha <= 1)) options_.alpha = KeyHeatOptions().alpha;  // ranks take its log
   decay_.resize(kDecayTable);
   for (size_t d = 0; d < kDecayTable; d++) decay_[d] = std::pow(options_.alpha, static_cast<double>(d));
 }
@@ -17,6 +18,12 @@ KeyHeat::KeyHeat(KeyHeatOptions options) : options_(options) {
 double KeyHeat::NowLocked(const Range& r) const {
   const uint64_t d = slice_ - r.tick;
   return r.score * (d < kDecayTable ? decay_[d] : std::pow(options_.alpha, static_cast<double>(d)));
+}
+
+double KeyHeat::RankOf(const Range& r) const {
+  // score * alpha^(slice - tick) orders as log(score) - tick * log(alpha)
+  // for every slice: the common factor alpha^slice drops out.
+  return std::log(r.score) - static_cast<double>(r.tick) * std::log(options_.alpha);
 }
 
 double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes) {
@@ -34,7 +41,12 @@ double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t by
   // took a fifth of the CPU of a read-mostly store (docs/benchmarks.md). A
   // new one (a block a compaction wrote) is as hot as what it overlaps.
   const double inherited = is_new ? ScoreLocked(lo, hi) : 0;
-  if (is_new) it = by_hi_.emplace(std::string(hi), Range()).first;
+  if (is_new) {
+    it = by_hi_.emplace(std::string(hi), Range()).first;
+  } else {
+    by_rank_.erase({it->second.rank, &*it});
+    block_bytes_ -= it->second.block_bytes;
+  }
   Range& r = it->second;
   // A block of another table with the same upper key takes the range over
   // with the heat it had: the keys are the same.
@@ -42,8 +54,17 @@ double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t by
   r.tick = slice_;
   r.lo.assign(lo);
   r.block_bytes = bytes;
+  block_bytes_ += bytes;
+  r.rank = RankOf(r);
+  by_rank_.emplace(r.rank, &*it);
   const double score = std::max(r.score, inherited);
-  if (by_hi_.size() > options_.max_ranges) EvictColdestLocked();
+  while (by_hi_.size() > options_.max_ranges) {
+    const std::string& coldest = by_rank_.begin()->second->first;
+    block_bytes_ -= by_rank_.begin()->second->second.block_bytes;
+    by_rank_.erase(by_rank_.begin());
+    by_hi_.erase(by_hi_.find(coldest));
+    stats_.evicted++;
+  }
   return score;
 }
 
@@ -71,38 +92,15 @@ double KeyHeat::ScoreLocked(std::string_view lo, std::string_view hi) const {
 }
 
 double KeyHeat::HotThreshold(uint64_t budget_bytes) const {
-  std::vector<std::pair<double, uint64_t>> ranges;
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    ranges.reserve(by_hi_.size());
-    for (const auto& [hi, r] : by_hi_) ranges.emplace_back(NowLocked(r), r.block_bytes);
-  }
-  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::lock_guard<std::mutex> l(mu_);
+  if (block_bytes_ <= budget_bytes) return 0;  // everything fits: no walk
   uint64_t used = 0;
-  for (const auto& [score, bytes] : ranges) {
-    if (used + bytes > budget_bytes) return score;
-    used += bytes;
+  for (auto it = by_rank_.rbegin(); it != by_rank_.rend(); ++it) {  // hottest first
+    const Range& r = it->second->second;
+    if (used + r.block_bytes > budget_bytes) return NowLocked(r);
+    used += r.block_bytes;
   }
   return 0;
-}
-
-void KeyHeat::EvictColdestLocked() {
-  std::vector<double> scores;
-  scores.reserve(by_hi_.size());
-  for (const auto& [hi, r] : by_hi_) scores.push_back(NowLocked(r));
-  size_t tenth = std::max<size_t>(1, scores.size() / 10);
-  std::nth_element(scores.begin(), scores.begin() + static_cast<long>(tenth - 1), scores.end());
-  double cutoff = scores[tenth - 1];
-  size_t evicted = 0;
-  for (auto it = by_hi_.begin(); it != by_hi_.end() && evicted < tenth;) {
-    if (NowLocked(it->second) <= cutoff) {
-      it = by_hi_.erase(it);
-      evicted++;
-    } else {
-      ++it;
-    }
-  }
-  stats_.evicted += evicted;
 }
 
 KeyHeatStats KeyHeat::stats() const {

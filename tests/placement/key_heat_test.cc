@@ -3,7 +3,9 @@
 // a later compaction is as hot as the ranges its keys overlap.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <random>
 #include <string>
 
 #include "placement/key_heat.h"
@@ -78,6 +80,47 @@ TEST(KeyHeat, TheColdestRangesAreEvictedFirst) {
   EXPECT_LE(heat.stats().ranges, 20u);
   EXPECT_GE(heat.stats().evicted, 6u);
   EXPECT_NEAR(heat.Score(K(0), K(1)), 5, 0.1) << "the hot range stays";
+}
+
+// Eviction and HotThreshold keep the ranges in order of their score now
+// without recomputing it: with scores decaying and ranges read at random,
+// both agree with a brute force over every range's score.
+TEST(KeyHeat, TheOrderOfScoresHoldsAsTheyDecay) {
+  KeyHeatOptions o;
+  o.alpha = 0.99;
+  o.slice_bytes = 3000;  // a slice every few reads
+  o.max_ranges = 150;
+  KeyHeat heat(o);
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 20000; i++) {
+    const int r = static_cast<int>(rng() % 5 == 0 ? rng() % 20 : rng() % 400);  // twenty hot ones
+    heat.RecordRead(K(2 * r), K(2 * r + 1), 1000 + r);
+  }
+  EXPECT_EQ(heat.stats().ranges, 150u) << "evicted one at a time, as new ones come";
+  EXPECT_GE(heat.stats().evicted, 250u);
+  std::vector<std::pair<double, uint64_t>> held;  // (score, block bytes)
+  int hot_held = 0;
+  for (int r = 0; r < 400; r++) {
+    const double s = heat.BlockScore(K(2 * r), K(2 * r + 1));
+    if (s > 0) held.emplace_back(s, 1000 + r);
+    hot_held += r < 20 && s > 0;
+  }
+  EXPECT_EQ(held.size(), 150u);
+  EXPECT_EQ(hot_held, 20) << "the hot ranges are never the coldest";
+  std::sort(held.rbegin(), held.rend());
+  for (uint64_t budget : {5000ull, 40000ull, 100000ull}) {
+    uint64_t used = 0;
+    double expected = 0;
+    for (const auto& [score, bytes] : held) {
+      if (used + bytes > budget) {
+        expected = score;
+        break;
+      }
+      used += bytes;
+    }
+    EXPECT_NEAR(heat.HotThreshold(budget), expected, 1e-9) << budget;
+  }
+  EXPECT_EQ(heat.HotThreshold(1 << 30), 0) << "everything fits";
 }
 
 // A compaction rewrites the last level with other block boundaries: blocks
