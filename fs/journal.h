@@ -115,9 +115,11 @@ class Journal {
   // on-device state is unknown until remount).
   Status Commit(Durability durability = Durability::kPowerCut);
 
-  // An upper bound on the bytes of the next snapshot: the last snapshot's
-  // bytes plus everything journaled since (no op's record is smaller than
-  // what it adds to the image). A snapshot must fit one metadata zone
+  // About the most the next snapshot may take: the last snapshot's bytes
+  // plus everything journaled since. An op's record is at least what it
+  // adds to the snapshot, but for a new file's few op headers (a snapshot
+  // writes an inode as up to four ops), so the filesystem, which acts on
+  // it, leaves a margin. A snapshot must fit one metadata zone
   // (stats().zone_capacity); a roll that finds it does not fails the
   // journal, so the filesystem refuses changes that would only grow the
   // metadata (range moves) well before that.
