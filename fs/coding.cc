@@ -80,6 +80,30 @@ bool Decoder::GetFixed64(uint64_t* v) {
   return true;
 }
 
+bool Decoder::GetVarint64(uint64_t* v) {
+  if (!ok_) return false;
+  uint64_t value = 0;
+  for (size_t i = 0; i < 10 && i < data_.size(); i++) {
+    const uint64_t byte = static_cast<uint8_t>(data_[i]);
+    if (i == 9 && byte > 1) return Fail();  // past 64 bits
+    value |= (byte & 0x7f) << (7 * i);
+    if (byte < 0x80) {
+      *v = value;
+      data_.remove_prefix(i + 1);
+      return true;
+    }
+  }
+  return Fail();
+}
+
+bool Decoder::GetVarint32(uint32_t* v) {
+  uint64_t wide = 0;
+  if (!GetVarint64(&wide)) return false;
+  if (wide > UINT32_MAX) return Fail();
+  *v = static_cast<uint32_t>(wide);
+  return true;
+}
+
 bool Decoder::GetBytes(size_t n, std::string_view* out) {
   if (!ok_ || data_.size() < n) return Fail();
   *out = data_.substr(0, n);

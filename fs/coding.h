@@ -37,6 +37,10 @@ class Decoder {
   bool GetFixed16(uint16_t* v);
   bool GetFixed32(uint32_t* v);
   bool GetFixed64(uint64_t* v);
+  // PutVarint64's encoding; fails on more than ten bytes or bits past 64.
+  bool GetVarint64(uint64_t* v);
+  // As GetVarint64, failing on a value over UINT32_MAX.
+  bool GetVarint32(uint32_t* v);
   bool GetLengthPrefixed(std::string* s, size_t max_len);
   bool GetBytes(size_t n, std::string_view* out);
 

@@ -13,7 +13,9 @@ namespace {
 
 constexpr uint32_t kBatchMagic = 0x31424a48;  // "HJB1"
 // Version 2 added the flags field; version 1 batches read as flushed.
-constexpr uint16_t kBatchVersion = 2;
+// Version 3 batches may hold the compact extent ops (codes 19 and 20,
+// metadata.cc), which older builds do not know.
+constexpr uint16_t kBatchVersion = 3;
 constexpr uint16_t kFlagUnflushed = 1;  // written with Durability::kProcessKill
 constexpr size_t kBatchHeader = 40;
 constexpr size_t kSnapshotChunk = 1 << 20;
@@ -35,7 +37,7 @@ bool ParseHeader(std::string_view h, BatchHeader* out) {
   if (DecodeFixed32(h.data()) != kBatchMagic) return false;
   if (DecodeFixed32(h.data() + 32) != crc32c::Value(h.data(), 32)) return false;
   uint16_t version = static_cast<uint16_t>(static_cast<uint8_t>(h[4]) | (static_cast<uint8_t>(h[5]) << 8));
-  if (version != 1 && version != kBatchVersion) return false;
+  if (version < 1 || version > kBatchVersion) return false;
   out->flags = static_cast<uint16_t>(static_cast<uint8_t>(h[6]) | (static_cast<uint8_t>(h[7]) << 8));
   if (version == 1) out->flags = 0;
   out->seq = DecodeFixed64(h.data() + 8);

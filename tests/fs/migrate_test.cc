@@ -401,7 +401,7 @@ TEST_F(MigrateTest, ARangeMovesOnlyTheBlocksThatHoldIt) {
 // which joins the file's extents again, makes room for more.
 TEST_F(MigrateTest, RangeMovesWaitBeforeTheMetadataOutgrowsItsZone) {
   FsGeometry g;
-  g.fast = "zone_size=64KiB&zones=80&block_size=512";
+  g.fast = "zone_size=32KiB&zones=200&block_size=512";
   g.slow = "zone_size=64KiB&zones=40&block_size=512";
   Format(g);
   std::mt19937_64 rng(21);
@@ -420,7 +420,7 @@ TEST_F(MigrateTest, RangeMovesWaitBeforeTheMetadataOutgrowsItsZone) {
   FsStats st = fs_->Stats();
   EXPECT_GT(moves, 100) << "refused only once the metadata is large";
   EXPECT_EQ(st.range_moves_refused, 1u);
-  EXPECT_EQ(st.journal_zone_capacity, 64u * 1024);
+  EXPECT_EQ(st.journal_zone_capacity, 32u * 1024);
   EXPECT_GT(st.journal_snapshot_bound, st.journal_zone_capacity / 2);
   EXPECT_LT(st.journal_snapshot_bound, st.journal_zone_capacity);
   // A move of whole extents adds none and goes on: the block just moved,
@@ -446,7 +446,7 @@ TEST_F(MigrateTest, RangeMovesWaitBeforeTheMetadataOutgrowsItsZone) {
   ASSERT_OK(fs_->RelayoutFile("/t.sst", Tier::kFast, nullptr, &r));
   EXPECT_EQ(r.bytes, data.size());
   ASSERT_OK(fs_->Stat("/t.sst", &stat));
-  EXPECT_LE(stat.extents.size(), data.size() / (64 * 1024) + 2) << "about one extent per zone";
+  EXPECT_LE(stat.extents.size(), data.size() / (32 * 1024) + 4) << "about one extent per zone";
   ASSERT_OK(fs_->MigrateRange("/t.sst", 4096, 512, Tier::kSlow, ZoneRole::kFree, nullptr, &r));
   EXPECT_TRUE(r.moved);
   Remount();
