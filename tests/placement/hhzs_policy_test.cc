@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hints/file_tag.h"
 #include "hints/block_index_keeper.h"
+#include "hints/file_tag.h"
 #include "placement/hhzs_policy.h"
 #include "placement/policy_registry.h"
 
@@ -344,6 +344,17 @@ TEST_F(HhzsTest, ZonesOfTableTailsAreNoSlots) {
   devices_[0].live_bytes += kTable / 8;
   EXPECT_TRUE(Place("/db/b.sst", 2));
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 9);
+}
+
+// Block indexes go to the fast tier, read at every mount, unless block
+// tiering holds room there: a hot block serves it better.
+TEST_F(HhzsTest, BlockIndexesGiveWayToMovedBlocks) {
+  const std::string index = std::string(kBlockIndexDirectory) + "/00000000000000a1";
+  EXPECT_TRUE(Place(index, -1));
+  EXPECT_TRUE(Place("/db/MANIFEST-000005", -1));
+  policy_->SetAsideFastBytes(kTable);
+  EXPECT_FALSE(Place(index + "2", -1));
+  EXPECT_TRUE(Place("/db/MANIFEST-000007", -1)) << "other small files stay fast";
 }
 
 TEST_F(HhzsTest, MovedBlocksComeOutOfTheTablesShareNotTheWals) {
