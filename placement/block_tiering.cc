@@ -48,6 +48,11 @@ void BlockTiering::Start() {
     }
   }
   if (options_.budget_bytes > 0) AdoptMovedBlocks();
+  {
+    const uint64_t refused = fs_->Stats().range_moves_refused;
+    std::lock_guard<std::mutex> l(mu_);
+    metadata_refusals_seen_ = refused;
+  }
   // An adaptive budget starts at a zone, or at the zones the adopted blocks
   // fill: an earlier mount had earned those.
   const uint64_t step = std::max<uint64_t>(zone_bytes_, 1);
@@ -525,8 +530,14 @@ BlockTieringStats BlockTiering::stats() const {
 }
 
 bool BlockTiering::MetadataFull() {
-  const FsStats st = fs_->Stats();
-  return st.journal_snapshot_bound * 2 > st.journal_zone_capacity;
+  // The refusals counted since the last look: the snapshot bound alone is
+  // loose (all that was journaled since the last roll) and would take a
+  // move refused for want of space for one refused for metadata.
+  const uint64_t refused = fs_->Stats().range_moves_refused;
+  std::lock_guard<std::mutex> l(mu_);
+  const bool more = refused > metadata_refusals_seen_;
+  metadata_refusals_seen_ = refused;
+  return more;
 }
 
 bool BlockTiering::RelayoutMostSplit() {

@@ -230,8 +230,9 @@ class BlockTiering {
   void Demote(const std::string& path, uint64_t offset);
   // Forgets promoted blocks whose table is gone (their bytes went with it).
   void ForgetDeadTables();
-  // Whether the filesystem refuses moves that split extents for want of
-  // metadata room (Filesystem::MigrateRange).
+  // After a move failed with NoSpace: whether the filesystem refused a move
+  // for want of metadata room since the last call (FsStats::
+  // range_moves_refused; Filesystem::MigrateRange).
   bool MetadataFull();
   // Rewrites whole, on the tier most of its bytes are on, the table the
   // most moves split since it was last rewritten: its extents join and the
@@ -267,6 +268,7 @@ class BlockTiering {
   std::set<std::pair<std::string, uint64_t>> queued_;  // (path, offset)
   std::map<std::pair<std::string, uint64_t>, Promoted> promoted_;
   std::map<std::string, uint64_t> splits_;  // moves made per table since it was last rewritten
+  uint64_t metadata_refusals_seen_ = 0;      // FsStats::range_moves_refused at the last look
   std::set<std::pair<std::string, uint64_t>> known_fast_;  // hot blocks found on the fast tier
   std::map<uint64_t, ZoneReads> zone_reads_;  // reads of moved blocks, by Promoted::zone
   uint64_t filling_zone_ = kNoZone;           // the zone of the last move up

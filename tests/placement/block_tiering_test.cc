@@ -374,6 +374,7 @@ TEST_F(BlockTieringTest, AFullFastTierSendsTheZoneOfBlocksReadLeastDownWhole) {
   tiering_->WaitIdle();
   EXPECT_TRUE(OnFast("/db/000031.ldb", hot)) << "into the zone emptied for it";
   EXPECT_EQ(tiering_->stats().demoted_zones, 1u);
+  EXPECT_EQ(tiering_->stats().relayouts, 0u) << "refused for want of room, not of metadata";
   for (const IndexedBlock& b : cold) EXPECT_FALSE(OnFast("/db/000031.ldb", b)) << "the zone went down whole";
   for (const IndexedBlock& b : read) EXPECT_TRUE(OnFast("/db/000031.ldb", b));
   EXPECT_EQ(ReadFile("/db/000031.ldb"), bytes);
