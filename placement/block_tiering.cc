@@ -514,10 +514,7 @@ void BlockTiering::ForgetDeadTables() {
     if (fs_->Stat(path, &st).ok()) continue;
     std::lock_guard<std::mutex> l(mu_);
     splits_.erase(path);
-    for (auto it = promoted_.lower_bound({path, 0}); it != promoted_.end() && it->first.first == path;) {
-      stats_.resident_bytes -= std::min(stats_.resident_bytes, it->second.fast_bytes);
-      it = promoted_.erase(it);
-    }
+    ForgetPromotedLocked(path);
   }
 }
 
@@ -527,6 +524,13 @@ BlockTieringStats BlockTiering::stats() const {
   s.budget_bytes = budget_;
   s.min_score = min_score_;
   return s;
+}
+
+void BlockTiering::ForgetPromotedLocked(const std::string& path) {
+  for (auto it = promoted_.lower_bound({path, 0}); it != promoted_.end() && it->first.first == path;) {
+    stats_.resident_bytes -= std::min(stats_.resident_bytes, it->second.fast_bytes);
+    it = promoted_.erase(it);
+  }
 }
 
 bool BlockTiering::MetadataFull() {
@@ -561,11 +565,7 @@ bool BlockTiering::RelayoutMostSplit() {
   if (!fs_->RelayoutFile(path, home, &limiter_, &r).ok()) return false;
   std::lock_guard<std::mutex> l(mu_);
   stats_.relayouts++;
-  // Its blocks are where the table is now, and no longer moved blocks.
-  for (auto it = promoted_.lower_bound({path, 0}); it != promoted_.end() && it->first.first == path;) {
-    stats_.resident_bytes -= std::min(stats_.resident_bytes, it->second.fast_bytes);
-    it = promoted_.erase(it);
-  }
+  ForgetPromotedLocked(path);  // its blocks are where the table is now, no longer moved blocks
   for (auto it = known_fast_.lower_bound({path, 0}); it != known_fast_.end() && it->first == path;) {
     it = known_fast_.erase(it);
   }

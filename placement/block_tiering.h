@@ -230,6 +230,8 @@ class BlockTiering {
   void Demote(const std::string& path, uint64_t offset);
   // Forgets promoted blocks whose table is gone (their bytes went with it).
   void ForgetDeadTables();
+  // Drops path's blocks from promoted_ and the budget. mu_ held.
+  void ForgetPromotedLocked(const std::string& path);
   // After a move failed with NoSpace: whether the filesystem refused a move
   // for want of metadata room since the last call (FsStats::
   // range_moves_refused; Filesystem::MigrateRange).
