@@ -28,8 +28,8 @@ std::string BlockTieringStats::ToJson() const {
       "\"resident_bytes\":{},\"fast_reads_ignored\":{},\"moved_block_reads\":{},"
       "\"budget_bytes\":{},\"budget_changes\":{},\"min_score\":{}}}",
       promoted_blocks, promoted_bytes, retained_blocks, retained_bytes, demoted_blocks, demoted_bytes, demoted_zones,
-      relayouts, failed_moves, dropped, resident_bytes, fast_reads_ignored, moved_block_reads, budget_bytes, budget_changes,
-      min_score);
+      relayouts, failed_moves, dropped, resident_bytes, fast_reads_ignored, moved_block_reads, budget_bytes,
+      budget_changes, min_score);
 }
 
 BlockTiering::BlockTiering(Filesystem* fs, BlockTieringOptions options)
@@ -298,14 +298,19 @@ void BlockTiering::Move(const Candidate& c) {
   limiter_.Acquire(c.size);
   MigrateResult r;
   Status s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
-  if (s.IsNoSpace() && MetadataFull()) {
-    // Not the fast tier's room: placement must not give up a table for it.
-    if (RelayoutMostSplit()) s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
-  } else if (s.IsNoSpace()) {
+  // Refused for want of metadata room, not of the fast tier's: placement
+  // must not give up a table for it, nor a zone of hot blocks go down.
+  bool for_metadata = s.IsNoSpace() && MetadataFull();
+  if (for_metadata && RelayoutMostSplit()) {
+    r = MigrateResult();
+    s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
+    for_metadata = s.IsNoSpace() && MetadataFull();
+  }
+  if (s.IsNoSpace() && !for_metadata) {
     std::lock_guard<std::mutex> l(mu_);
     ClaimShortfallLocked();
   }
-  if (s.IsNoSpace() && DemoteColdestZone()) {
+  if (s.IsNoSpace() && !for_metadata && DemoteColdestZone()) {
     r = MigrateResult();  // into the zone just emptied
     s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
   }
