@@ -173,8 +173,8 @@ struct DeviceUsage {
   uint64_t raw_bytes = 0;
   uint64_t reserved_bytes = 0;  // superblock, journal and conventional zones
   uint64_t unusable_bytes = 0;  // zone size beyond zone capacity of data zones
-  uint64_t live_bytes = 0;      // written blocks that files reference
-  uint64_t garbage_bytes = 0;   // written blocks nothing references (reclaimable)
+  uint64_t live_bytes = 0;      // written bytes that files reference
+  uint64_t garbage_bytes = 0;   // written bytes nothing references, padding too (reclaimable)
   uint64_t free_bytes = 0;      // unwritten capacity of data zones
   uint64_t file_bytes = 0;      // logical file bytes stored here
   uint32_t data_zones = 0;
@@ -256,6 +256,14 @@ struct MigrateResult {
   bool moved = false;         // false: nothing of the file was on the other tier
   uint64_t bytes = 0;         // file bytes copied
   uint64_t extents = 0;       // extents that changed tier
+  Status status;              // MigrateRanges: why this range's file was not moved
+};
+
+// A range of a file to move (Filesystem::MigrateRanges).
+struct RangeMove {
+  std::string path;
+  uint64_t offset = 0;
+  uint64_t length = 0;
 };
 
 struct FsckReport {
@@ -277,13 +285,12 @@ class FileWriter {
   virtual Status Append(std::string_view data) = 0;
   // Writes data at offset. At or past the end it is an Append (a gap before
   // it reads as zeros). Over bytes the file holds it writes out of place:
-  // the device blocks that hold them are read, patched and written to other
-  // blocks (on the tier the old ones were on, else the other), and the file's
-  // extents switch to them in one journal op, so that after a crash each
-  // block is the old or the new one, never a mix; the old blocks become
-  // garbage for GC. Readers see the new bytes at once; durability as for
-  // appended bytes (Flush, Sync, Close). Errors: NoSpace, IOError,
-  // Corruption (a block to patch fails its checksum); the file is unchanged.
+  // the new bytes go to other blocks (on the tier the old ones were on, else
+  // the other), and the file's extents, cut at the write's exact bytes,
+  // switch to them in one journal op, so that after a crash each byte is the
+  // old or the new one, never a mix; the old bytes become garbage for GC.
+  // Readers see the new bytes at once; durability as for appended bytes
+  // (Flush, Sync, Close). Errors: NoSpace, IOError; the file is unchanged.
   virtual Status WriteAt(uint64_t offset, std::string_view data) = 0;
   // Hands every appended byte over: whole blocks to the file's zone, the
   // partial last block with the file's extents to the journal's host log
@@ -479,11 +486,13 @@ class Filesystem {
   // copy is dropped); NoSpace if tier to has no room.
   virtual Status MigrateFile(const std::string& path, Tier to, RateLimiter* limiter,
                              MigrateResult* result) = 0;
-  // As MigrateFile, for the file's bytes [offset, offset + length) only,
-  // widened to the device blocks that hold them: the file's other bytes stay
-  // where they are, so a file may live on both tiers (block-granular
-  // tiering). Extents are split at block boundaries; the same copy, verify
-  // and one-record switch make it crash safe. The copy goes to zones of
+  // As MigrateFile, for the file's bytes [offset, offset + length) only:
+  // the file's other bytes stay where they are, so a file may live on both
+  // tiers (block-granular tiering). Extents are split exactly at offset and
+  // offset + length, inside device blocks if need be, and the copy packs the
+  // bytes one after another, so a small range takes only its own bytes on
+  // tier to (and a share of a padded last block); the same copy, verify and
+  // one-record switch make it crash safe. The copy goes to zones of
   // zone_class: ZoneRole::kFree for the file's own class (as MigrateFile),
   // or a file class that packs the ranges moved from many files into shared
   // zones (small ranges would otherwise each open a zone of a class whose
@@ -500,6 +509,19 @@ class Filesystem {
   // metadata zone). The zones it leaves hold garbage for GC. The same
   // errors as MigrateFile.
   virtual Status RelayoutFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) = 0;
+  // MigrateRange for many ranges at once, of one file or several: their
+  // bytes are copied as one packed stream, so that small ranges share device
+  // blocks (separate MigrateRange calls each pad their last block), verified
+  // together, and each file's extents switched in its own journal record,
+  // all committed at once; a crash leaves each file as it was or moved.
+  // (*results)[i] says what moves[i] did: a range whose file is gone
+  // (NotFound), open for writing or changed during the copy (Busy), or that
+  // lies outside its file (InvalidArgument) has that status and is not
+  // moved, and the others are. The call's own errors: InvalidArgument for
+  // an empty range or a zone_class that is no file class, NoSpace (nothing
+  // moved) as MigrateRange's, the devices' errors.
+  virtual Status MigrateRanges(const std::vector<RangeMove>& moves, Tier to, ZoneRole zone_class,
+                               RateLimiter* limiter, std::vector<MigrateResult>* results) = 0;
 };
 
 }  // namespace hintfs

@@ -94,6 +94,10 @@ class FilesystemWrapper : public Filesystem {
   Status RelayoutFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) override {
     return target_->RelayoutFile(path, to, limiter, result);
   }
+  Status MigrateRanges(const std::vector<RangeMove>& moves, Tier to, ZoneRole zone_class, RateLimiter* limiter,
+                       std::vector<MigrateResult>* results) override {
+    return target_->MigrateRanges(moves, to, zone_class, limiter, results);
+  }
 
  private:
   std::shared_ptr<Filesystem> target_;

@@ -5,6 +5,13 @@
 // its source's block checksums and written with checksums of its own, and
 // VerifyCopies reads back what the devices durably hold before a caller
 // switches a file's extents to the copy.
+//
+// GC and migration copy packed (CopyPacked): the extents they copy follow
+// one another byte for byte, so that only the last device block of a copy
+// is padded. A table block of 1 KiB moved up alone took three 512-byte
+// device blocks on average, half as much again as its bytes, and the hot
+// set of a hotspot load no longer fit the fast tier (docs/benchmarks.md);
+// extents therefore may begin and end anywhere inside a device block.
 #include <algorithm>
 
 #include "fs/fs_impl.h"
@@ -114,17 +121,59 @@ Status FsImpl::CollectFastGarbageFor(CopyTarget* target, uint64_t* used, uint64_
   return found;
 }
 
+Status FsImpl::ReadSource(const Extent& source, uint64_t done, uint64_t n, char* dst) {
+  // Blocks just read or written (a promotion after a read, retention after
+  // a write) come from memory rather than the slow device again.
+  if (recent_.Get(source.device, source.offset + done, n, members_[source.device]->block_size, dst)) {
+    return Status::OK();
+  }
+  return ReadChecked(source.device, source.zone, source.offset + done, n, dst);
+}
+
 Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter,
                           std::vector<Extent>* pieces) {
-  auto read_source = [&](uint64_t done, uint64_t piece, char* dst) {
-    // Blocks just read or written (a promotion after a read, retention
-    // after a write) come from memory rather than the slow device again.
-    if (recent_.Get(source.device, source.offset + done, piece, members_[source.device]->block_size, dst)) {
-      return Status::OK();
-    }
-    return ReadChecked(source.device, source.zone, source.offset + done, piece, dst);
-  };
+  auto read_source = [&](uint64_t done, uint64_t piece, char* dst) { return ReadSource(source, done, piece, dst); };
   return WriteInPieces(source.length, target, limiter, read_source, pieces);
+}
+
+Status FsImpl::CopyPacked(const std::vector<Extent>& sources, CopyTarget* target, RateLimiter* limiter,
+                          std::vector<std::vector<Extent>>* pieces) {
+  pieces->assign(sources.size(), {});
+  uint64_t total = 0;
+  for (const Extent& e : sources) total += e.length;
+  if (total == 0) return Status::OK();
+  // WriteInPieces asks for the stream in order: a cursor on the source
+  // that holds stream byte `at`.
+  size_t source = 0;
+  uint64_t source_start = 0;  // stream offset of sources[source]
+  auto fill = [&](uint64_t done, uint64_t piece, char* dst) {
+    for (uint64_t at = done; at < done + piece;) {
+      while (at >= source_start + sources[source].length) source_start += sources[source++].length;
+      const uint64_t within = at - source_start;
+      const uint64_t n = std::min(sources[source].length - within, done + piece - at);
+      Status s = ReadSource(sources[source], within, n, dst + (at - done));
+      if (!s.ok()) return s;
+      at += n;
+    }
+    return Status::OK();
+  };
+  std::vector<Extent> stream;
+  Status s = WriteInPieces(total, target, limiter, fill, &stream);
+  if (!s.ok()) return s;
+  // Cut the stream's extents back into one run per source.
+  size_t next = 0;
+  uint64_t used = 0;  // bytes of stream[next] given out already
+  for (size_t i = 0; i < sources.size(); i++) {
+    for (uint64_t left = sources[i].length; left > 0;) {
+      const Extent& e = stream[next];
+      const uint64_t n = std::min(left, e.length - used);
+      (*pieces)[i].push_back(Extent{e.device, e.zone, e.offset + used, n});
+      left -= n;
+      used += n;
+      if (used == e.length) next++, used = 0;
+    }
+  }
+  return Status::OK();
 }
 
 Status FsImpl::VerifyCopies(const std::vector<Extent>& pieces, const std::string& what) {

@@ -363,7 +363,7 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* dire
       std::lock_guard<std::mutex> l(mu_);
       ZoneSlot& slot = m->zones[zone];
       slot.role = ino->role;
-      slot.live += chunk;
+      slot.live += data_bytes;  // exact bytes, as AddLiveLocked counts them
       write_clock_ += data_bytes;
       if (direct != nullptr) ino->size += data_bytes;  // the buffer's bytes are in it already
       Extent e{dev, zone, offset, data_bytes};

@@ -30,7 +30,8 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int
     const Member* m = members_[d].get();
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       const ZoneSlot& s = m->zones[z];
-      if (s.reserved || s.writer || s.readers != 0 || s.live == 0 || s.used <= s.live ||
+      // Less garbage than a copy's padding is not worth a relocation.
+      if (s.reserved || s.writer || s.readers != 0 || s.live == 0 || s.used <= s.live + kGcPaddingBlocks * m->block_size ||
           RoleOwnsZonesLocked(m, s.role) || skip->count({d, z})) {
         continue;
       }
@@ -122,7 +123,8 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
     std::lock_guard<std::mutex> l(mu_);
     if (m->zones[victim].writer) return Status::Busy("zone in use");
     // Copies that cannot all be placed are garbage the moment they fail.
-    if (GcRoomLocked(device, victim) < m->zones[victim].live) {
+    // The packed copy pads its last block in each zone it fills.
+    if (GcRoomLocked(device, victim) < m->zones[victim].live + kGcPaddingBlocks * m->block_size) {
       return Status::NoSpace("no room to relocate a zone");
     }
     // Held like a writer's zone so that nothing appends to it meanwhile.
@@ -190,6 +192,7 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
 
 Status FsImpl::CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector<std::shared_ptr<Inode>>& owners,
                                CopyTarget* target, std::vector<RelocatedExtent>* copies) {
+  std::vector<Extent> sources;
   for (const auto& ino : owners) {
     for (size_t i = 0; i < ino->extents.size(); i++) {
       const Extent& old = ino->extents[i];
@@ -198,11 +201,15 @@ Status FsImpl::CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector
       c.inode = ino.get();
       c.index = i;
       c.old = old;
-      Status s = CopyExtent(old, target, nullptr, &c.pieces);
-      if (!s.ok()) return s;
+      sources.push_back(old);
       copies->push_back(std::move(c));
     }
   }
+  // Packed: the survivors take their own bytes, not a padded block each.
+  std::vector<std::vector<Extent>> pieces;
+  Status s = CopyPacked(sources, target, nullptr, &pieces);
+  if (!s.ok()) return s;
+  for (size_t k = 0; k < copies->size(); k++) (*copies)[k].pieces = std::move(pieces[k]);
   return Status::OK();
 }
 

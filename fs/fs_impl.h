@@ -166,6 +166,8 @@ class FsImpl : public Filesystem {
   Status MigrateRange(const std::string& path, uint64_t offset, uint64_t length, Tier to, ZoneRole zone_class,
                       RateLimiter* limiter, MigrateResult* result) override;
   Status RelayoutFile(const std::string& path, Tier to, RateLimiter* limiter, MigrateResult* result) override;
+  Status MigrateRanges(const std::vector<RangeMove>& moves, Tier to, ZoneRole zone_class, RateLimiter* limiter,
+                       std::vector<MigrateResult>* results) override;
 
   // ---- used by handles (fs_file_io.cc)
   // Sends pending bytes to the device: whole blocks, or with include_partial
@@ -377,6 +379,8 @@ class FsImpl : public Filesystem {
   // Bytes GC's copies out of victim could go to on its device: empty zones
   // and partly written zones of the victim's role. mu_ held.
   uint64_t GcRoomLocked(uint32_t device, uint32_t victim) const;
+  // Device blocks a relocation may pad (the last of each zone it fills).
+  static constexpr uint64_t kGcPaddingBlocks = 2;
   // One extent GC copied out of a zone: the file (its lock held), where the
   // extent was in it, and the pieces that replace it.
   struct RelocatedExtent {
@@ -409,6 +413,15 @@ class FsImpl : public Filesystem {
   // appending the extents written to *pieces. Errors: NoSpace, the source's
   // read errors (a checksum mismatch is IOError), the device's.
   Status CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter, std::vector<Extent>* pieces);
+  // Copies sources one after the other as one stream of bytes, so that they
+  // share device blocks (only the stream's last block is padded);
+  // (*pieces)[i] gets the extents that hold sources[i]'s bytes now. Errors
+  // as CopyExtent.
+  Status CopyPacked(const std::vector<Extent>& sources, CopyTarget* target, RateLimiter* limiter,
+                    std::vector<std::vector<Extent>>* pieces);
+  // Bytes [done, done + n) of source, from memory when they were just read
+  // or written, else read checked.
+  Status ReadSource(const Extent& source, uint64_t done, uint64_t n, char* dst);
   // Fills dst with the piece bytes [done, done + piece) of what is written.
   using PieceSource = std::function<Status(uint64_t done, uint64_t piece, char* dst)>;
   // Writes length bytes that fill supplies into target's zones, in pieces of
@@ -433,24 +446,60 @@ class FsImpl : public Filesystem {
     size_t index = 0;
     std::vector<Extent> pieces;
   };
-  // Copies the extents not on tier to (every one, if all) (CopyExtent),
-  // those marked in wanted only, then verifies the copies.
-  Status CopyExtents(const std::vector<Extent>& extents, const std::vector<bool>& wanted, Tier to, bool all,
-                     RateLimiter* limiter, CopyTarget* target, std::vector<MovedExtent>* moved, uint64_t* bytes);
   // OK while the next journal snapshot stays within half a metadata zone;
   // else NoSpace. Range moves that split extents only grow the metadata, so
   // they wait for room (deletions, RelayoutFile, which joins a file's
   // extents) long before a snapshot could outgrow its zone and stop the
   // journal.
   Status MetadataRoomForSplits();
-  // The move behind MigrateFile, MigrateRange and RelayoutFile: all copies
-  // the range's extents already on tier to as well.
-  Status MoveRange(const std::string& path, uint64_t offset, uint64_t length, Tier to, ZoneRole zone_class,
-                   bool all, RateLimiter* limiter, MigrateResult* result);
-  // extents with each one that holds file bytes of [begin, end) split at the
-  // device blocks around them: *pieces, and for each whether it is inside.
+  // The move behind MigrateFile, MigrateRange and RelayoutFile: MoveRanges
+  // of one range, whose status it returns. all copies the range's extents
+  // already on tier to as well.
+  Status MoveOne(const std::string& path, uint64_t offset, uint64_t length, Tier to, ZoneRole zone_class,
+                 bool all, RateLimiter* limiter, MigrateResult* result);
+  // One file's part of a MoveRanges: its ranges, the extents they were
+  // planned on, the pieces cut at their ends and which are inside, and the
+  // copies made of them.
+  struct FileMove {
+    std::shared_ptr<Inode> ino;  // held (HoldInode) once planned
+    std::vector<size_t> requests;  // indexes of its ranges in the call
+    std::vector<std::pair<uint64_t, uint64_t>> ranges;  // (begin, end), sorted, joined
+    std::vector<Extent> before, pieces;
+    std::vector<bool> inside;
+    uint64_t size_before = 0;
+    ZoneRole role = ZoneRole::kData;
+    std::string created_as;
+    std::vector<MovedExtent> moved;
+    Status status;  // why this file was not moved
+    bool all_on_to = false;
+  };
+  // MigrateRanges, with all as MoveOne.
+  Status MoveRanges(const std::vector<RangeMove>& moves, Tier to, ZoneRole zone_class, bool all,
+                    RateLimiter* limiter, std::vector<MigrateResult>* results);
+  // Holds path's inode and plans its ranges (plan->requests set); the
+  // reason not to move it otherwise.
+  Status PlanFileMove(const std::string& path, const std::vector<RangeMove>& moves, FileMove* plan);
+  // Copies the pieces inside of every plan still ok that are not on tier to
+  // (every one, if all) as one packed stream, then verifies the copies.
+  Status CopyPlanned(std::vector<FileMove>* plans, Tier to, bool all, RateLimiter* limiter, CopyTarget* target);
+  // Switches a plan's file to its copies if it did not change meanwhile
+  // (else plan->status is Busy).
+  void SwitchPlanned(FileMove* plan, Tier to, ZoneRole zone_class, MigrateResult* result);
+  // Results per range, the commit, placement told of files now on one tier,
+  // statistics.
+  Status FinishMoves(const std::vector<RangeMove>& moves, Tier to, std::vector<FileMove>* plans,
+                     const std::vector<MigrateResult>& per_file, std::vector<MigrateResult>* results);
+  // Each of plan's ranges gets the bytes and extents moved inside it.
+  static void CountMovedBytes(const std::vector<RangeMove>& moves, const FileMove& plan,
+                              std::vector<MigrateResult>* results);
+  // extents with each one that holds file bytes of [begin, end) split at
+  // begin and end exactly: *pieces, and for each whether it is inside.
   void SplitAtRange(const std::vector<Extent>& extents, uint64_t begin, uint64_t end, std::vector<Extent>* pieces,
                     std::vector<bool>* inside) const;
+  // The same for several ranges ((begin, end), sorted, not overlapping).
+  static void SplitAtRanges(const std::vector<Extent>& extents,
+                            const std::vector<std::pair<uint64_t, uint64_t>>& ranges, std::vector<Extent>* pieces,
+                            std::vector<bool>* inside);
   // The switch of a migration: pieces with the moved ones replaced by their
   // copies, live bytes updated, the copies' zones given zone_class. mu_ held.
   std::vector<Extent> SwitchMovedLocked(const std::vector<Extent>& pieces, const std::vector<MovedExtent>& moved,
@@ -463,11 +512,10 @@ class FsImpl : public Filesystem {
   // by with (kReplaceExtents). mu_ held.
   void QueueReplacementLocked(Inode* ino, size_t from, size_t replaced, const std::vector<Extent>& with);
   // Whether next continues last on its zone, so that last may grow by it:
-  // only an extent of whole blocks may grow (a partial last block's padding
-  // lies between it and anything written after it).
+  // next's bytes begin where last's end (padding after a partial block lies
+  // between an extent and anything written after it, so there they do not).
   bool ContinuesLocked(const Extent& last, const Extent& next) const {
-    return last.device == next.device && last.zone == next.zone && last.offset + last.length == next.offset &&
-           last.length % members_[last.device]->block_size == 0;
+    return last.device == next.device && last.zone == next.zone && last.offset + last.length == next.offset;
   }
   // Joins neighbouring extents that continue each other on one zone.
   void MergeContinuationsLocked(std::vector<Extent>* extents) const;

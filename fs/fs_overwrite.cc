@@ -1,10 +1,10 @@
 // Filesystem: overwrites, written out of place.
 //
 // Zones take appends only, so bytes a file already holds on a device are
-// never written where they are: the device blocks holding them are read,
-// patched and written elsewhere (WriteInPieces, the copier of GC and
-// migration), and the file's extent list is switched to the new blocks in one
-// journal op. Until that op is durable the new blocks are unreferenced; after
+// never written where they are: the extents holding them are cut at the
+// write's exact bytes, the new bytes written elsewhere (WriteInPieces, the
+// copier of GC and migration), and the file's extent list is switched to the
+// new blocks in one journal op. Until that op is durable the new blocks are unreferenced; after
 // it the old ones are garbage. A crash therefore leaves each block old or
 // new: zones are reset only once a power-cut durable commit says they are
 // dead, and mount falls back to a file's last durable record when a later one
@@ -68,15 +68,14 @@ Status FsImpl::OverwriteExtents(Inode* ino, uint64_t offset, std::string_view da
   std::vector<bool> inside;
   SplitAtRange(std::vector<Extent>(all.begin() + static_cast<long>(lo), all.begin() + static_cast<long>(hi)),
                offset - base, end - base, &pieces, &inside);
-  // The pieces inside cover [offset, end) widened to whole blocks; each is
-  // read, patched and written anew as one MovedExtent.
+  // The pieces inside cover [offset, end) exactly; each is written anew
+  // from data as one MovedExtent.
   CopyTarget target;
   target.role = ino->role;
   std::vector<MovedExtent> moved;
   std::vector<Extent> written;
   uint64_t pos = base;  // file offset of pieces[i]
   Status s;
-  std::string block_bytes;
   for (size_t i = 0; i < pieces.size() && s.ok(); pos += pieces[i].length, i++) {
     if (!inside[i]) continue;
     const Extent& old = pieces[i];
@@ -90,15 +89,11 @@ Status FsImpl::OverwriteExtents(Inode* ino, uint64_t offset, std::string_view da
         }
       }
     }
-    block_bytes.resize(old.length);
-    s = ReadChecked(old.device, old.zone, old.offset, old.length, &block_bytes[0], options_.verify_reads);
-    if (!s.ok()) break;
-    const uint64_t from = std::max(offset, pos), to = std::min(end, pos + old.length);
-    std::memcpy(&block_bytes[from - pos], data.data() + (from - offset), to - from);
+    const char* bytes = data.data() + (pos - offset);  // the piece lies inside [offset, end)
     MovedExtent me;
     me.index = i;
     auto fill = [&](uint64_t done, uint64_t piece, char* dst) {
-      std::memcpy(dst, block_bytes.data() + done, piece);
+      std::memcpy(dst, bytes + done, piece);
       return Status::OK();
     };
     s = WriteInPieces(old.length, &target, /*limiter=*/nullptr, fill, &me.pieces);

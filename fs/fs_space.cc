@@ -12,7 +12,10 @@ namespace hintfs {
 
 void FsImpl::AddLiveLocked(const Extent& e, int sign) {
   ZoneSlot& slot = members_[e.device]->zones[e.zone];
-  uint64_t bytes = BlockRound(e.device, e.length);
+  // Exact bytes: extents may share a device block (fs_copy.cc), so a
+  // count of whole blocks would count a shared one twice. A padded last
+  // block's padding counts as garbage.
+  const uint64_t bytes = e.length;
   if (sign > 0) {
     slot.live += bytes;
     return;

@@ -61,9 +61,11 @@ std::string ZoneRoleName(ZoneRole role);
 // and returns them and never reads them.
 constexpr size_t kMaxFileTag = 255;
 
-// A run of a file's bytes on one zone. offset is a device byte offset,
-// aligned to the device block size; length need not be a block multiple (the
-// rest of the last block is padding that belongs to the extent).
+// A run of a file's bytes on one zone. offset is a device byte offset and
+// length a byte count, neither a block multiple of necessity: what a writer
+// appends begins on a block, but moves and GC copy extents packed one after
+// another (fs_copy.cc) and cut them anywhere, so extents may share a device
+// block. Padding after an extent's last byte belongs to no extent.
 struct Extent {
   uint32_t device = 0;
   uint32_t zone = 0;

@@ -353,7 +353,9 @@ TEST_F(FsTest, ExplicitGcFreesMostlyDeadZones) {
   EXPECT_GT(freed, 0u);
   std::vector<DeviceUsage> usage;
   ASSERT_OK(fs_->Usage(&usage));
-  EXPECT_EQ(usage[0].garbage_bytes + usage[1].garbage_bytes, 0u);
+  // What is left is the padding after the files' last bytes, less than a
+  // block each (live bytes are exact).
+  EXPECT_LT(usage[0].garbage_bytes + usage[1].garbage_bytes, files.size() * 4096);
   Remount();
   for (auto& [name, data] : files) EXPECT_EQ(ReadFile(name), data);
   ExpectClean();

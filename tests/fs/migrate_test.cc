@@ -342,7 +342,7 @@ std::vector<std::pair<uint64_t, uint64_t>> RangesOn(Filesystem* fs, const std::s
   return ranges;
 }
 
-TEST_F(MigrateTest, ARangeMovesOnlyTheBlocksThatHoldIt) {
+TEST_F(MigrateTest, ARangeMovesOnlyItsOwnBytes) {
   Format();
   std::mt19937_64 rng(8);
   std::string data = Random(&rng, 700 * 1024 + 123);
@@ -350,14 +350,9 @@ TEST_F(MigrateTest, ARangeMovesOnlyTheBlocksThatHoldIt) {
   MigrateResult r;
   ASSERT_OK(fs_->MigrateRange("/t.sst", 300000, 100000, Tier::kSlow, ZoneRole::kFree, nullptr, &r));
   EXPECT_TRUE(r.moved);
-  EXPECT_GE(r.bytes, 100000u);
-  EXPECT_LE(r.bytes, 100000u + 2 * 4096) << "widened to whole blocks, no more";
+  EXPECT_EQ(r.bytes, 100000u) << "cut exactly, inside device blocks";
   auto slow = RangesOn(fs_.get(), "/t.sst", Tier::kSlow);
-  ASSERT_EQ(slow.size(), 1u);
-  EXPECT_LE(slow[0].first, 300000u);
-  EXPECT_GT(slow[0].first + 4096, 300000u);
-  EXPECT_GE(slow[0].second, 400000u);
-  EXPECT_LT(slow[0].second, 400000u + 4096);
+  EXPECT_EQ(slow, (std::vector<std::pair<uint64_t, uint64_t>>{{300000, 400000}}));
   // Locate names the zone of a range's first byte.
   std::unique_ptr<FileReader> reader;
   ASSERT_OK(fs_->OpenReader("/t.sst", &reader));
@@ -386,10 +381,10 @@ TEST_F(MigrateTest, ARangeMovesOnlyTheBlocksThatHoldIt) {
   EXPECT_EQ(TierOf("/t.sst"), Tier::kFast);
   EXPECT_EQ(ReadFile("/t.sst"), data);
   EXPECT_EQ(DeadZones(), 0);
-  // The file's last, partial block.
+  // The file's last byte.
   ASSERT_OK(fs_->MigrateRange("/t.sst", data.size() - 1, 1, Tier::kSlow, ZoneRole::kFree, nullptr, &r));
   EXPECT_EQ(RangesOn(fs_.get(), "/t.sst", Tier::kSlow),
-            (std::vector<std::pair<uint64_t, uint64_t>>{{data.size() / 4096 * 4096, data.size()}}));
+            (std::vector<std::pair<uint64_t, uint64_t>>{{data.size() - 1, data.size()}}));
   Remount();
   EXPECT_EQ(ReadFile("/t.sst"), data);
   ExpectClean();
@@ -617,6 +612,62 @@ TEST_F(MigrateTest, ARangeMustLieInsideTheFile) {
 // Every write of a run of range moves, and of the relayout that joins what
 // they split, is a crash point: after the power comes back, each file reads
 // whole, fsck is clean and no zone leaked.
+TEST_F(MigrateTest, RangesMovedTogetherShareDeviceBlocks) {
+  Format();
+  std::mt19937_64 rng(12);
+  std::vector<std::pair<std::string, std::string>> files;
+  for (int i = 0; i < 3; i++) {
+    files.emplace_back("/b" + std::to_string(i), Random(&rng, 100000 + 3333 * i));
+    WriteFile(files.back().first, files.back().second);
+  }
+  // 20 blocks of 1,000 bytes from each file, at no block boundary.
+  std::vector<RangeMove> ranges;
+  for (const auto& [name, data] : files) {
+    for (uint64_t at = 123; ranges.size() % 20 != 0 || at == 123; at += 4900) ranges.push_back({name, at, 1000});
+  }
+  ASSERT_EQ(ranges.size(), 60u);
+  ranges.push_back({"/missing", 0, 10});
+  std::unique_ptr<FileWriter> open_file;
+  ASSERT_OK(fs_->OpenWriter("/being-written", WriteMode::kTruncate, &open_file));
+  ASSERT_OK(open_file->Append(std::string(5000, 'x')));
+  ranges.push_back({"/being-written", 0, 10});
+  std::vector<MigrateResult> results;
+  ASSERT_OK(fs_->MigrateRanges(ranges, Tier::kSlow, ZoneRole::kFree, nullptr, &results));
+  ASSERT_EQ(results.size(), ranges.size());
+  for (size_t i = 0; i < 60; i++) {
+    EXPECT_TRUE(results[i].moved) << i;
+    EXPECT_EQ(results[i].bytes, 1000u) << i;
+  }
+  EXPECT_TRUE(results[60].status.IsNotFound());
+  EXPECT_TRUE(results[61].status.IsBusy());
+  EXPECT_FALSE(results[60].moved || results[61].moved);
+  // 60,000 bytes on the slow tier in 60,000 bytes of device blocks and a
+  // padded last block, where one device block or more each would take
+  // 120,000 (4 KiB blocks) or more.
+  std::vector<DeviceUsage> usage;
+  ASSERT_OK(fs_->Usage(&usage));
+  for (const DeviceUsage& u : usage) {
+    if (u.tier != Tier::kSlow) continue;
+    EXPECT_EQ(u.live_bytes, 60000u);
+    EXPECT_LT(u.live_bytes + u.garbage_bytes, 60000u + 4096);
+  }
+  for (const auto& [name, data] : files) EXPECT_EQ(ReadFile(name), data) << name;
+  ASSERT_OK(open_file->Close());
+  Remount();
+  for (const auto& [name, data] : files) EXPECT_EQ(ReadFile(name), data) << name;
+  ExpectClean();
+  // And back up: the files are whole on the fast tier again.
+  ranges.resize(60);
+  ASSERT_OK(fs_->MigrateRanges(ranges, Tier::kFast, ZoneRole::kFree, nullptr, &results));
+  for (const auto& [name, data] : files) {
+    EXPECT_EQ(TierOf(name), Tier::kFast);
+    EXPECT_EQ(ReadFile(name), data) << name;
+  }
+  std::vector<RangeMove> empty{{"/b0", 0, 0}};
+  EXPECT_TRUE(fs_->MigrateRanges(empty, Tier::kFast, ZoneRole::kFree, nullptr, &results).IsInvalidArgument());
+  ExpectClean();
+}
+
 TEST_F(MigrateTest, PowerCutAtAnyWriteOfRangeMovesLeavesEveryByte) {
   std::mt19937_64 rng(9);
   std::vector<std::pair<std::string, std::string>> files;
@@ -631,6 +682,16 @@ TEST_F(MigrateTest, PowerCutAtAnyWriteOfRangeMovesLeavesEveryByte) {
         if (!s.ok()) return s;
       }
       Status s = fs_->RelayoutFile(name, Tier::kFast, nullptr, &r);
+      if (!s.ok()) return s;
+    }
+    // Small ranges of every file down and up again, packed together.
+    std::vector<RangeMove> ranges;
+    for (const auto& [name, data] : files) {
+      for (uint64_t at = 777; at + 1000 < data.size(); at += data.size() / 5) ranges.push_back({name, at, 1000});
+    }
+    std::vector<MigrateResult> results;
+    for (Tier to : {Tier::kSlow, Tier::kFast}) {
+      Status s = fs_->MigrateRanges(ranges, to, ZoneRole::kFree, nullptr, &results);
       if (!s.ok()) return s;
     }
     return Status::OK();
