@@ -15,6 +15,11 @@ namespace hintfs {
 namespace {
 
 constexpr size_t kMaxQueued = 10000;
+// Moves made together (Filesystem::MigrateRanges packs their bytes, so a
+// block takes its own bytes of the fast tier, not the device blocks it
+// straddles): a few hundred KiB, so that one batch is a short write.
+constexpr size_t kBatchBlocks = 128;
+constexpr uint64_t kBatchBytes = 256 << 10;
 constexpr size_t kMaxKnownFast = 200000;
 constexpr double kMaxMinScore = 64;
 
@@ -259,13 +264,18 @@ void BlockTiering::Run() {
       continue;
     }
     if (queue_.empty()) continue;
-    Candidate c = std::move(queue_.front());
-    queue_.pop_front();
+    std::vector<Candidate> batch;
+    uint64_t batch_bytes = 0;
+    while (!queue_.empty() && batch.size() < kBatchBlocks && batch_bytes < kBatchBytes) {
+      batch_bytes += queue_.front().size;
+      batch.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
     busy_ = true;
     l.unlock();
-    Move(c);
+    MoveBatch(batch);
     l.lock();
-    queued_.erase({c.path, c.offset});
+    for (const Candidate& c : batch) queued_.erase({c.path, c.offset});
     busy_ = false;
     if (queue_.empty()) idle_cv_.notify_all();
   }
@@ -281,29 +291,37 @@ bool BlockTiering::OnSlowTier(const std::string& path, uint64_t offset, uint64_t
   return Where(path, offset, size).slow;
 }
 
-void BlockTiering::Move(const Candidate& c) {
-  // Cooled down while queued, or the hot set moved past it. A block new
-  // to the heat was queued as hot as what it overlaps, and its own score
-  // is that of its first read: the higher of the two stands.
-  const double score = std::max(c.score, heat_.BlockScore(c.lo, c.hi));
-  if (!Hot(score)) return;
-  auto key = std::make_pair(c.path, c.offset);
-  if (!OnSlowTier(c.path, c.offset, c.size)) {
-    std::lock_guard<std::mutex> l(mu_);
-    if (known_fast_.size() >= kMaxKnownFast) known_fast_.clear();
-    known_fast_.insert(key);
-    return;
+std::vector<BlockTiering::Candidate> BlockTiering::StillWanted(const std::vector<Candidate>& batch) {
+  std::vector<Candidate> ready;
+  for (const Candidate& queued : batch) {
+    // Cooled down while queued, or the hot set moved past it. A block new
+    // to the heat was queued as hot as what it overlaps, and its own score
+    // is that of its first read: the higher of the two stands.
+    Candidate c = queued;
+    c.score = std::max(c.score, heat_.BlockScore(c.lo, c.hi));
+    if (!Hot(c.score)) continue;
+    if (!OnSlowTier(c.path, c.offset, c.size)) {
+      std::lock_guard<std::mutex> l(mu_);
+      if (known_fast_.size() >= kMaxKnownFast) known_fast_.clear();
+      known_fast_.insert({c.path, c.offset});
+      continue;
+    }
+    ready.push_back(std::move(c));
   }
-  if (budget_ == 0 || !MakeRoom(c.size, score)) return;
-  limiter_.Acquire(c.size);
-  MigrateResult r;
-  Status s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
+  // Hottest first: when the budget runs short, the coldest stay down.
+  std::sort(ready.begin(), ready.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  return ready;
+}
+
+Status BlockTiering::MoveUp(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results) {
+  std::vector<RangeMove> ranges;
+  for (const Candidate& c : ready) ranges.push_back(RangeMove{c.path, c.offset, c.size});
+  Status s = fs_->MigrateRanges(ranges, Tier::kFast, kMovedBlocksClass, nullptr, results);
   // Refused for want of metadata room, not of the fast tier's: placement
   // must not give up a table for it, nor a zone of hot blocks go down.
   bool for_metadata = s.IsNoSpace() && MetadataFull();
   if (for_metadata && RelayoutMostSplit()) {
-    r = MigrateResult();
-    s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
+    s = fs_->MigrateRanges(ranges, Tier::kFast, kMovedBlocksClass, nullptr, results);
     for_metadata = s.IsNoSpace() && MetadataFull();
   }
   if (s.IsNoSpace() && !for_metadata) {
@@ -311,26 +329,49 @@ void BlockTiering::Move(const Candidate& c) {
     ClaimShortfallLocked();
   }
   if (s.IsNoSpace() && !for_metadata && DemoteColdestZone()) {
-    r = MigrateResult();  // into the zone just emptied
-    s = fs_->MigrateRange(c.path, c.offset, c.size, Tier::kFast, kMovedBlocksClass, nullptr, &r);
+    s = fs_->MigrateRanges(ranges, Tier::kFast, kMovedBlocksClass, nullptr, results);  // into the zone just emptied
   }
-  const ReadLocation at = s.ok() && r.moved ? Where(c.path, c.offset, c.size) : ReadLocation();
+  return s;
+}
+
+void BlockTiering::MoveBatch(const std::vector<Candidate>& batch) {
+  std::vector<Candidate> ready = StillWanted(batch);
+  if (ready.empty() || budget_ == 0) return;
+  uint64_t bytes = 0;
+  size_t fit = 0;
+  while (fit < ready.size() && MakeRoom(bytes + ready[fit].size, ready[fit].score)) bytes += ready[fit++].size;
+  ready.resize(fit);
+  if (ready.empty()) return;
+  limiter_.Acquire(bytes);
+  std::vector<MigrateResult> results;
+  Status s = MoveUp(ready, &results);
+  std::vector<ReadLocation> at(ready.size());
+  for (size_t i = 0; s.ok() && i < ready.size(); i++) {
+    if (results[i].moved) at[i] = Where(ready[i].path, ready[i].offset, ready[i].size);
+  }
   std::lock_guard<std::mutex> l(mu_);
-  if (!s.ok() || !r.moved) {
-    stats_.failed_moves++;
+  if (!s.ok()) {
+    stats_.failed_moves += ready.size();
     // The fast tier is full (placement's reservations keep its empty zones):
     // try again in a fifth of a second rather than once per queued block
     // (a second was most of a short run: the budget never filled).
     if (s.IsNoSpace()) paused_until_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
     return;
   }
-  const uint64_t zone = at.found && !at.slow ? uint64_t{at.device} << 32 | at.zone : kNoZone;
-  promoted_[key] = Promoted{c.size, r.bytes, c.lo, c.hi, zone};
-  splits_[c.path]++;
-  filling_zone_ = zone;
-  stats_.resident_bytes += r.bytes;
-  (c.retention ? stats_.retained_blocks : stats_.promoted_blocks)++;
-  (c.retention ? stats_.retained_bytes : stats_.promoted_bytes) += c.size;
+  for (size_t i = 0; i < ready.size(); i++) {
+    const Candidate& c = ready[i];
+    if (!results[i].moved) {
+      stats_.failed_moves++;  // the table changed or went meanwhile
+      continue;
+    }
+    const uint64_t zone = at[i].found && !at[i].slow ? uint64_t{at[i].device} << 32 | at[i].zone : kNoZone;
+    promoted_[{c.path, c.offset}] = Promoted{c.size, results[i].bytes, c.lo, c.hi, zone};
+    splits_[c.path]++;
+    filling_zone_ = zone;
+    stats_.resident_bytes += results[i].bytes;
+    (c.retention ? stats_.retained_blocks : stats_.promoted_blocks)++;
+    (c.retention ? stats_.retained_bytes : stats_.promoted_bytes) += c.size;
+  }
 }
 
 // Demotes promoted blocks colder than score, coldest first, until bytes
@@ -344,33 +385,34 @@ void BlockTiering::Move(const Candidate& c) {
 // passes; each victim's score is checked again before it goes.
 bool BlockTiering::MakeRoom(uint64_t bytes, double score) {
   std::lock_guard<std::mutex> room(room_mu_);
+  std::vector<std::pair<std::string, uint64_t>> victims;
+  uint64_t freed = 0;  // the victims' fast bytes
   for (;;) {
     {
       std::lock_guard<std::mutex> l(mu_);
-      if (stats_.resident_bytes + bytes <= budget_) return true;
+      const uint64_t resident = stats_.resident_bytes - std::min(stats_.resident_bytes, freed);
+      if (resident + bytes <= budget_) break;
     }
     const auto now = std::chrono::steady_clock::now();
     if (coldest_.empty() || now >= coldest_until_) {
       FindColdest();
       coldest_until_ = now + std::chrono::seconds(1);
     }
-    bool demoted = false;
-    while (!coldest_.empty() && !demoted) {
-      Victim v = std::move(coldest_.back());
-      coldest_.pop_back();
-      if (v.score >= score || heat_.BlockScore(v.lo, v.hi) >= score) {
-        coldest_.clear();  // the rest are hotter still
-        break;
-      }
-      {
-        std::lock_guard<std::mutex> l(mu_);
-        if (!promoted_.count(v.key)) continue;  // gone down or dead meanwhile
-      }
-      Demote(v.key.first, v.key.second);
-      demoted = true;
+    if (coldest_.empty()) return false;
+    Victim v = std::move(coldest_.back());
+    coldest_.pop_back();
+    if (v.score >= score || heat_.BlockScore(v.lo, v.hi) >= score) {
+      coldest_.clear();  // the rest are hotter still: nothing goes down for a colder block
+      return false;
     }
-    if (!demoted) return false;  // all promoted blocks are hotter
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = promoted_.find(v.key);
+    if (it == promoted_.end()) continue;  // gone down or dead meanwhile
+    freed += it->second.fast_bytes;
+    victims.push_back(v.key);
   }
+  Demote(victims);  // together, packed
+  return true;
 }
 
 void BlockTiering::FindColdest() {
@@ -385,45 +427,32 @@ void BlockTiering::FindColdest() {
   std::sort(coldest_.begin(), coldest_.end(), [](const Victim& a, const Victim& b) { return a.score > b.score; });
 }
 
-void BlockTiering::Demote(const std::string& path, uint64_t offset) {
-  std::vector<uint64_t> offsets{offset};
-  while (!offsets.empty()) {
-    uint64_t at = offsets.back();
-    offsets.pop_back();
-    Promoted victim;
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      auto it = promoted_.find({path, at});
-      if (it == promoted_.end()) continue;
-      victim = it->second;
+void BlockTiering::Demote(const std::vector<std::pair<std::string, uint64_t>>& keys) {
+  std::vector<RangeMove> ranges;
+  uint64_t bytes = 0;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (const auto& key : keys) {
+      auto it = promoted_.find(key);
+      if (it == promoted_.end()) continue;  // gone down or dead meanwhile
+      ranges.push_back(RangeMove{key.first, key.second, it->second.size});
+      bytes += it->second.size;
+      stats_.resident_bytes -= std::min(stats_.resident_bytes, it->second.fast_bytes);
       promoted_.erase(it);
-      stats_.resident_bytes -= std::min(stats_.resident_bytes, victim.fast_bytes);
     }
-    limiter_.Acquire(victim.size);
-    MigrateResult r;
-    Status s = fs_->MigrateRange(path, at, victim.size, Tier::kSlow, kMovedBlocksClass, nullptr, &r);
-    // Otherwise its table is gone (the block with it) or changed: either way
-    // the block holds no more of the budget.
-    if (!s.ok() || !r.moved) continue;
-    std::vector<std::pair<uint64_t, uint64_t>> neighbours;  // (offset, size)
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      stats_.demoted_blocks++;
-      stats_.demoted_bytes += r.bytes;
-      splits_[path]++;
-      // The move took whole device blocks down: a promoted neighbour that
-      // shared one is now partly on the slow tier, and goes down with it.
-      auto next = promoted_.lower_bound({path, at});
-      if (next != promoted_.end() && next->first.first == path) {
-        neighbours.emplace_back(next->first.second, next->second.size);
-      }
-      if (next != promoted_.begin() && (--next)->first.first == path) {
-        neighbours.emplace_back(next->first.second, next->second.size);
-      }
-    }
-    for (const auto& [o, size] : neighbours) {
-      if (OnSlowTier(path, o, size)) offsets.push_back(o);
-    }
+  }
+  if (ranges.empty()) return;
+  limiter_.Acquire(bytes);
+  // Packed on the slow tier too. A range whose table is gone (the block
+  // with it) or changed holds no more of the budget either way.
+  std::vector<MigrateResult> results;
+  if (!fs_->MigrateRanges(ranges, Tier::kSlow, kMovedBlocksClass, nullptr, &results).ok()) return;
+  std::lock_guard<std::mutex> l(mu_);
+  for (size_t i = 0; i < ranges.size(); i++) {
+    if (!results[i].moved) continue;
+    stats_.demoted_blocks++;
+    stats_.demoted_bytes += results[i].bytes;
+    splits_[ranges[i].path]++;
   }
 }
 
@@ -458,7 +487,7 @@ bool BlockTiering::DemoteColdestZone() {
     next_zone_demotion_ = now + options_.adjust_every;
     stats_.demoted_zones++;
   }
-  for (const auto& [path, offset] : victims) Demote(path, offset);
+  Demote(victims);
   return true;
 }
 

@@ -50,10 +50,11 @@
 //   pays only if the block is read again before its table is compacted away. At each adjustment the reads moved blocks
 //   served per promotion made are compared: under 2, the score a range needs
 //   doubles (up to 64); over 8, it halves (down to min_score).
-// - Moves are of whole device blocks (MigrateRange), so a table block moves
-//   with the parts of its neighbours that share its device blocks, and
-//   counts for what was copied; a block that goes down takes the promoted
-//   neighbours that shared one with it.
+// - Moves are of a table block's own bytes, made in batches
+//   (Filesystem::MigrateRanges), which pack them one after another: a 1 KiB
+//   block moved alone took the three 512-byte device blocks it straddles,
+//   half as much again, and the hot set of a hotspot load did not fit the
+//   fast tier (docs/benchmarks.md). Blocks sent down go together too.
 // - When a move finds no empty fast zone (tables, the WAL and placement's
 //   reservations hold the rest), the zone of moved blocks that served the
 //   fewest reads over the last two adjust intervals (but the one moves go
@@ -209,7 +210,16 @@ class BlockTiering {
   // Whether a block this hot may move up now.
   bool Hot(double score) const;
   void Run();
-  void Move(const Candidate& c);
+  // Moves up what of batch is still hot and on the slow tier, as far as
+  // the budget allows, hottest first, in one MigrateRanges.
+  void MoveBatch(const std::vector<Candidate>& batch);
+  // batch's candidates still hot (their scores taken again) and still on
+  // the slow tier, hottest first.
+  std::vector<Candidate> StillWanted(const std::vector<Candidate>& batch);
+  // The MigrateRanges of ready, and what a NoSpace calls for: a table
+  // rewritten when the metadata is full, else a zone more claimed and a
+  // zone of moved blocks sent down; each followed by one retry.
+  Status MoveUp(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results);
   // Where the range is now; found is false if the file is gone.
   ReadLocation Where(const std::string& path, uint64_t offset, uint64_t size);
   bool OnSlowTier(const std::string& path, uint64_t offset, uint64_t size);
@@ -225,9 +235,8 @@ class BlockTiering {
   // Fills coldest_ with every promoted block, coldest last (room_mu_ held;
   // the scores are taken without mu_).
   void FindColdest();
-  // Moves a promoted block back down, and the promoted neighbours that
-  // shared a device block with it.
-  void Demote(const std::string& path, uint64_t offset);
+  // Moves promoted blocks ((path, offset) keys) back down, together.
+  void Demote(const std::vector<std::pair<std::string, uint64_t>>& keys);
   // Forgets promoted blocks whose table is gone (their bytes went with it).
   void ForgetDeadTables();
   // Drops path's blocks from promoted_ and the budget. mu_ held.
