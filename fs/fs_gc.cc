@@ -127,7 +127,8 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
     if (GcRoomLocked(device, victim) < m->zones[victim].live + kGcPaddingBlocks * m->block_size) {
       return Status::NoSpace("no room to relocate a zone");
     }
-    // Held like a writer's zone so that nothing appends to it meanwhile.
+    // Held like a writer's zone so that nothing appends to it and it is
+    // not reset meanwhile.
     m->zones[victim].writer = true;
     role = m->zones[victim].role;
     victim_class = m->zones[victim].lifetime_class;
@@ -144,18 +145,20 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
     std::lock_guard<std::mutex> l(mu_);
     m->zones[victim].writer = false;
   };
-  // Never wait for an inode lock: its holder may be waiting for this GC.
-  // A file lent to GC is held by a writer that waits for it (gc_mu_, held
-  // by the caller, keeps the loan in force until this returns).
-  std::vector<std::unique_lock<std::mutex>> locks;
-  for (auto& ino : owners) {
-    if (ino->lent_to_gc) continue;
-    std::unique_lock<std::mutex> lk(ino->mu, std::try_to_lock);
-    if (!lk.owns_lock()) {
+  // The files' extents as they are now, each under its lock for a moment
+  // only: the copy runs without them, so readers of the files go on (a zone
+  // of moved blocks holds blocks of hundreds of tables, and holding their
+  // locks through its copy stalled every read of a hot table for most of a
+  // second, docs/benchmarks.md). A file that changes meanwhile keeps its
+  // extents and the copy of them is garbage.
+  std::vector<std::vector<Extent>> before(owners.size());
+  for (size_t i = 0; i < owners.size(); i++) {
+    std::unique_lock<std::mutex> lk;
+    if (!LockForGc(owners[i].get(), &lk)) {
       release_victim();
       return Status::Busy("zone in use");
     }
-    locks.push_back(std::move(lk));
+    before[i] = owners[i]->extents;
   }
   // Every zone GC copies into stays held until the copies are counted live:
   // a written zone with no live bytes and no holder would be reset.
@@ -167,14 +170,14 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
   // own; without (every zone of class 0), GC fills as it always did.
   target.lifetime_class = victim_class == 0 ? 0 : kGcLifetimeClass;
   std::vector<RelocatedExtent> copies;
-  Status result = CopyZoneExtents(device, victim, owners, &target, &copies);
+  Status result = CopyZoneExtents(device, victim, before, &target, &copies);
   if (result.ok()) {
     std::vector<Extent> pieces;
     for (const RelocatedExtent& c : copies) pieces.insert(pieces.end(), c.pieces.begin(), c.pieces.end());
     result = VerifyCopies(pieces, "GC");
   }
   uint64_t moved = 0;
-  if (result.ok()) moved = SwitchToCopies(role, &copies);
+  if (result.ok()) moved = SwitchToCopies(role, owners, before, &copies);
   ReleaseCopyZones(&target);
   release_victim();
   {
@@ -190,15 +193,24 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
   return result;
 }
 
-Status FsImpl::CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector<std::shared_ptr<Inode>>& owners,
+bool FsImpl::LockForGc(Inode* ino, std::unique_lock<std::mutex>* lock) {
+  // Never wait for an inode lock: its holder may be waiting for this GC. A
+  // file lent to GC is held by a writer that waits for it (gc_mu_, held by
+  // the caller, keeps the loan in force until GC returns).
+  if (ino->lent_to_gc) return true;
+  *lock = std::unique_lock<std::mutex>(ino->mu, std::try_to_lock);
+  return lock->owns_lock();
+}
+
+Status FsImpl::CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector<std::vector<Extent>>& extents,
                                CopyTarget* target, std::vector<RelocatedExtent>* copies) {
   std::vector<Extent> sources;
-  for (const auto& ino : owners) {
-    for (size_t i = 0; i < ino->extents.size(); i++) {
-      const Extent& old = ino->extents[i];
+  for (size_t owner = 0; owner < extents.size(); owner++) {
+    for (size_t i = 0; i < extents[owner].size(); i++) {
+      const Extent& old = extents[owner][i];
       if (old.device != device || old.zone != zone) continue;
       RelocatedExtent c;
-      c.inode = ino.get();
+      c.owner = owner;
       c.index = i;
       c.old = old;
       sources.push_back(old);
@@ -213,32 +225,36 @@ Status FsImpl::CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector
   return Status::OK();
 }
 
-uint64_t FsImpl::SwitchToCopies(ZoneRole role, std::vector<RelocatedExtent>* copies) {
-  std::lock_guard<std::mutex> l(mu_);
+uint64_t FsImpl::SwitchToCopies(ZoneRole role, const std::vector<std::shared_ptr<Inode>>& owners,
+                                const std::vector<std::vector<Extent>>& before, std::vector<RelocatedExtent>* copies) {
   uint64_t moved = 0;
-  Inode* current = nullptr;
-  size_t shift = 0;  // extents the file gained before this one (an extent may become several)
-  for (RelocatedExtent& c : *copies) {
-    if (c.inode != current) {
-      if (current != nullptr) QueueInodeLocked(current);
-      current = c.inode;
-      shift = 0;
+  size_t next = 0;  // copies are in owner order
+  for (size_t owner = 0; owner < owners.size(); owner++) {
+    size_t first = next;
+    while (next < copies->size() && (*copies)[next].owner == owner) next++;
+    Inode* ino = owners[owner].get();
+    std::unique_lock<std::mutex> lk;
+    if (!LockForGc(ino, &lk)) continue;  // busy: its copy is garbage
+    std::lock_guard<std::mutex> l(mu_);
+    if (ino->deleted || ino->extents != before[owner]) continue;  // changed: so is the copy
+    size_t shift = 0;  // extents the file gained before this one (an extent may become several)
+    for (size_t k = first; k < next; k++) {
+      RelocatedExtent& c = (*copies)[k];
+      const size_t i = c.index + shift;
+      AddLiveLocked(c.old, -1);
+      for (const Extent& p : c.pieces) {
+        AddLiveLocked(p, +1);
+        members_[p.device]->zones[p.zone].role = role;
+      }
+      std::vector<Extent>& extents = ino->extents;
+      extents.erase(extents.begin() + static_cast<long>(i));
+      extents.insert(extents.begin() + static_cast<long>(i), c.pieces.begin(), c.pieces.end());
+      ino->first_dirty = std::min(ino->first_dirty, i);
+      shift += c.pieces.size() - 1;
+      moved += c.old.length;
     }
-    if (c.inode->deleted) continue;  // the copy is garbage already
-    const size_t i = c.index + shift;
-    AddLiveLocked(c.old, -1);
-    for (const Extent& p : c.pieces) {
-      AddLiveLocked(p, +1);
-      members_[p.device]->zones[p.zone].role = role;
-    }
-    std::vector<Extent>& extents = c.inode->extents;
-    extents.erase(extents.begin() + static_cast<long>(i));
-    extents.insert(extents.begin() + static_cast<long>(i), c.pieces.begin(), c.pieces.end());
-    c.inode->first_dirty = std::min(c.inode->first_dirty, i);
-    shift += c.pieces.size() - 1;
-    moved += c.old.length;
+    QueueInodeLocked(ino);
   }
-  if (current != nullptr) QueueInodeLocked(current);
   return moved;
 }
 

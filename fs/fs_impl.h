@@ -381,20 +381,28 @@ class FsImpl : public Filesystem {
   uint64_t GcRoomLocked(uint32_t device, uint32_t victim) const;
   // Device blocks a relocation may pad (the last of each zone it fills).
   static constexpr uint64_t kGcPaddingBlocks = 2;
-  // One extent GC copied out of a zone: the file (its lock held), where the
-  // extent was in it, and the pieces that replace it.
+  // One extent GC copied out of a zone: its file (an index in the owners),
+  // where the extent was in the file's extents, and the pieces that
+  // replace it.
   struct RelocatedExtent {
-    Inode* inode = nullptr;
+    size_t owner = 0;
     size_t index = 0;
     Extent old;
     std::vector<Extent> pieces;
   };
   struct CopyTarget;
-  Status CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector<std::shared_ptr<Inode>>& owners,
+  // Locks ino for GC without waiting (a file lent to GC needs no lock);
+  // false if another holds it.
+  static bool LockForGc(Inode* ino, std::unique_lock<std::mutex>* lock);
+  // Copies, packed, the extents in zone of each owner's extents (as they
+  // were when GC looked), in owner order.
+  Status CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector<std::vector<Extent>>& extents,
                          CopyTarget* target, std::vector<RelocatedExtent>* copies);
-  // Replaces each copied extent by its pieces (copies in file order, per
-  // file); returns the bytes moved.
-  uint64_t SwitchToCopies(ZoneRole role, std::vector<RelocatedExtent>* copies);
+  // Replaces each copied extent by its pieces, in each file whose extents
+  // are still before's (else its copies are garbage); returns the bytes
+  // moved.
+  uint64_t SwitchToCopies(ZoneRole role, const std::vector<std::shared_ptr<Inode>>& owners,
+                          const std::vector<std::vector<Extent>>& before, std::vector<RelocatedExtent>* copies);
 
   // ---- extent copies, for GC and migration (fs_copy.cc)
   // Where copies go: devices in order of preference, and the zones taken so
