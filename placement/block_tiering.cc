@@ -365,10 +365,9 @@ void BlockTiering::MoveBatch(const std::vector<Candidate>& batch) {
       continue;
     }
     const uint64_t zone = at[i].found && !at[i].slow ? uint64_t{at[i].device} << 32 | at[i].zone : kNoZone;
-    promoted_[{c.path, c.offset}] = Promoted{c.size, results[i].bytes, c.lo, c.hi, zone};
+    AddPromotedLocked({c.path, c.offset}, Promoted{c.size, results[i].bytes, c.lo, c.hi, zone});
     splits_[c.path]++;
     filling_zone_ = zone;
-    stats_.resident_bytes += results[i].bytes;
     (c.retention ? stats_.retained_blocks : stats_.promoted_blocks)++;
     (c.retention ? stats_.retained_bytes : stats_.promoted_bytes) += c.size;
   }
@@ -437,8 +436,7 @@ void BlockTiering::Demote(const std::vector<std::pair<std::string, uint64_t>>& k
       if (it == promoted_.end()) continue;  // gone down or dead meanwhile
       ranges.push_back(RangeMove{key.first, key.second, it->second.size});
       bytes += it->second.size;
-      stats_.resident_bytes -= std::min(stats_.resident_bytes, it->second.fast_bytes);
-      promoted_.erase(it);
+      ErasePromotedLocked(it);
     }
   }
   if (ranges.empty()) return;
@@ -459,27 +457,27 @@ void BlockTiering::Demote(const std::vector<std::pair<std::string, uint64_t>>& k
 bool BlockTiering::DemoteColdestZone() {
   std::vector<std::pair<std::string, uint64_t>> victims;
   {
+    // Every read of a moved block takes mu_: only the per-zone totals are
+    // walked here, and the blocks only when a zone goes down (a walk of
+    // every promoted block on each failed move held the reads for
+    // milliseconds, docs/benchmarks.md).
     std::lock_guard<std::mutex> l(mu_);
     const auto now = std::chrono::steady_clock::now();
     if (now < next_zone_demotion_) return false;
-    std::map<uint64_t, uint64_t> bytes;  // moved bytes per zone
-    for (const auto& [key, p] : promoted_) {
-      if (p.zone != kNoZone) bytes[p.zone] += p.fast_bytes;
-    }
     // One zone of blocks is the least the budget holds: keep it.
-    if (bytes.size() < 2) return false;
+    if (zone_held_.size() < 2) return false;
     uint64_t total = 0, coldest = kNoZone, coldest_reads = 0;
-    for (const auto& [zone, held] : bytes) {
+    for (const auto& [zone, held] : zone_held_) {
       auto it = zone_reads_.find(zone);
       const uint64_t reads = it == zone_reads_.end() ? 0 : it->second.now + it->second.before;
       total += reads;
       if (zone == filling_zone_) continue;
-      if (coldest == kNoZone || reads < coldest_reads || (reads == coldest_reads && held < bytes.at(coldest))) {
+      if (coldest == kNoZone || reads < coldest_reads || (reads == coldest_reads && held < zone_held_.at(coldest))) {
         coldest = zone;
         coldest_reads = reads;
       }
     }
-    if (coldest == kNoZone || 2 * coldest_reads * bytes.size() >= total) return false;  // as hot as the others
+    if (coldest == kNoZone || 2 * coldest_reads * zone_held_.size() >= total) return false;  // as hot as the others
     for (const auto& [key, p] : promoted_) {
       if (p.zone == coldest) victims.push_back(key);
     }
@@ -489,6 +487,28 @@ bool BlockTiering::DemoteColdestZone() {
   }
   Demote(victims);
   return true;
+}
+
+void BlockTiering::AddPromotedLocked(const std::pair<std::string, uint64_t>& key, Promoted p) {
+  auto it = promoted_.find(key);
+  if (it != promoted_.end()) ErasePromotedLocked(it);
+  stats_.resident_bytes += p.fast_bytes;
+  if (p.zone != kNoZone) zone_held_[p.zone] += p.fast_bytes;
+  promoted_paths_[key.first]++;
+  promoted_.emplace(key, std::move(p));
+}
+
+std::map<std::pair<std::string, uint64_t>, BlockTiering::Promoted>::iterator BlockTiering::ErasePromotedLocked(
+    std::map<std::pair<std::string, uint64_t>, Promoted>::iterator it) {
+  const Promoted& p = it->second;
+  stats_.resident_bytes -= std::min(stats_.resident_bytes, p.fast_bytes);
+  if (p.zone != kNoZone) {
+    auto z = zone_held_.find(p.zone);
+    if (z != zone_held_.end() && (z->second -= std::min(z->second, p.fast_bytes)) == 0) zone_held_.erase(z);
+  }
+  auto path = promoted_paths_.find(it->first.first);
+  if (path != promoted_paths_.end() && --path->second == 0) promoted_paths_.erase(path);
+  return promoted_.erase(it);
 }
 
 void BlockTiering::AdoptMovedBlocks() {
@@ -523,8 +543,7 @@ void BlockTiering::AdoptMovedBlocks() {
   });
   std::lock_guard<std::mutex> l(mu_);
   for (auto& [key, p] : adopted) {
-    stats_.resident_bytes += p.fast_bytes;
-    promoted_.insert({key, std::move(p)});
+    AddPromotedLocked(key, std::move(p));
   }
 }
 
@@ -541,7 +560,7 @@ void BlockTiering::ForgetDeadTables() {
   std::set<std::string> paths;
   {
     std::lock_guard<std::mutex> l(mu_);
-    for (const auto& [key, p] : promoted_) paths.insert(key.first);
+    for (const auto& [path, blocks] : promoted_paths_) paths.insert(path);
   }
   for (const std::string& path : paths) {
     FileStat st;
@@ -562,8 +581,7 @@ BlockTieringStats BlockTiering::stats() const {
 
 void BlockTiering::ForgetPromotedLocked(const std::string& path) {
   for (auto it = promoted_.lower_bound({path, 0}); it != promoted_.end() && it->first.first == path;) {
-    stats_.resident_bytes -= std::min(stats_.resident_bytes, it->second.fast_bytes);
-    it = promoted_.erase(it);
+    it = ErasePromotedLocked(it);
   }
 }
 

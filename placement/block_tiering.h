@@ -241,6 +241,11 @@ class BlockTiering {
   void ForgetDeadTables();
   // Drops path's blocks from promoted_ and the budget. mu_ held.
   void ForgetPromotedLocked(const std::string& path);
+  // promoted_ changes only through these, which keep resident_bytes,
+  // zone_held_ and promoted_paths_ with it. mu_ held.
+  void AddPromotedLocked(const std::pair<std::string, uint64_t>& key, Promoted p);
+  std::map<std::pair<std::string, uint64_t>, Promoted>::iterator ErasePromotedLocked(
+      std::map<std::pair<std::string, uint64_t>, Promoted>::iterator it);
   // After a move failed with NoSpace: whether the filesystem refused a move
   // for want of metadata room since the last call (FsStats::
   // range_moves_refused; Filesystem::MigrateRange).
@@ -278,6 +283,8 @@ class BlockTiering {
   std::deque<Candidate> queue_;
   std::set<std::pair<std::string, uint64_t>> queued_;  // (path, offset)
   std::map<std::pair<std::string, uint64_t>, Promoted> promoted_;
+  std::map<uint64_t, uint64_t> zone_held_;         // moved bytes per Promoted::zone
+  std::map<std::string, uint64_t> promoted_paths_;  // promoted blocks per table
   std::map<std::string, uint64_t> splits_;  // moves made per table since it was last rewritten
   uint64_t metadata_refusals_seen_ = 0;      // FsStats::range_moves_refused at the last look
   std::set<std::pair<std::string, uint64_t>> known_fast_;  // hot blocks found on the fast tier
