@@ -517,7 +517,7 @@ class FsImpl : public Filesystem {
   // read, patched and written anew, then switched in.
   Status OverwriteExtents(Inode* ino, uint64_t offset, std::string_view data);
   // Queues the op that replaces the file's extents [from, from + replaced)
-  // by with (kReplaceExtents). mu_ held.
+  // by with (kReplaceExtents; overwrites and migrations). mu_ held.
   void QueueReplacementLocked(Inode* ino, size_t from, size_t replaced, const std::vector<Extent>& with);
   // Whether next continues last on its zone, so that last may grow by it:
   // next's bytes begin where last's end (padding after a partial block lies

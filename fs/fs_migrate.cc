@@ -204,10 +204,24 @@ void FsImpl::SwitchPlanned(FileMove* plan, Tier to, ZoneRole zone_class, Migrate
     plan->status = Status::Busy(plan->created_as + " changed during migration");
     return;
   }
-  ino->extents = SwitchMovedLocked(plan->pieces, plan->moved, zone_class == ZoneRole::kFree ? plan->role : zone_class);
-  MergeContinuationsLocked(&ino->extents);  // copies of neighbours written one after the other
-  ino->first_dirty = 0;
-  QueueInodeLocked(ino);
+  std::vector<Extent> after =
+      SwitchMovedLocked(plan->pieces, plan->moved, zone_class == ZoneRole::kFree ? plan->role : zone_class);
+  MergeContinuationsLocked(&after);  // copies of neighbours written one after the other
+  // Only the extents that changed are journaled (a replacement, op 20): a
+  // table split by many block moves has hundreds of extents, and stating
+  // them all again for each move filled the journal with copies of them.
+  const std::vector<Extent>& now = ino->extents;
+  size_t prefix = 0, suffix = 0;
+  while (prefix < after.size() && prefix < now.size() && after[prefix] == now[prefix]) prefix++;
+  while (suffix < after.size() - prefix && suffix < now.size() - prefix &&
+         after[after.size() - 1 - suffix] == now[now.size() - 1 - suffix]) {
+    suffix++;
+  }
+  QueueInodeLocked(ino);  // changes made before go first
+  QueueReplacementLocked(ino, prefix, now.size() - prefix - suffix,
+                         std::vector<Extent>(after.begin() + static_cast<long>(prefix),
+                                             after.end() - static_cast<long>(suffix)));
+  ino->extents = std::move(after);
   plan->all_on_to = std::all_of(ino->extents.begin(), ino->extents.end(),
                                 [&](const Extent& e) { return members_[e.device]->info.tier == to; });
   result->moved = true;
