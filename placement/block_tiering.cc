@@ -201,6 +201,7 @@ void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index,
   // SATA-bound uniform read phase that promotes nothing (HyperDB's setting,
   // docs/benchmarks.md); a probe measures afresh (AdjustBudget).
   if (budget_ == 0) return;
+  uint32_t reads = 1;
   if (slow_bytes == 0) {
     std::lock_guard<std::mutex> l(mu_);
     auto moved = promoted_.find({path, b.offset});
@@ -210,9 +211,16 @@ void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index,
     }
     stats_.moved_block_reads++;
     if (moved->second.zone != kNoZone) zone_reads_[moved->second.zone].now++;
+    // A block up there is hot already: its reads reach the heat
+    // kMovedReadsPerRecord at a time, so that most reads of a hot set take
+    // the heat's lock a fraction of the time (the heat's bookkeeping was a
+    // sixth of the CPU of a hotspot read phase, docs/benchmarks.md).
+    if (++moved->second.unrecorded_reads < kMovedReadsPerRecord) return;
+    reads = moved->second.unrecorded_reads;
+    moved->second.unrecorded_reads = 0;
   }
   const std::string& lo = index.LowerBound(block);
-  const double score = heat_.RecordRead(lo, b.last_key, b.size);
+  const double score = heat_.RecordRead(lo, b.last_key, b.size, reads);
   if (budget_ == 0 || slow_bytes == 0 || !Hot(score)) return;
   Queue(Candidate{path, b.offset, b.size, lo, b.last_key, score, /*retention=*/false});
 }

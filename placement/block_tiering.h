@@ -173,6 +173,8 @@ class BlockTiering {
   // Whether OnBlockRead does anything: not at a budget of none (the keeper
   // then skips finding the block).
   bool WantsReads() const { return budget_.load(std::memory_order_relaxed) > 0; }
+  // Reads of a block moved up reach the heat this many at a time.
+  static constexpr uint32_t kMovedReadsPerRecord = 4;
   // A table was sealed and indexed (the keeper's thread).
   void OnTableIndexed(const std::string& path, std::shared_ptr<const BlockIndex> index);
 
@@ -203,6 +205,7 @@ class BlockTiering {
     uint64_t fast_bytes = 0;  // what its move copied: the device blocks holding it
     std::string lo, hi;
     uint64_t zone = kNoZone;  // device << 32 | zone of its fast copy
+    uint32_t unrecorded_reads = 0;  // not yet told to the heat (kMovedReadsPerRecord)
   };
   struct ZoneReads {
     uint64_t now = 0, before = 0;  // this adjust interval's and the last one's

@@ -26,10 +26,10 @@ double KeyHeat::RankOf(const Range& r) const {
   return std::log(r.score) - static_cast<double>(r.tick) * std::log(options_.alpha);
 }
 
-double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes) {
+double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes, uint32_t reads) {
   std::lock_guard<std::mutex> l(mu_);
-  stats_.reads++;
-  slice_read_ += bytes;
+  stats_.reads += reads;
+  slice_read_ += bytes * reads;
   if (slice_read_ >= options_.slice_bytes) {
     slice_ += slice_read_ / options_.slice_bytes;
     slice_read_ %= options_.slice_bytes;
@@ -41,22 +41,30 @@ double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t by
   // took a fifth of the CPU of a read-mostly store (docs/benchmarks.md). A
   // new one (a block a compaction wrote) is as hot as what it overlaps.
   const double inherited = is_new ? ScoreLocked(lo, hi) : 0;
+  // The range's place in the rank index moves with its score; its node is
+  // reused, not freed and allocated again on every read.
+  RankIndex::node_type node;
   if (is_new) {
     it = by_hi_.emplace(std::string(hi), Range()).first;
   } else {
-    by_rank_.erase({it->second.rank, &*it});
+    node = by_rank_.extract({it->second.rank, &*it});
     block_bytes_ -= it->second.block_bytes;
   }
   Range& r = it->second;
   // A block of another table with the same upper key takes the range over
   // with the heat it had: the keys are the same.
-  r.score = NowLocked(r) + 1;
+  r.score = NowLocked(r) + reads;
   r.tick = slice_;
-  r.lo.assign(lo);
+  if (r.lo != lo) r.lo.assign(lo);
   r.block_bytes = bytes;
   block_bytes_ += bytes;
   r.rank = RankOf(r);
-  by_rank_.emplace(r.rank, &*it);
+  if (node.empty()) {
+    by_rank_.emplace(r.rank, &*it);
+  } else {
+    node.value() = {r.rank, &*it};
+    by_rank_.insert(std::move(node));
+  }
   const double score = std::max(r.score, inherited);
   while (by_hi_.size() > options_.max_ranges) {
     const std::string& coldest = by_rank_.begin()->second->first;

@@ -66,7 +66,9 @@ class KeyHeat {
   // else Score(lo, hi) with the read counted (a block new to the tracker is
   // as hot as the ranges it overlaps). One lock, and no probing of the
   // neighbours but for new ranges: every read of the slow tier calls it.
-  double RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes);
+  // reads > 1 counts that many reads of the block at once (a caller that
+  // gathers the reads of blocks it knows are hot, to take the lock less).
+  double RecordRead(std::string_view lo, std::string_view hi, uint64_t bytes, uint32_t reads = 1);
   // The hottest score now of the recorded ranges that overlap (lo, hi]
   // (0 if none): how hot a block with those keys is.
   double Score(std::string_view lo, std::string_view hi) const;
