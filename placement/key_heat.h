@@ -83,7 +83,10 @@ class KeyHeat {
   // budget_bytes, counting each range by the bytes of the block that
   // scored it last (HotRAP's hot-set size limit, in bytes of blocks). 0
   // when everything fits.
+  // Walks the hottest ranges a step at a time, releasing the lock between
+  // steps.
   double HotThreshold(uint64_t budget_bytes) const;
+  static constexpr int kThresholdStep = 512;
 
   KeyHeatStats stats() const;
 

@@ -123,6 +123,28 @@ TEST(KeyHeat, TheOrderOfScoresHoldsAsTheyDecay) {
   EXPECT_EQ(heat.HotThreshold(1 << 30), 0) << "everything fits";
 }
 
+// HotThreshold walks a step of ranges per hold of the lock: a hot set of
+// several steps gives the threshold a walk in one go would.
+TEST(KeyHeat, AThresholdOfManyStepsIsTheOneOfAWholeWalk) {
+  KeyHeatOptions o;
+  o.alpha = 0.999;
+  o.slice_bytes = 50000;
+  o.max_ranges = 4 * KeyHeat::kThresholdStep;
+  KeyHeat heat(o);
+  std::mt19937_64 rng(6);
+  const int ranges = static_cast<int>(o.max_ranges);
+  for (int i = 0; i < 40 * ranges; i++) {
+    const int r = static_cast<int>(rng() % ranges);
+    heat.RecordRead(K(2 * r), K(2 * r + 1), 1000);
+  }
+  std::vector<double> scores;
+  for (int r = 0; r < ranges; r++) scores.push_back(heat.BlockScore(K(2 * r), K(2 * r + 1)));
+  std::sort(scores.rbegin(), scores.rend());
+  for (int fit : {KeyHeat::kThresholdStep - 1, KeyHeat::kThresholdStep, 3 * KeyHeat::kThresholdStep + 7}) {
+    EXPECT_NEAR(heat.HotThreshold(1000ull * fit), scores[fit], 1e-9) << fit << " ranges fit";
+  }
+}
+
 // A compaction rewrites the last level with other block boundaries: blocks
 // of ten keys that started at multiples of ten now start at 5 past them.
 // The new blocks that hold the hot keys are the hot ones.
