@@ -13,6 +13,7 @@
 // set of a hotspot load no longer fit the fast tier (docs/benchmarks.md);
 // extents therefore may begin and end anywhere inside a device block.
 #include <algorithm>
+#include <tuple>
 
 #include "fs/fs_impl.h"
 
@@ -136,24 +137,74 @@ Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter*
   return WriteInPieces(source.length, target, limiter, read_source, pieces);
 }
 
-Status FsImpl::CopyPacked(const std::vector<Extent>& sources, CopyTarget* target, RateLimiter* limiter,
-                          std::vector<std::vector<Extent>>* pieces) {
+namespace {
+
+// Runs of extents that follow one another on their zone, each up to
+// kCopyChunk: one read each where a copy or its check would make one per
+// extent (a zone of moved blocks holds a couple of thousand, and a GC
+// that read them one at a time kept the device busy for most of a second).
+std::vector<Extent> JoinAdjacent(std::vector<Extent> extents) {
+  std::sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) {
+    return std::tie(a.device, a.zone, a.offset) < std::tie(b.device, b.zone, b.offset);
+  });
+  std::vector<Extent> runs;
+  for (const Extent& e : extents) {
+    if (!runs.empty()) {
+      Extent& last = runs.back();
+      if (last.device == e.device && last.zone == e.zone && last.offset + last.length == e.offset &&
+          last.length + e.length <= kCopyChunk) {
+        last.length += e.length;
+        continue;
+      }
+    }
+    runs.push_back(e);
+  }
+  return runs;
+}
+
+}  // namespace
+
+Status FsImpl::CopyPacked(const std::vector<Extent>& sources, bool device_order, CopyTarget* target,
+                          RateLimiter* limiter, std::vector<std::vector<Extent>>* pieces) {
   pieces->assign(sources.size(), {});
+  // In device order, neighbours on a zone are read together; in the given
+  // order (a file's), a file's copies follow one another and join.
+  // (*pieces)[i] answers for sources[i] either way.
+  std::vector<size_t> order(sources.size());
+  for (size_t i = 0; i < order.size(); i++) order[i] = i;
+  if (device_order) {
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return std::tie(sources[a].device, sources[a].zone, sources[a].offset) <
+             std::tie(sources[b].device, sources[b].zone, sources[b].offset);
+    });
+  }
   uint64_t total = 0;
   for (const Extent& e : sources) total += e.length;
   if (total == 0) return Status::OK();
   // WriteInPieces asks for the stream in order: a cursor on the source
   // that holds stream byte `at`.
-  size_t source = 0;
-  uint64_t source_start = 0;  // stream offset of sources[source]
+  size_t k = 0;
+  uint64_t start = 0;  // stream offset of sources[order[k]]
+  auto src = [&](size_t i) -> const Extent& { return sources[order[i]]; };
   auto fill = [&](uint64_t done, uint64_t piece, char* dst) {
-    for (uint64_t at = done; at < done + piece;) {
-      while (at >= source_start + sources[source].length) source_start += sources[source++].length;
-      const uint64_t within = at - source_start;
-      const uint64_t n = std::min(sources[source].length - within, done + piece - at);
-      Status s = ReadSource(sources[source], within, n, dst + (at - done));
+    const uint64_t stop = done + piece;
+    for (uint64_t at = done; at < stop;) {
+      while (at >= start + src(k).length) start += src(k++).length;
+      // One read for this source and the ones right after it on the zone.
+      size_t j = k;
+      uint64_t j_start = start;
+      uint64_t end = std::min(j_start + src(j).length, stop);
+      while (end == j_start + src(j).length && end < stop && j + 1 < order.size() &&
+             src(j + 1).device == src(j).device && src(j + 1).zone == src(j).zone &&
+             src(j + 1).offset == src(j).offset + src(j).length) {
+        j_start += src(j).length;
+        j++;
+        end = std::min(j_start + src(j).length, stop);
+      }
+      const Extent run{src(k).device, src(k).zone, src(k).offset + (at - start), end - at};
+      Status s = ReadSource(run, 0, run.length, dst + (at - done));
       if (!s.ok()) return s;
-      at += n;
+      at = end;
     }
     return Status::OK();
   };
@@ -163,7 +214,7 @@ Status FsImpl::CopyPacked(const std::vector<Extent>& sources, CopyTarget* target
   // Cut the stream's extents back into one run per source.
   size_t next = 0;
   uint64_t used = 0;  // bytes of stream[next] given out already
-  for (size_t i = 0; i < sources.size(); i++) {
+  for (size_t i : order) {
     for (uint64_t left = sources[i].length; left > 0;) {
       const Extent& e = stream[next];
       const uint64_t n = std::min(left, e.length - used);
@@ -182,7 +233,7 @@ Status FsImpl::VerifyCopies(const std::vector<Extent>& pieces, const std::string
   Status s = FlushDirtyDevices();
   if (!s.ok()) return s;
   std::string buf;
-  for (const Extent& p : pieces) {
+  for (const Extent& p : JoinAdjacent(pieces)) {
     buf.resize(p.length);
     s = ReadChecked(p.device, p.zone, p.offset, p.length, &buf[0], /*check=*/true);
     if (!s.ok()) return Status::Corruption(what + " copy does not match its source: " + s.message());

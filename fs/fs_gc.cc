@@ -219,7 +219,7 @@ Status FsImpl::CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector
   }
   // Packed: the survivors take their own bytes, not a padded block each.
   std::vector<std::vector<Extent>> pieces;
-  Status s = CopyPacked(sources, target, nullptr, &pieces);
+  Status s = CopyPacked(sources, /*device_order=*/true, target, nullptr, &pieces);
   if (!s.ok()) return s;
   for (size_t k = 0; k < copies->size(); k++) (*copies)[k].pieces = std::move(pieces[k]);
   return Status::OK();

@@ -422,11 +422,13 @@ class FsImpl : public Filesystem {
   // read errors (a checksum mismatch is IOError), the device's.
   Status CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter, std::vector<Extent>* pieces);
   // Copies sources one after the other as one stream of bytes, so that they
-  // share device blocks (only the stream's last block is padded);
-  // (*pieces)[i] gets the extents that hold sources[i]'s bytes now. Errors
-  // as CopyExtent.
-  Status CopyPacked(const std::vector<Extent>& sources, CopyTarget* target, RateLimiter* limiter,
-                    std::vector<std::vector<Extent>>* pieces);
+  // share device blocks (only the stream's last block is padded), in the
+  // order given or, if device_order, in their order on the devices (GC:
+  // reads of neighbours join); sources that follow one another on a zone
+  // are read at once. (*pieces)[i] gets the extents that hold sources[i]'s
+  // bytes now. Errors as CopyExtent.
+  Status CopyPacked(const std::vector<Extent>& sources, bool device_order, CopyTarget* target,
+                    RateLimiter* limiter, std::vector<std::vector<Extent>>* pieces);
   // Bytes [done, done + n) of source, from memory when they were just read
   // or written, else read checked.
   Status ReadSource(const Extent& source, uint64_t done, uint64_t n, char* dst);
@@ -514,7 +516,7 @@ class FsImpl : public Filesystem {
                                         ZoneRole zone_class);
   // ---- overwrites (fs_overwrite.cc), ino->mu held
   // The part of an overwrite on devices: SplitAtRange's pieces inside it
-  // read, patched and written anew, then switched in.
+  // written anew from data, then switched in.
   Status OverwriteExtents(Inode* ino, uint64_t offset, std::string_view data);
   // Queues the op that replaces the file's extents [from, from + replaced)
   // by with (kReplaceExtents; overwrites and migrations). mu_ held.

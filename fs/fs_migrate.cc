@@ -184,7 +184,7 @@ Status FsImpl::CopyPlanned(std::vector<FileMove>* plans, Tier to, bool all, Rate
   };
   std::vector<std::vector<Extent>> copies;
   pin(+1);
-  Status s = CopyPacked(sources, target, limiter, &copies);
+  Status s = CopyPacked(sources, /*device_order=*/false, target, limiter, &copies);
   pin(-1);
   if (!s.ok()) return s;
   std::vector<Extent> written;
