@@ -665,6 +665,12 @@ TEST_F(MigrateTest, RangesMovedTogetherShareDeviceBlocks) {
   }
   std::vector<RangeMove> empty{{"/b0", 0, 0}};
   EXPECT_TRUE(fs_->MigrateRanges(empty, Tier::kFast, ZoneRole::kFree, nullptr, &results).IsInvalidArgument());
+  // The usage's file bytes are the files' bytes, cut extents and all.
+  uint64_t file_bytes = 0, sizes = 5000;  // /being-written
+  ASSERT_OK(fs_->Usage(&usage));
+  for (const DeviceUsage& u : usage) file_bytes += u.file_bytes;
+  for (const auto& [name, data] : files) sizes += data.size();
+  EXPECT_EQ(file_bytes, sizes);
   ExpectClean();
 }
 
