@@ -1,0 +1,222 @@
+// BlockTiering (block_tiering.h): room on the fast tier. The blocks moved
+// up, kept with their totals per zone and per table; the coldest sent back
+// down when a hotter one needs the budget, or a zone of them when a move
+// finds no empty zone; tables rewritten whole when the metadata is full.
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <vector>
+
+#include "hints/file_tag.h"
+#include "placement/block_tiering.h"
+
+namespace hintfs {
+
+// Demotes promoted blocks colder than score, coldest first, until bytes
+// more fit in the budget. False if they do not.
+//
+// The scores are taken with mu_ released: the I/O path takes mu_ on every
+// read, and scoring thousands of promoted blocks under it on every move made
+// a store's reads queue behind the mover (an update-heavy Zipf load lost a
+// tenth of its throughput, docs/benchmarks.md). The coldest-first list one
+// scan finds serves the moves that follow until it runs out or a second
+// passes; each victim's score is checked again before it goes.
+bool BlockTiering::MakeRoom(uint64_t bytes, double score) {
+  std::lock_guard<std::mutex> room(room_mu_);
+  std::vector<std::pair<std::string, uint64_t>> victims;
+  uint64_t freed = 0;  // the victims' fast bytes
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      const uint64_t resident = stats_.resident_bytes - std::min(stats_.resident_bytes, freed);
+      if (resident + bytes <= budget_) break;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (coldest_.empty() || now >= coldest_until_) {
+      FindColdest();
+      coldest_until_ = now + std::chrono::seconds(1);
+    }
+    if (coldest_.empty()) return false;
+    Victim v = std::move(coldest_.back());
+    coldest_.pop_back();
+    if (v.score >= score || heat_.BlockScore(v.lo, v.hi) >= score) {
+      coldest_.clear();  // the rest are hotter still: nothing goes down for a colder block
+      return false;
+    }
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = promoted_.find(v.key);
+    if (it == promoted_.end()) continue;  // gone down or dead meanwhile
+    freed += it->second.fast_bytes;
+    victims.push_back(v.key);
+  }
+  Demote(victims);  // together, packed
+  return true;
+}
+
+void BlockTiering::FindColdest() {
+  coldest_.clear();
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    coldest_.reserve(promoted_.size());
+    for (const auto& [key, p] : promoted_) coldest_.push_back(Victim{key, p.lo, p.hi, 0});
+  }
+  for (Victim& v : coldest_) v.score = heat_.BlockScore(v.lo, v.hi);
+  // Hottest first, so that the coldest is at the back.
+  std::sort(coldest_.begin(), coldest_.end(), [](const Victim& a, const Victim& b) { return a.score > b.score; });
+}
+
+void BlockTiering::Demote(const std::vector<std::pair<std::string, uint64_t>>& keys) {
+  std::vector<RangeMove> ranges;
+  uint64_t bytes = 0;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (const auto& key : keys) {
+      auto it = promoted_.find(key);
+      if (it == promoted_.end()) continue;  // gone down or dead meanwhile
+      ranges.push_back(RangeMove{key.first, key.second, it->second.size});
+      bytes += it->second.size;
+      ErasePromotedLocked(it);
+    }
+  }
+  if (ranges.empty()) return;
+  limiter_.Acquire(bytes);
+  // Packed on the slow tier too. A range whose table is gone (the block
+  // with it) or changed holds no more of the budget either way.
+  std::vector<MigrateResult> results;
+  if (!fs_->MigrateRanges(ranges, Tier::kSlow, kMovedBlocksClass, nullptr, &results).ok()) return;
+  std::lock_guard<std::mutex> l(mu_);
+  for (size_t i = 0; i < ranges.size(); i++) {
+    if (!results[i].moved) continue;
+    stats_.demoted_blocks++;
+    stats_.demoted_bytes += results[i].bytes;
+    splits_[ranges[i].path]++;
+  }
+}
+
+bool BlockTiering::DemoteColdestZone() {
+  std::vector<std::pair<std::string, uint64_t>> victims;
+  {
+    // Every read of a moved block takes mu_: only the per-zone totals are
+    // walked here, and the blocks only when a zone goes down (a walk of
+    // every promoted block on each failed move held the reads for
+    // milliseconds, docs/benchmarks.md).
+    std::lock_guard<std::mutex> l(mu_);
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_zone_demotion_) return false;
+    // One zone of blocks is the least the budget holds: keep it.
+    if (zone_held_.size() < 2) return false;
+    uint64_t total = 0, coldest = kNoZone, coldest_reads = 0;
+    for (const auto& [zone, held] : zone_held_) {
+      auto it = zone_reads_.find(zone);
+      const uint64_t reads = it == zone_reads_.end() ? 0 : it->second.now + it->second.before;
+      total += reads;
+      if (zone == filling_zone_) continue;
+      if (coldest == kNoZone || reads < coldest_reads || (reads == coldest_reads && held < zone_held_.at(coldest))) {
+        coldest = zone;
+        coldest_reads = reads;
+      }
+    }
+    if (coldest == kNoZone || 2 * coldest_reads * zone_held_.size() >= total) return false;  // as hot as the others
+    for (const auto& [key, p] : promoted_) {
+      if (p.zone == coldest) victims.push_back(key);
+    }
+    zone_reads_.erase(coldest);
+    next_zone_demotion_ = now + options_.adjust_every;
+    stats_.demoted_zones++;
+  }
+  Demote(victims);
+  return true;
+}
+
+void BlockTiering::AddPromotedLocked(const std::pair<std::string, uint64_t>& key, Promoted p) {
+  auto it = promoted_.find(key);
+  if (it != promoted_.end()) ErasePromotedLocked(it);
+  stats_.resident_bytes += p.fast_bytes;
+  if (p.zone != kNoZone) zone_held_[p.zone] += p.fast_bytes;
+  promoted_paths_[key.first]++;
+  promoted_.emplace(key, std::move(p));
+}
+
+std::map<std::pair<std::string, uint64_t>, BlockTiering::Promoted>::iterator BlockTiering::ErasePromotedLocked(
+    std::map<std::pair<std::string, uint64_t>, Promoted>::iterator it) {
+  const Promoted& p = it->second;
+  stats_.resident_bytes -= std::min(stats_.resident_bytes, p.fast_bytes);
+  if (p.zone != kNoZone) {
+    auto z = zone_held_.find(p.zone);
+    if (z != zone_held_.end() && (z->second -= std::min(z->second, p.fast_bytes)) == 0) zone_held_.erase(z);
+  }
+  auto path = promoted_paths_.find(it->first.first);
+  if (path != promoted_paths_.end() && --path->second == 0) promoted_paths_.erase(path);
+  return promoted_.erase(it);
+}
+
+void BlockTiering::RotateZoneReads() {
+  std::lock_guard<std::mutex> l(mu_);
+  for (auto it = zone_reads_.begin(); it != zone_reads_.end();) {
+    it->second.before = it->second.now;
+    it->second.now = 0;
+    it = it->second.before == 0 ? zone_reads_.erase(it) : std::next(it);
+  }
+}
+
+void BlockTiering::ForgetDeadTables() {
+  std::set<std::string> paths;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (const auto& [path, blocks] : promoted_paths_) paths.insert(path);
+  }
+  for (const std::string& path : paths) {
+    FileStat st;
+    if (fs_->Stat(path, &st).ok()) continue;
+    std::lock_guard<std::mutex> l(mu_);
+    splits_.erase(path);
+    ForgetPromotedLocked(path);
+  }
+}
+
+void BlockTiering::ForgetPromotedLocked(const std::string& path) {
+  for (auto it = promoted_.lower_bound({path, 0}); it != promoted_.end() && it->first.first == path;) {
+    it = ErasePromotedLocked(it);
+  }
+}
+
+bool BlockTiering::MetadataFull() {
+  // The refusals counted since the last look: the snapshot bound alone is
+  // loose (all that was journaled since the last roll) and would take a
+  // move refused for want of space for one refused for metadata.
+  const uint64_t refused = fs_->Stats().range_moves_refused;
+  std::lock_guard<std::mutex> l(mu_);
+  const bool more = refused > metadata_refusals_seen_;
+  metadata_refusals_seen_ = refused;
+  return more;
+}
+
+bool BlockTiering::RelayoutMostSplit() {
+  std::string path;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    uint64_t most = 0;
+    for (const auto& [p, splits] : splits_) {
+      if (splits > most) most = splits, path = p;
+    }
+    if (path.empty()) return false;
+    splits_.erase(path);  // rewritten, or gone
+  }
+  FileStat st;
+  if (!fs_->Stat(path, &st).ok()) return false;
+  uint64_t bytes[2] = {0, 0};
+  for (const Extent& e : st.extents) bytes[static_cast<int>(fs_->superblock().members[e.device].tier)] += e.length;
+  const Tier home = bytes[static_cast<int>(Tier::kFast)] > bytes[static_cast<int>(Tier::kSlow)] ? Tier::kFast
+                                                                                                 : Tier::kSlow;
+  MigrateResult r;
+  if (!fs_->RelayoutFile(path, home, &limiter_, &r).ok()) return false;
+  std::lock_guard<std::mutex> l(mu_);
+  stats_.relayouts++;
+  ForgetPromotedLocked(path);  // its blocks are where the table is now, no longer moved blocks
+  for (auto it = known_fast_.lower_bound({path, 0}); it != known_fast_.end() && it->first == path;) {
+    it = known_fast_.erase(it);
+  }
+  return true;
+}
+
+}  // namespace hintfs
