@@ -122,19 +122,13 @@ Status FsImpl::CollectFastGarbageFor(CopyTarget* target, uint64_t* used, uint64_
   return found;
 }
 
-Status FsImpl::ReadSource(const Extent& source, uint64_t done, uint64_t n, char* dst) {
+Status FsImpl::ReadSource(const Extent& source, char* dst) {
   // Blocks just read or written (a promotion after a read, retention after
   // a write) come from memory rather than the slow device again.
-  if (recent_.Get(source.device, source.offset + done, n, members_[source.device]->block_size, dst)) {
+  if (recent_.Get(source.device, source.offset, source.length, members_[source.device]->block_size, dst)) {
     return Status::OK();
   }
-  return ReadChecked(source.device, source.zone, source.offset + done, n, dst);
-}
-
-Status FsImpl::CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter,
-                          std::vector<Extent>* pieces) {
-  auto read_source = [&](uint64_t done, uint64_t piece, char* dst) { return ReadSource(source, done, piece, dst); };
-  return WriteInPieces(source.length, target, limiter, read_source, pieces);
+  return ReadChecked(source.device, source.zone, source.offset, source.length, dst);
 }
 
 namespace {
@@ -151,8 +145,7 @@ std::vector<Extent> JoinAdjacent(std::vector<Extent> extents) {
   for (const Extent& e : extents) {
     if (!runs.empty()) {
       Extent& last = runs.back();
-      if (last.device == e.device && last.zone == e.zone && last.offset + last.length == e.offset &&
-          last.length + e.length <= kCopyChunk) {
+      if (ExtentContinues(last, e) && last.length + e.length <= kCopyChunk) {
         last.length += e.length;
         continue;
       }
@@ -195,14 +188,13 @@ Status FsImpl::CopyPacked(const std::vector<Extent>& sources, bool device_order,
       uint64_t j_start = start;
       uint64_t end = std::min(j_start + src(j).length, stop);
       while (end == j_start + src(j).length && end < stop && j + 1 < order.size() &&
-             src(j + 1).device == src(j).device && src(j + 1).zone == src(j).zone &&
-             src(j + 1).offset == src(j).offset + src(j).length) {
+             ExtentContinues(src(j), src(j + 1))) {
         j_start += src(j).length;
         j++;
         end = std::min(j_start + src(j).length, stop);
       }
       const Extent run{src(k).device, src(k).zone, src(k).offset + (at - start), end - at};
-      Status s = ReadSource(run, 0, run.length, dst + (at - done));
+      Status s = ReadSource(run, dst + (at - done));
       if (!s.ok()) return s;
       at = end;
     }

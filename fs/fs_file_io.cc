@@ -368,7 +368,7 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* dire
       if (direct != nullptr) ino->size += data_bytes;  // the buffer's bytes are in it already
       Extent e{dev, zone, offset, data_bytes};
       Extent* last = ino->extents.empty() ? nullptr : &ino->extents.back();
-      if (last != nullptr && ContinuesLocked(*last, e)) {
+      if (last != nullptr && ExtentContinues(*last, e)) {
         last->length += data_bytes;
         ino->first_dirty = std::min(ino->first_dirty, ino->extents.size() - 1);
       } else {

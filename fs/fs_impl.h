@@ -417,21 +417,18 @@ class FsImpl : public Filesystem {
     uint32_t zone = 0;
     std::vector<std::pair<uint32_t, uint32_t>> held;
   };
-  // Copies source's bytes into target's zones (charging limiter if given),
-  // appending the extents written to *pieces. Errors: NoSpace, the source's
-  // read errors (a checksum mismatch is IOError), the device's.
-  Status CopyExtent(const Extent& source, CopyTarget* target, RateLimiter* limiter, std::vector<Extent>* pieces);
   // Copies sources one after the other as one stream of bytes, so that they
   // share device blocks (only the stream's last block is padded), in the
   // order given or, if device_order, in their order on the devices (GC:
   // reads of neighbours join); sources that follow one another on a zone
   // are read at once. (*pieces)[i] gets the extents that hold sources[i]'s
-  // bytes now. Errors as CopyExtent.
+  // bytes now. Errors: NoSpace, the sources' read errors (a checksum
+  // mismatch is IOError), the devices'.
   Status CopyPacked(const std::vector<Extent>& sources, bool device_order, CopyTarget* target,
                     RateLimiter* limiter, std::vector<std::vector<Extent>>* pieces);
-  // Bytes [done, done + n) of source, from memory when they were just read
-  // or written, else read checked.
-  Status ReadSource(const Extent& source, uint64_t done, uint64_t n, char* dst);
+  // Source's bytes, from memory when they were just read or written, else
+  // read checked.
+  Status ReadSource(const Extent& source, char* dst);
   // Fills dst with the piece bytes [done, done + piece) of what is written.
   using PieceSource = std::function<Status(uint64_t done, uint64_t piece, char* dst)>;
   // Writes length bytes that fill supplies into target's zones, in pieces of
@@ -521,12 +518,6 @@ class FsImpl : public Filesystem {
   // Queues the op that replaces the file's extents [from, from + replaced)
   // by with (kReplaceExtents; overwrites and migrations). mu_ held.
   void QueueReplacementLocked(Inode* ino, size_t from, size_t replaced, const std::vector<Extent>& with);
-  // Whether next continues last on its zone, so that last may grow by it:
-  // next's bytes begin where last's end (padding after a partial block lies
-  // between an extent and anything written after it, so there they do not).
-  bool ContinuesLocked(const Extent& last, const Extent& next) const {
-    return last.device == next.device && last.zone == next.zone && last.offset + last.length == next.offset;
-  }
   // Joins neighbouring extents that continue each other on one zone.
   void MergeContinuationsLocked(std::vector<Extent>* extents) const;
   bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,

@@ -28,7 +28,7 @@ void FsImpl::MergeContinuationsLocked(std::vector<Extent>* extents) const {
   for (const Extent& e : *extents) {
     if (!merged.empty()) {
       Extent& last = merged.back();
-      if (ContinuesLocked(last, e)) {
+      if (ExtentContinues(last, e)) {
         last.length += e.length;
         continue;
       }

@@ -77,6 +77,13 @@ struct Extent {
   }
 };
 
+// Whether next continues last on its zone, so that last may grow by it:
+// next's bytes begin where last's end (padding after a partial block lies
+// between an extent and anything written after it, so there they do not).
+inline bool ExtentContinues(const Extent& last, const Extent& next) {
+  return last.device == next.device && last.zone == next.zone && last.offset + last.length == next.offset;
+}
+
 // Replaces (*extents)[from, from + count) by with; in place when the counts
 // match (an overwrite of single-block extents), so a file of many extents
 // pays for the run, not for moving the list behind it.

@@ -202,7 +202,7 @@ class BlockTiering {
   static constexpr uint64_t kNoZone = ~uint64_t{0};
   struct Promoted {
     uint64_t size = 0;        // the table block's bytes
-    uint64_t fast_bytes = 0;  // what its move copied: the device blocks holding it
+    uint64_t fast_bytes = 0;  // what its move copied (less than size if part was up already)
     std::string lo, hi;
     uint64_t zone = kNoZone;  // device << 32 | zone of its fast copy
     uint32_t unrecorded_reads = 0;  // not yet told to the heat (kMovedReadsPerRecord)
