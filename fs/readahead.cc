@@ -55,6 +55,7 @@ void Readahead::DropAllLocked() {
     if (!s.fetching) ReleaseLocked(&s);  // a fetching stream releases its own on return
     s.next = UINT64_MAX;
     s.window = 0;
+    s.reads = 0;
   }
 }
 
@@ -96,6 +97,7 @@ void Readahead::TrackLocked(uint64_t offset, size_t n) {
   ReleaseLocked(victim);
   victim->next = offset + n;
   victim->window = 0;
+  victim->reads = 1;
   victim->last_use = ++tick_;
 }
 
@@ -112,6 +114,14 @@ Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, co
   }
   if (ServeFromBufferLocked(offset, n, scratch, got)) return Status::OK();
   Stream* s = n < max_window ? ContinuedStreamLocked(offset) : nullptr;
+  if (s != nullptr && s->window == 0 && ++s->reads < kReadsBeforeWindow) {
+    // Not a stream yet: point reads of neighbouring blocks (a store's Gets
+    // from many threads on one table) continue one another now and then.
+    s->next = offset + n;
+    s->last_use = ++tick_;
+    l.unlock();
+    return fetch(offset, n, scratch, got);
+  }
   if (s == nullptr) {
     if (n < max_window) TrackLocked(offset, n);
     l.unlock();

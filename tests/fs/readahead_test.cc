@@ -77,11 +77,12 @@ TEST(ReadaheadTest, ASequentialWalkCostsAFewGrowingWindows) {
       ASSERT_EQ(ReadAt(&ra, &file, off, 4096), file.Slice(off, 4096)) << off;
     }
   }
-  // 2,048 reads: the first alone, then windows of 64 KiB doubling to 1 MiB.
+  // 2,048 reads: the first two alone, then windows of 64 KiB doubling to 1 MiB.
   EXPECT_LT(file.fetches(), 16u);
   EXPECT_EQ(file.fetch_sizes()[0], 4096u);
-  EXPECT_EQ(file.fetch_sizes()[1], 64u << 10);
-  EXPECT_EQ(file.fetch_sizes()[2], 128u << 10);
+  EXPECT_EQ(file.fetch_sizes()[1], 4096u);
+  EXPECT_EQ(file.fetch_sizes()[2], 64u << 10);
+  EXPECT_EQ(file.fetch_sizes()[3], 128u << 10);
   EXPECT_EQ(file.fetch_sizes().back(), kMaxWindow);
   EXPECT_EQ(pool.used(), 0u) << "the handle gave its buffers back";
   EXPECT_GT(pool.stats().reads_served, 2000u);
@@ -98,6 +99,23 @@ TEST(ReadaheadTest, RandomReadsReadNothingAhead) {
   }
   ASSERT_EQ(file.fetches(), 500u);
   for (size_t n : file.fetch_sizes()) EXPECT_EQ(n, 100u);
+  EXPECT_EQ(pool.stats().fetches, 0u);
+}
+
+// Point reads of neighbouring blocks (Gets of many threads on one table)
+// continue one another now and then; a pair of them is no stream.
+TEST(ReadaheadTest, PairsOfNeighbouringReadsReadNothingAhead) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(4 << 20);
+  Readahead ra(&pool);
+  std::mt19937 rng(11);
+  for (int i = 0; i < 200; i++) {
+    uint64_t block = rng() % 300 * 3;  // a pair never continues the one before
+    ASSERT_EQ(ReadAt(&ra, &file, block * 1029, 1029), file.Slice(block * 1029, 1029));
+    ASSERT_EQ(ReadAt(&ra, &file, (block + 1) * 1029, 1029), file.Slice((block + 1) * 1029, 1029));
+  }
+  ASSERT_EQ(file.fetches(), 400u);
+  for (size_t n : file.fetch_sizes()) EXPECT_EQ(n, 1029u);
   EXPECT_EQ(pool.stats().fetches, 0u);
 }
 
@@ -159,10 +177,11 @@ TEST(ReadaheadTest, ANewDataVersionIsNeverServedFromOldBuffers) {
   FakeFile file(1 << 20, 'a');
   Readahead ra(&pool);
   ReadAt(&ra, &file, 0, 4096);
-  ReadAt(&ra, &file, 4096, 4096);  // reads a window ahead
+  ReadAt(&ra, &file, 4096, 4096);
+  ReadAt(&ra, &file, 8192, 4096);  // reads a window ahead
   ASSERT_GT(pool.used(), 0u);
   file.Fill(1 << 20, 'q');  // truncated and written again
-  EXPECT_EQ(ReadAt(&ra, &file, 8192, 4096), file.Slice(8192, 4096));
+  EXPECT_EQ(ReadAt(&ra, &file, 12288, 4096), file.Slice(12288, 4096));
 }
 
 TEST(ReadaheadTest, WithoutMemoryReadsStillReturnTheFile) {
@@ -195,13 +214,14 @@ TEST(ReadaheadTest, AFailedWindowReadReturnsItsErrorAndKeepsNothing) {
   FakeFile file(1 << 20);
   Readahead ra(&pool);
   ReadAt(&ra, &file, 0, 4096);
+  ReadAt(&ra, &file, 4096, 4096);
   file.set_fail(true);
   Status s;
-  ReadAt(&ra, &file, 4096, 4096, &s);
+  ReadAt(&ra, &file, 8192, 4096, &s);  // its window read fails
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
   EXPECT_EQ(pool.used(), 0u);
   file.set_fail(false);
-  EXPECT_EQ(ReadAt(&ra, &file, 8192, 4096), file.Slice(8192, 4096));
+  EXPECT_EQ(ReadAt(&ra, &file, 12288, 4096), file.Slice(12288, 4096));
 }
 
 TEST(ReadaheadTest, ADamagedBlockAheadIsNotTheErrorOfReadsBeforeIt) {
