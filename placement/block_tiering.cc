@@ -183,7 +183,7 @@ bool BlockTiering::Hot(double score) const { return score >= std::max(min_score_
 void BlockTiering::Queue(Candidate c) {
   std::lock_guard<std::mutex> l(mu_);
   auto key = std::make_pair(c.path, c.offset);
-  if (stopping_ || queue_.size() >= kMaxQueued || queued_.count(key) || promoted_.count(key) ||
+  if (stopping_ || queue_.size() >= kMaxQueued || queued_.count(key) || FindPromotedLocked(key.first, key.second) != nullptr ||
       known_fast_.count(key)) {
     return;
   }
@@ -204,20 +204,20 @@ void BlockTiering::OnBlockRead(const std::string& path, const BlockIndex& index,
   uint32_t reads = 1;
   if (slow_bytes == 0) {
     std::lock_guard<std::mutex> l(mu_);
-    auto moved = promoted_.find({path, b.offset});
-    if (moved == promoted_.end()) {
+    Promoted* moved = FindPromotedLocked(path, b.offset);
+    if (moved == nullptr) {
       stats_.fast_reads_ignored++;
       return;
     }
     stats_.moved_block_reads++;
-    if (moved->second.zone != kNoZone) zone_reads_[moved->second.zone].now++;
+    if (moved->zone != kNoZone) zone_reads_[moved->zone].now++;
     // A block up there is hot already: its reads reach the heat
     // kMovedReadsPerRecord at a time, so that most reads of a hot set take
     // the heat's lock a fraction of the time (the heat's bookkeeping was a
     // sixth of the CPU of a hotspot read phase, docs/benchmarks.md).
-    if (++moved->second.unrecorded_reads < kMovedReadsPerRecord) return;
-    reads = moved->second.unrecorded_reads;
-    moved->second.unrecorded_reads = 0;
+    if (++moved->unrecorded_reads < kMovedReadsPerRecord) return;
+    reads = moved->unrecorded_reads;
+    moved->unrecorded_reads = 0;
   }
   const std::string& lo = index.LowerBound(block);
   const double score = heat_.RecordRead(lo, b.last_key, b.size, reads);

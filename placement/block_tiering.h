@@ -98,6 +98,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "fs/filesystem.h"
@@ -245,10 +246,12 @@ class BlockTiering {
   // Drops path's blocks from promoted_ and the budget. mu_ held.
   void ForgetPromotedLocked(const std::string& path);
   // promoted_ changes only through these, which keep resident_bytes,
-  // zone_held_ and promoted_paths_ with it. mu_ held.
+  // zone_held_ and promoted_count_ with it. mu_ held.
   void AddPromotedLocked(const std::pair<std::string, uint64_t>& key, Promoted p);
-  std::map<std::pair<std::string, uint64_t>, Promoted>::iterator ErasePromotedLocked(
-      std::map<std::pair<std::string, uint64_t>, Promoted>::iterator it);
+  // The promoted block at (path, offset), or nullptr. mu_ held.
+  Promoted* FindPromotedLocked(const std::string& path, uint64_t offset);
+  // Forgets the promoted block at (path, offset) if there is one. mu_ held.
+  void ErasePromotedLocked(const std::string& path, uint64_t offset);
   // After a move failed with NoSpace: whether the filesystem refused a move
   // for want of metadata room since the last call (FsStats::
   // range_moves_refused; Filesystem::MigrateRange).
@@ -285,9 +288,13 @@ class BlockTiering {
   std::condition_variable cv_, idle_cv_;
   std::deque<Candidate> queue_;
   std::set<std::pair<std::string, uint64_t>> queued_;  // (path, offset)
-  std::map<std::pair<std::string, uint64_t>, Promoted> promoted_;
+  // Promoted blocks by table path, then offset: every read of a fast block
+  // looks here, and a path hashed once costs less than a walk of a tree of
+  // (path, offset) pairs comparing paths (a tenth of a hotspot read phase's
+  // CPU, docs/benchmarks.md).
+  std::unordered_map<std::string, std::map<uint64_t, Promoted>> promoted_;
+  uint64_t promoted_count_ = 0;                    // blocks in promoted_
   std::map<uint64_t, uint64_t> zone_held_;         // moved bytes per Promoted::zone
-  std::map<std::string, uint64_t> promoted_paths_;  // promoted blocks per table
   std::map<std::string, uint64_t> splits_;  // moves made per table since it was last rewritten
   uint64_t metadata_refusals_seen_ = 0;      // FsStats::range_moves_refused at the last look
   std::set<std::pair<std::string, uint64_t>> known_fast_;  // hot blocks found on the fast tier

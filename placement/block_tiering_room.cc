@@ -44,9 +44,9 @@ bool BlockTiering::MakeRoom(uint64_t bytes, double score) {
       return false;
     }
     std::lock_guard<std::mutex> l(mu_);
-    auto it = promoted_.find(v.key);
-    if (it == promoted_.end()) continue;  // gone down or dead meanwhile
-    freed += it->second.fast_bytes;
+    const Promoted* p = FindPromotedLocked(v.key.first, v.key.second);
+    if (p == nullptr) continue;  // gone down or dead meanwhile
+    freed += p->fast_bytes;
     victims.push_back(v.key);
   }
   Demote(victims);  // together, packed
@@ -57,8 +57,10 @@ void BlockTiering::FindColdest() {
   coldest_.clear();
   {
     std::lock_guard<std::mutex> l(mu_);
-    coldest_.reserve(promoted_.size());
-    for (const auto& [key, p] : promoted_) coldest_.push_back(Victim{key, p.lo, p.hi, 0});
+    coldest_.reserve(promoted_count_);
+    for (const auto& [path, blocks] : promoted_) {
+      for (const auto& [offset, p] : blocks) coldest_.push_back(Victim{{path, offset}, p.lo, p.hi, 0});
+    }
   }
   for (Victim& v : coldest_) v.score = heat_.BlockScore(v.lo, v.hi);
   // Hottest first, so that the coldest is at the back.
@@ -71,11 +73,11 @@ void BlockTiering::Demote(const std::vector<std::pair<std::string, uint64_t>>& k
   {
     std::lock_guard<std::mutex> l(mu_);
     for (const auto& key : keys) {
-      auto it = promoted_.find(key);
-      if (it == promoted_.end()) continue;  // gone down or dead meanwhile
-      ranges.push_back(RangeMove{key.first, key.second, it->second.size});
-      bytes += it->second.size;
-      ErasePromotedLocked(it);
+      const Promoted* p = FindPromotedLocked(key.first, key.second);
+      if (p == nullptr) continue;  // gone down or dead meanwhile
+      ranges.push_back(RangeMove{key.first, key.second, p->size});
+      bytes += p->size;
+      ErasePromotedLocked(key.first, key.second);
     }
   }
   if (ranges.empty()) return;
@@ -117,8 +119,10 @@ bool BlockTiering::DemoteColdestZone() {
       }
     }
     if (coldest == kNoZone || 2 * coldest_reads * zone_held_.size() >= total) return false;  // as hot as the others
-    for (const auto& [key, p] : promoted_) {
-      if (p.zone == coldest) victims.push_back(key);
+    for (const auto& [path, blocks] : promoted_) {
+      for (const auto& [offset, p] : blocks) {
+        if (p.zone == coldest) victims.emplace_back(path, offset);
+      }
     }
     zone_reads_.erase(coldest);
     next_zone_demotion_ = now + options_.adjust_every;
@@ -129,25 +133,34 @@ bool BlockTiering::DemoteColdestZone() {
 }
 
 void BlockTiering::AddPromotedLocked(const std::pair<std::string, uint64_t>& key, Promoted p) {
-  auto it = promoted_.find(key);
-  if (it != promoted_.end()) ErasePromotedLocked(it);
+  ErasePromotedLocked(key.first, key.second);
   stats_.resident_bytes += p.fast_bytes;
   if (p.zone != kNoZone) zone_held_[p.zone] += p.fast_bytes;
-  promoted_paths_[key.first]++;
-  promoted_.emplace(key, std::move(p));
+  promoted_[key.first].emplace(key.second, std::move(p));
+  promoted_count_++;
 }
 
-std::map<std::pair<std::string, uint64_t>, BlockTiering::Promoted>::iterator BlockTiering::ErasePromotedLocked(
-    std::map<std::pair<std::string, uint64_t>, Promoted>::iterator it) {
+BlockTiering::Promoted* BlockTiering::FindPromotedLocked(const std::string& path, uint64_t offset) {
+  auto table = promoted_.find(path);
+  if (table == promoted_.end()) return nullptr;
+  auto it = table->second.find(offset);
+  return it == table->second.end() ? nullptr : &it->second;
+}
+
+void BlockTiering::ErasePromotedLocked(const std::string& path, uint64_t offset) {
+  auto table = promoted_.find(path);
+  if (table == promoted_.end()) return;
+  auto it = table->second.find(offset);
+  if (it == table->second.end()) return;
   const Promoted& p = it->second;
   stats_.resident_bytes -= std::min(stats_.resident_bytes, p.fast_bytes);
   if (p.zone != kNoZone) {
     auto z = zone_held_.find(p.zone);
     if (z != zone_held_.end() && (z->second -= std::min(z->second, p.fast_bytes)) == 0) zone_held_.erase(z);
   }
-  auto path = promoted_paths_.find(it->first.first);
-  if (path != promoted_paths_.end() && --path->second == 0) promoted_paths_.erase(path);
-  return promoted_.erase(it);
+  table->second.erase(it);
+  promoted_count_--;
+  if (table->second.empty()) promoted_.erase(table);
 }
 
 void BlockTiering::RotateZoneReads() {
@@ -163,7 +176,7 @@ void BlockTiering::ForgetDeadTables() {
   std::set<std::string> paths;
   {
     std::lock_guard<std::mutex> l(mu_);
-    for (const auto& [path, blocks] : promoted_paths_) paths.insert(path);
+    for (const auto& [path, blocks] : promoted_) paths.insert(path);
   }
   for (const std::string& path : paths) {
     FileStat st;
@@ -175,9 +188,11 @@ void BlockTiering::ForgetDeadTables() {
 }
 
 void BlockTiering::ForgetPromotedLocked(const std::string& path) {
-  for (auto it = promoted_.lower_bound({path, 0}); it != promoted_.end() && it->first.first == path;) {
-    it = ErasePromotedLocked(it);
-  }
+  auto table = promoted_.find(path);
+  if (table == promoted_.end()) return;
+  std::vector<uint64_t> offsets;
+  for (const auto& [offset, p] : table->second) offsets.push_back(offset);
+  for (uint64_t offset : offsets) ErasePromotedLocked(path, offset);
 }
 
 bool BlockTiering::MetadataFull() {

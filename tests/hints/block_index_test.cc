@@ -48,6 +48,31 @@ void ExpectDescribes(const BlockIndex& index, const std::string& table, int n) {
   EXPECT_EQ(index.DataBytes(), end);
 }
 
+// BlockAt guesses from the offset's place in the file; blocks of very
+// different sizes, and gaps between them, must not fool it.
+TEST(BlockIndex, BlockAtFindsEveryBlockWhateverItsNeighboursSizes) {
+  std::mt19937 rng(5);
+  for (int layout = 0; layout < 50; layout++) {
+    BlockIndex index;
+    uint64_t at = rng() % 3 == 0 ? rng() % 5000 : 0;
+    const size_t n = 1 + rng() % 300;
+    for (size_t i = 0; i < n; i++) {
+      const uint64_t size = rng() % 4 == 0 ? 1 + rng() % 60000 : 1000 + rng() % 100;
+      index.blocks.push_back(IndexedBlock{at, size, ""});
+      at += size + (rng() % 5 == 0 ? rng() % 3000 : 0);  // now and then a gap no block covers
+    }
+    for (uint64_t offset = 0; offset < at + 10; offset += 1 + rng() % 700) {
+      int64_t want = -1;
+      for (size_t i = 0; i < n; i++) {
+        const IndexedBlock& b = index.blocks[i];
+        if (offset >= b.offset && offset < b.offset + b.size) want = static_cast<int64_t>(i);
+      }
+      ASSERT_EQ(index.BlockAt(offset), want) << "layout " << layout << " offset " << offset;
+    }
+  }
+  EXPECT_EQ(BlockIndex().BlockAt(0), -1);
+}
+
 TEST(BlockIndex, DescribesRocksDbTablesOfEveryFormat) {
   for (int version : {2, 3, 5}) {
     test::ScratchDir dir;
