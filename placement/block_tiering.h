@@ -292,7 +292,7 @@ class BlockTiering {
   // looks here, and a path hashed once costs less than a walk of a tree of
   // (path, offset) pairs comparing paths (a tenth of a hotspot read phase's
   // CPU, docs/benchmarks.md).
-  std::unordered_map<std::string, std::map<uint64_t, Promoted>> promoted_;
+  std::unordered_map<std::string, std::unordered_map<uint64_t, Promoted>> promoted_;
   uint64_t promoted_count_ = 0;                    // blocks in promoted_
   std::map<uint64_t, uint64_t> zone_held_;         // moved bytes per Promoted::zone
   std::map<std::string, uint64_t> splits_;  // moves made per table since it was last rewritten

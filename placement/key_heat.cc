@@ -34,8 +34,9 @@ double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t by
     slice_ += slice_read_ / options_.slice_bytes;
     slice_read_ %= options_.slice_bytes;
   }
-  auto it = by_hi_.find(hi);
-  const bool is_new = it == by_hi_.end();
+  auto found = exact_.find(hi);
+  const bool is_new = found == exact_.end();
+  auto it = is_new ? by_hi_.end() : found->second;
   // A range read before answers with its own score, which its reads made: a
   // lookup, where probing its neighbours under the one lock on every read
   // took a fifth of the CPU of a read-mostly store (docs/benchmarks.md). A
@@ -46,6 +47,7 @@ double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t by
   RankIndex::node_type node;
   if (is_new) {
     it = by_hi_.emplace(std::string(hi), Range()).first;
+    exact_.emplace(it->first, it);
   } else {
     node = by_rank_.extract({it->second.rank, &*it});
     block_bytes_ -= it->second.block_bytes;
@@ -70,6 +72,7 @@ double KeyHeat::RecordRead(std::string_view lo, std::string_view hi, uint64_t by
     const std::string& coldest = by_rank_.begin()->second->first;
     block_bytes_ -= by_rank_.begin()->second->second.block_bytes;
     by_rank_.erase(by_rank_.begin());
+    exact_.erase(coldest);  // before the key's string goes with its range
     by_hi_.erase(by_hi_.find(coldest));
     stats_.evicted++;
   }
@@ -83,8 +86,8 @@ double KeyHeat::Score(std::string_view lo, std::string_view hi) const {
 
 double KeyHeat::BlockScore(std::string_view lo, std::string_view hi) const {
   std::lock_guard<std::mutex> l(mu_);
-  auto it = by_hi_.find(hi);
-  if (it != by_hi_.end()) return NowLocked(it->second);  // as RecordRead: same upper key, same range
+  auto it = exact_.find(hi);
+  if (it != exact_.end()) return NowLocked(it->second->second);  // as RecordRead: same upper key, same range
   return ScoreLocked(lo, hi);
 }
 

@@ -37,6 +37,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace hintfs {
@@ -115,6 +116,9 @@ class KeyHeat {
   std::vector<double> decay_;  // decay_[d] = alpha^d, d < kDecayTable
   mutable std::mutex mu_;
   RangeMap by_hi_;
+  // The same ranges by upper key, hashed (the keys are by_hi_'s own): a
+  // read of a range seen before finds it without a walk of the tree.
+  std::unordered_map<std::string_view, RangeMap::iterator> exact_;
   RankIndex by_rank_;
   uint64_t block_bytes_ = 0;  // of every range held
   uint64_t slice_ = 0;

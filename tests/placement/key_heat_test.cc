@@ -80,6 +80,12 @@ TEST(KeyHeat, TheColdestRangesAreEvictedFirst) {
   EXPECT_LE(heat.stats().ranges, 20u);
   EXPECT_GE(heat.stats().evicted, 6u);
   EXPECT_NEAR(heat.Score(K(0), K(1)), 5, 0.1) << "the hot range stays";
+  // An evicted range read again starts afresh, found by its key as any other.
+  EXPECT_NEAR(heat.BlockScore(K(10), K(15)), 0, 0.01) << "evicted: nothing known of it";
+  EXPECT_NEAR(heat.RecordRead(K(10), K(15), 4096, /*reads=*/10), 10, 0.01);
+  EXPECT_NEAR(heat.RecordRead(K(10), K(15), 4096), 11, 0.1);
+  EXPECT_NEAR(heat.BlockScore(K(10), K(15)), 11, 0.1);
+  EXPECT_LE(heat.stats().ranges, 20u);
 }
 
 // Eviction and HotThreshold keep the ranges in order of their score now
