@@ -42,12 +42,16 @@ record size; each workload starts from a copy of the loaded devices, in a
 new process. An interrupted run resumes (--fresh starts over).
 
 Writes results.csv (hintfs-ycsb --csv rows; the "run" phase is the
-measured one) and tables.md (throughput median and min-max, each scheme
-against ALL-FAST and FAT run by run, read p99, the slow disk's share of
-point reads) to --out.
+measured one), oracle.csv (hintfs-oracle on the first load of each record
+size: the slow disk's least share of point reads when FD holds the hottest
+tables, blocks or records that fit, chosen knowing each key distribution)
+and tables.md (throughput median and min-max, each scheme against ALL-FAST
+and FAT run by run, read p99, the slow disk's share of point reads beside
+the block oracle's) to --out.
 """
 import argparse
 import csv
+import json
 import os
 import shutil
 import statistics
@@ -87,6 +91,11 @@ DISTS = {"hotspot5": ["--distribution", "hotspot", "--hot-set", "0.05", "--hot-o
          "zipfian": ["--distribution", "zipfian", "--zipf", "0.99"],
          "uniform": ["--distribution", "uniform"]}
 DEVICES = {"main": ("hotrap-nitro", "hotrap-gp3"), "hdd": ("hotrap-nvme", "hotrap-hdd")}
+# The same key distributions, as hintfs-oracle takes them.
+ORACLE_DISTS = {"hotspot5": ["--distribution", "hotspot", "--hot-set", "0.05", "--hot-ops", "0.95"],
+                "zipfian": ["--distribution", "zipfian", "--zipf", "0.99"],
+                "uniform": ["--distribution", "uniform"]}
+WAL_BUDGET = 4 << 20  # HINTFS's and HHZS's wal_budget
 
 
 def records_of(size, data_mib):
@@ -98,7 +107,9 @@ class Repro:
         self.args = args
         self.hintfs = os.path.join(args.build_dir, "adapters/cli/hintfs")
         self.ycsb_bin = os.path.join(args.build_dir, "adapters/bench/hintfs-ycsb")
+        self.oracle_bin = os.path.join(args.build_dir, "adapters/bench/hintfs-oracle")
         self.csv = os.path.join(args.out, "results.csv")
+        self.oracle_csv = os.path.join(args.out, "oracle.csv")
         self.work = scratch_dir("hintfs-hotrap.")
         self.started = time.time()
         self.parts_done = 0
@@ -149,6 +160,7 @@ class Repro:
         self.progress(f"{scheme} {size} run {run}: load")
         self.run_ycsb(dev, scheme, size, f"{scheme}/load-{size}#{run}", ["--load", "--settle", "900"])
         copy_images(IMAGES, dev, saved)
+        self.record_oracle(size, dev)
         ops = 2 * records_of(size, self.args.data_mib) // self.args.ops_divisor
         first = True
         for w in self.args.workloads:
@@ -159,6 +171,35 @@ class Repro:
                 self.progress(f"{scheme} {size} run {run}: {w} {dist}")
                 self.run_ycsb(dev, scheme, size, f"{scheme}/{w}-{dist}-{size}#{run}",
                               ["--warmup", str(ops - ops // 10), "--ops", str(ops // 10)] + WORKLOADS[w] + DISTS[dist])
+
+    def record_oracle(self, size, where):
+        """oracle.csv rows for record size `size`, once, from the store just
+        loaded in `where`: per key distribution, the slow disk's least share
+        of point reads with FD's data zones (and those less the WAL's budget)
+        holding the hottest tables, blocks or records."""
+        done = set()
+        if os.path.exists(self.oracle_csv):
+            with open(self.oracle_csv) as fh:
+                done = {(r["records"], r["distribution"]) for r in csv.DictReader(fh)}
+        fast = self.fast_data_zones * ZONE_MIB << 20
+        for dist in self.args.dists:
+            if (size, dist) in done:
+                continue
+            js = os.path.join(self.work, "oracle.json")
+            sh([self.oracle_bin, "--uri", f"file:{where}/fast.img", "--records", str(records_of(size, self.args.data_mib)),
+                "--key-size", str(KEY), "--value-size", str(RECORD_SIZES[size]),
+                "--fast-bytes", f"{fast - WAL_BUDGET},{fast}", "--json", js] + ORACLE_DISTS[dist],
+               stdout=subprocess.DEVNULL)
+            with open(js) as fh:
+                j = json.load(fh)
+            fresh = not os.path.exists(self.oracle_csv)
+            with open(self.oracle_csv, "a", newline="") as fh:
+                w = csv.writer(fh)
+                if fresh:
+                    w.writerow(["records", "distribution", "fast_bytes", "tables", "blocks", "records_oracle"])
+                for o in j["slow_share"]:
+                    w.writerow([size, dist, o["fast_bytes"], "%.4f" % o["tables"], "%.4f" % o["blocks"],
+                                "%.4f" % o["records"]])
 
     def labels(self):
         if not os.path.exists(self.csv):
@@ -224,9 +265,12 @@ def report(out):
         row = [spread([float(r["ops_per_s"]) for r in cells.get((s, p), {}).values()], "%.0f") for s in schemes]
         row += [spread(ratios(s, b, p), "%.2f") for b in bases for s in schemes if s != b]
         lines.append(f"| {p} | " + " | ".join(row) + " |")
-    lines += ["", "Read p99 (us) and the slow disk's share of point reads in the measured tenth, medians:", "",
+    oracle = oracle_blocks(out)
+    lines += ["", "Read p99 (us) and the slow disk's share of point reads in the measured tenth, medians; the block",
+              "oracle's least share (oracle.csv: FD's data zones less the WAL's budget holding the hottest data",
+              "blocks, knowing the key distribution; inserts and updates not modelled):", "",
               "| cell | " + " | ".join(f"{s} p99" for s in schemes) + " | "
-              + " | ".join(f"{s} slow" for s in schemes) + " |", "|---|" + "---:|" * (2 * len(schemes))]
+              + " | ".join(f"{s} slow" for s in schemes) + " | block oracle |", "|---|" + "---:|" * (2 * len(schemes) + 1)]
     for p in phases:
         if p.startswith("load"):
             continue
@@ -234,9 +278,26 @@ def report(out):
                for s in schemes]
         slow = [spread([100 * float(r["point_read_hdd_share"]) for r in cells.get((s, p), {}).values()
                         if r["point_read_hdd_share"]], "%.1f%%") for s in schemes]
-        lines.append(f"| {p} | " + " | ".join(p99 + slow) + " |")
+        _, dist, size = p.split("-")
+        bound = oracle.get((size, dist))
+        lines.append(f"| {p} | " + " | ".join(p99 + slow) + " | " + ("%.1f%%" % (100 * bound) if bound else "-") + " |")
     with open(os.path.join(out, "tables.md"), "w") as fh:
         fh.write("\n".join(lines) + "\n")
+
+
+def oracle_blocks(out):
+    """(record size, distribution) -> the block oracle's slow share at the
+    smaller FD size oracle.csv holds (the data zones less the WAL's budget)."""
+    path = os.path.join(out, "oracle.csv")
+    if not os.path.exists(path):
+        return {}
+    found = {}
+    with open(path) as fh:
+        for r in csv.DictReader(fh):
+            key, fast = (r["records"], r["distribution"]), int(r["fast_bytes"])
+            if key not in found or fast < found[key][0]:
+                found[key] = (fast, float(r["blocks"]))
+    return {k: v[1] for k, v in found.items()}
 
 
 def parse_args():
