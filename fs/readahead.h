@@ -13,9 +13,9 @@
 // Sized as Linux sizes it: a stream is a run of reads each beginning where
 // the last ended, and it reads ahead from its third read on (two reads in a
 // row are common among point reads: eight threads reading the hot blocks of
-// one table through one handle sent a tenth of a hotspot workload's reads
-// to windows of 64 KiB, most of them cold bytes on the slow tier,
-// docs/benchmarks.md). Its first window is four times the read (at least 64 KiB)
+// one table through one handle turned thousands of a hotspot workload's
+// 1 KiB reads into windows of 64 KiB, most of them cold bytes on the slow
+// tier, docs/benchmarks.md). Its first window is four times the read (at least 64 KiB)
 // and doubles each time the reader goes past it, up to max_window, so the
 // bytes read ahead and never used stay about what the stream itself read (a
 // short range scan wastes little, a compaction soon reads max_window at a
@@ -107,7 +107,7 @@ class Readahead {
   struct Stream {
     uint64_t next = UINT64_MAX;  // where the stream's next read begins
     size_t window = 0;           // the last window read; 0: none yet
-  uint32_t reads = 0;          // reads in a row so far, until the first window
+    uint32_t reads = 0;          // reads in a row so far, until the first window
     uint64_t buffer_offset = 0;
     std::string buffer;          // bytes from buffer_offset (short at the end of the file)
     size_t reserved = 0;         // pool bytes this buffer holds

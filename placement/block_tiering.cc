@@ -183,8 +183,8 @@ bool BlockTiering::Hot(double score) const { return score >= std::max(min_score_
 void BlockTiering::Queue(Candidate c) {
   std::lock_guard<std::mutex> l(mu_);
   auto key = std::make_pair(c.path, c.offset);
-  if (stopping_ || queue_.size() >= kMaxQueued || queued_.count(key) || FindPromotedLocked(key.first, key.second) != nullptr ||
-      known_fast_.count(key)) {
+  if (stopping_ || queue_.size() >= kMaxQueued || queued_.count(key) ||
+      FindPromotedLocked(key.first, key.second) != nullptr || known_fast_.count(key)) {
     return;
   }
   queued_.insert(std::move(key));
