@@ -57,11 +57,11 @@
 //   fast tier (docs/benchmarks.md). Blocks sent down go together too.
 // - When a move finds no empty fast zone (tables, the WAL and placement's
 //   reservations hold the rest), the zone of moved blocks that served the
-//   fewest reads over the last two adjust intervals (but the one moves go
-//   to now: its blocks have had no time to be read) goes down whole, if it
-//   served fewer than half the mean of those zones (HyperDB's cost-benefit
-//   demotion: each zone frees the same bytes, so the one read least costs
-//   least; a zone emptied whole is reset without GC). At most one zone per
+//   fewest reads per byte it holds over the last two adjust intervals (but
+//   the one moves go to now: its blocks have had no time to be read) goes
+//   down whole, if that is under half the mean of those zones (HyperDB's
+//   cost-benefit demotion: the most bytes freed per read given up; a zone
+//   emptied whole is reset without GC). At most one zone per
 //   adjust interval, so that a burst of candidates does not churn the tier;
 //   otherwise the moves pause for a fifth of a second. If the blocks then hold a zone
 //   or more less than their budget, placement counted on room the tables,

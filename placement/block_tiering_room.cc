@@ -107,18 +107,32 @@ bool BlockTiering::DemoteColdestZone() {
     if (now < next_zone_demotion_) return false;
     // One zone of blocks is the least the budget holds: keep it.
     if (zone_held_.size() < 2) return false;
-    uint64_t total = 0, coldest = kNoZone, coldest_reads = 0;
+    // HyperDB's benefit/cost: the bytes a zone's demotion frees per read
+    // it served. Zones hold unequal bytes (blocks sent down one by one,
+    // zones left part full), and by reads alone a zone of hot blocks that
+    // held a few went down with them.
+    uint64_t total_reads = 0, total_held = 0, coldest = kNoZone, coldest_reads = 0, coldest_held = 0;
     for (const auto& [zone, held] : zone_held_) {
       auto it = zone_reads_.find(zone);
-      const uint64_t reads = it == zone_reads_.end() ? 0 : it->second.now + it->second.before;
-      total += reads;
+      const double reads = it == zone_reads_.end() ? 0 : static_cast<double>(it->second.now + it->second.before);
+      total_reads += static_cast<uint64_t>(reads);
+      total_held += held;
       if (zone == filling_zone_) continue;
-      if (coldest == kNoZone || reads < coldest_reads || (reads == coldest_reads && held < zone_held_.at(coldest))) {
+      // reads / held below coldest's (cross-multiplied), or as low with more bytes freed
+      const double here = reads * static_cast<double>(coldest_held);
+      const double there = static_cast<double>(coldest_reads) * static_cast<double>(held);
+      if (coldest == kNoZone || here < there || (here == there && held > coldest_held)) {
         coldest = zone;
-        coldest_reads = reads;
+        coldest_reads = static_cast<uint64_t>(reads);
+        coldest_held = held;
       }
     }
-    if (coldest == kNoZone || 2 * coldest_reads * zone_held_.size() >= total) return false;  // as hot as the others
+    // Served fewer than half the mean reads per byte held, or it stays.
+    if (coldest == kNoZone ||
+        2.0 * static_cast<double>(coldest_reads) * static_cast<double>(total_held) >=
+            static_cast<double>(total_reads) * static_cast<double>(coldest_held)) {
+      return false;
+    }
     for (const auto& [path, blocks] : promoted_) {
       for (const auto& [offset, p] : blocks) {
         if (p.zone == coldest) victims.emplace_back(path, offset);

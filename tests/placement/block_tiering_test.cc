@@ -396,6 +396,54 @@ TEST_F(BlockTieringTest, AFullFastTierSendsTheZoneOfBlocksReadLeastDownWhole) {
   ExpectClean();
 }
 
+// A zone that holds few blocks serves few reads; as hot per byte as the
+// others, it stays (HyperDB's benefit/cost is bytes freed per read).
+TEST_F(BlockTieringTest, AZoneHoldingFewBlocksAsHotAsTheRestStaysUp) {
+  Start(1 << 20, false, "zone_size=64KiB&zones=8", /*adaptive=*/false);
+  test::ScratchDir dir;
+  const std::string kept = "/db/000037.ldb", dropped = "/db/000038.ldb";
+  auto index = PutTable(kept, test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000));
+  auto other = PutTable(dropped, test::WriteLevelDbTable(dir.File("b.ldb"), false, 20000));
+  // The first zone of blocks: a few of the kept table's, then the other's until it is full.
+  std::vector<IndexedBlock> few;
+  for (size_t i = 0; i < 3 * 8; i += 8) {
+    ReadBlock(kept, index->blocks[i], 2);
+    tiering_->WaitIdle();
+    few.push_back(index->blocks[i]);
+  }
+  const uint64_t first_zone = *FastZones(kept, few[0]).begin();
+  size_t j = 0;
+  for (;; j += 8) {
+    ASSERT_LT(j, other->blocks.size());
+    ReadBlock(dropped, other->blocks[j], 2);
+    tiering_->WaitIdle();
+    if (*FastZones(dropped, other->blocks[j]).begin() != first_zone) break;
+  }
+  // The rest of the kept table's blocks fill the second zone.
+  size_t next = 3 * 8;
+  std::vector<IndexedBlock> many;
+  for (; next < index->blocks.size() && tiering_->stats().failed_moves == 0; next += 8) {
+    ReadBlock(kept, index->blocks[next], 2);
+    tiering_->WaitIdle();
+    if (tiering_->stats().failed_moves == 0) many.push_back(index->blocks[next]);
+  }
+  ASSERT_GT(many.size(), 4 * few.size());
+  const uint64_t before = tiering_->stats().resident_bytes;
+  ASSERT_OK(fs_->Unlink(dropped));  // the first zone keeps only the few
+  // Dead tables are forgotten once a second; the failed move's pause ends meanwhile.
+  for (int wait = 0; wait < 200 && tiering_->stats().resident_bytes >= before; wait++) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_LT(tiering_->stats().resident_bytes, before) << "the dropped table's blocks are forgotten";
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  for (const IndexedBlock& b : few) ReadBlock(kept, b, 3);
+  for (const IndexedBlock& b : many) ReadBlock(kept, b, 3);
+  ReadBlock(kept, index->blocks[next], 4);
+  tiering_->WaitIdle();
+  EXPECT_EQ(tiering_->stats().demoted_zones, 0u) << "as many reads per byte as the other zone";
+  for (const IndexedBlock& b : few) EXPECT_TRUE(OnFast(kept, b));
+}
+
 TEST_F(BlockTieringTest, TheZoneMovesGoToNowIsNeverTheColdest) {
   Start(1 << 20, false, "zone_size=64KiB&zones=8", /*adaptive=*/false);
   test::ScratchDir dir;
