@@ -114,16 +114,16 @@ bool BlockTiering::DemoteColdestZone() {
     uint64_t total_reads = 0, total_held = 0, coldest = kNoZone, coldest_reads = 0, coldest_held = 0;
     for (const auto& [zone, held] : zone_held_) {
       auto it = zone_reads_.find(zone);
-      const double reads = it == zone_reads_.end() ? 0 : static_cast<double>(it->second.now + it->second.before);
-      total_reads += static_cast<uint64_t>(reads);
+      const uint64_t reads = it == zone_reads_.end() ? 0 : it->second.now + it->second.before;
+      total_reads += reads;
       total_held += held;
       if (zone == filling_zone_) continue;
       // reads / held below coldest's (cross-multiplied), or as low with more bytes freed
-      const double here = reads * static_cast<double>(coldest_held);
+      const double here = static_cast<double>(reads) * static_cast<double>(coldest_held);
       const double there = static_cast<double>(coldest_reads) * static_cast<double>(held);
       if (coldest == kNoZone || here < there || (here == there && held > coldest_held)) {
         coldest = zone;
-        coldest_reads = static_cast<uint64_t>(reads);
+        coldest_reads = reads;
         coldest_held = held;
       }
     }

@@ -87,14 +87,11 @@ SCHEMES = {
 }
 WORKLOADS = {"RO": ["--read", "1"], "RW": ["--read", "0.75", "--insert", "0.25"],
              "WH": ["--read", "0.5", "--insert", "0.5"], "UH": ["--read", "0.5", "--update", "0.5"]}
+# Key distributions, in flags hintfs-ycsb and hintfs-oracle both take.
 DISTS = {"hotspot5": ["--distribution", "hotspot", "--hot-set", "0.05", "--hot-ops", "0.95"],
          "zipfian": ["--distribution", "zipfian", "--zipf", "0.99"],
          "uniform": ["--distribution", "uniform"]}
 DEVICES = {"main": ("hotrap-nitro", "hotrap-gp3"), "hdd": ("hotrap-nvme", "hotrap-hdd")}
-# The same key distributions, as hintfs-oracle takes them.
-ORACLE_DISTS = {"hotspot5": ["--distribution", "hotspot", "--hot-set", "0.05", "--hot-ops", "0.95"],
-                "zipfian": ["--distribution", "zipfian", "--zipf", "0.99"],
-                "uniform": ["--distribution", "uniform"]}
 WAL_BUDGET = 4 << 20  # HINTFS's and HHZS's wal_budget
 
 
@@ -188,7 +185,7 @@ class Repro:
             js = os.path.join(self.work, "oracle.json")
             sh([self.oracle_bin, "--uri", f"file:{where}/fast.img", "--records", str(records_of(size, self.args.data_mib)),
                 "--key-size", str(KEY), "--value-size", str(RECORD_SIZES[size]),
-                "--fast-bytes", f"{fast - WAL_BUDGET},{fast}", "--json", js] + ORACLE_DISTS[dist],
+                "--fast-bytes", f"{fast - WAL_BUDGET},{fast}", "--json", js] + DISTS[dist],
                stdout=subprocess.DEVNULL)
             with open(js) as fh:
                 j = json.load(fh)
@@ -280,7 +277,7 @@ def report(out):
                         if r["point_read_hdd_share"]], "%.1f%%") for s in schemes]
         _, dist, size = p.split("-")
         bound = oracle.get((size, dist))
-        lines.append(f"| {p} | " + " | ".join(p99 + slow) + " | " + ("%.1f%%" % (100 * bound) if bound else "-") + " |")
+        lines.append(f"| {p} | " + " | ".join(p99 + slow) + " | " + ("%.1f%%" % (100 * bound) if bound is not None else "-") + " |")
     with open(os.path.join(out, "tables.md"), "w") as fh:
         fh.write("\n".join(lines) + "\n")
 
