@@ -115,15 +115,8 @@ uint64_t BlockCache::AllowedZonesLocked() {
 }
 
 bool BlockCache::PassesDoorkeeperLocked(const std::string& key) {
-  const uint64_t h = std::hash<std::string>()(key);
-  if (recent_misses_.count(h)) return true;
-  const size_t limit = std::max<size_t>(stats_.blocks, 1024);
-  recent_misses_.insert(h);
-  recent_order_.push_back(h);
-  while (recent_order_.size() > limit) {
-    recent_misses_.erase(recent_order_.front());
-    recent_order_.pop_front();
-  }
+  doorkeeper_.SetKeys(std::max<size_t>(stats_.blocks, 1024));
+  if (doorkeeper_.SeenOrRemember(std::hash<std::string>()(key))) return true;
   stats_.turned_away++;
   return false;
 }

@@ -17,8 +17,8 @@
 // placement leaves empty between compactions; under uniform keys no block
 // is hotter than another, so any blocks there save slow reads in proportion
 // to the room (HyperDB's setting, docs/benchmarks.md). Once the cache is
-// full a block is admitted only if it missed recently too (a doorkeeper of
-// as many keys as the cache holds blocks), so that a full cache is not
+// full a block is admitted only if it missed recently too (a doorkeeper,
+// cache/doorkeeper.h, of about as many keys as the cache holds blocks), so that a full cache is not
 // rewritten at the slow tier's read rate for nothing.
 //
 // Layout: a cache zone is a file of exactly one fast zone under
@@ -45,10 +45,10 @@
 #include <string_view>
 #include <thread>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "cache/admission.h"
+#include "cache/doorkeeper.h"
 #include "fs/filesystem.h"
 
 namespace hintfs {
@@ -175,8 +175,7 @@ class BlockCache {
   bool admitting_ = false;    // the writer thread holds a block out of the queue
   std::condition_variable queue_cv_, idle_cv_;
   std::thread writer_thread_;
-  std::unordered_set<uint64_t> recent_misses_;  // the doorkeeper: key hashes, FIFO below
-  std::deque<uint64_t> recent_order_;
+  Doorkeeper doorkeeper_{1024};  // keys that missed recently (sized to the blocks held)
   BlockCacheStats stats_;
 };
 
