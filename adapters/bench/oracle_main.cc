@@ -33,7 +33,7 @@ namespace {
 using json = nlohmann::json;
 
 struct Args {
-  std::string uri, db = "/db", distribution = "zipfian", fast_bytes = "40MiB", reads, json_path;
+  std::string uri, db = "/db", distribution = "zipfian", fast_bytes = "40MiB", reads, json_path, block_cache = "0";
   std::vector<std::string> runs;  // OPS:READ:UPDATE:RMW
   uint64_t records = 100000;
   size_t top = 0;
@@ -178,9 +178,11 @@ json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::v
 }
 
 void Print(const json& j) {
-  std::printf("%s, %llu records: %llu live tables, %.1f%% of reads from the memtable\n",
+  std::printf("%s, %llu records: %llu live tables, %.1f%% of reads from memory (the memtable; a block cache of %llu "
+              "blocks)\n",
               j["distribution"].get<std::string>().c_str(), static_cast<unsigned long long>(j["records"].get<uint64_t>()),
-              static_cast<unsigned long long>(j["tables"].get<uint64_t>()), 100 * j["memory_share"].get<double>());
+              static_cast<unsigned long long>(j["tables"].get<uint64_t>()), 100 * j["memory_share"].get<double>(),
+              static_cast<unsigned long long>(j["block_cache_blocks"].get<uint64_t>()));
   for (const json& l : j["levels"]) {
     std::printf("  L%d: %3llu tables %7.1f MiB  %5.1f%% of device reads\n", l["level"].get<int>(),
                 static_cast<unsigned long long>(l["tables"].get<uint64_t>()), l["bytes"].get<double>() / 1048576.0,
@@ -221,6 +223,12 @@ int Run(const Args& a) {
     std::fprintf(stderr, "hintfs-oracle: --reads: %s (see hintfs-oracle --help)\n", s.ToString().c_str());
     return kExitUsage;
   }
+  uint64_t block_cache = 0;
+  s = ParseSize(a.block_cache, &block_cache);
+  if (!s.ok()) {
+    std::fprintf(stderr, "hintfs-oracle: --block-cache: %s (see hintfs-oracle --help)\n", s.ToString().c_str());
+    return kExitUsage;
+  }
   std::vector<RunSpec> runs;
   for (uint64_t r : reads) runs.push_back(RunSpec{r, RunMix{}});
   for (const std::string& text : a.runs) {
@@ -249,7 +257,10 @@ int Run(const Args& a) {
   }
   std::vector<double> p = RecordProbabilities(KeyDistribution{a.distribution, a.zipf, a.hot_set, a.hot_ops}, a.records);
   for (uint64_t r = 0; r < a.records; r++) oracle.AddRecordReads(RecordKey(r, a.key_size), a.key_size + a.value_size, p[r]);
+  const size_t cached = block_cache > 0 ? oracle.KeepHottestInMemory(block_cache) : 0;
   json j = Report(a, oracle, tables, sizes, runs);
+  j["block_cache_bytes"] = block_cache;
+  j["block_cache_blocks"] = cached;
   Print(j);
   if (!a.json_path.empty()) {
     std::ofstream out(a.json_path);
@@ -280,6 +291,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--key-size", a.key_size, "key bytes, as hintfs-ycsb wrote them")->check(CLI::Range(8, 1024));
   app.add_option("--value-size", a.value_size, "value bytes (a record is key and value)")->check(CLI::Range(1, 1 << 20));
+  app.add_option("--block-cache", a.block_cache,
+                 "the store's block cache (hintfs-ycsb --block-cache): the hottest data blocks that fit are read "
+                 "from memory, never from a device (0: none)");
   app.add_option("--fast-bytes", a.fast_bytes, "fast-tier sizes to compute for, comma-separated (e.g. 36MiB,40MiB)");
   app.add_option("--reads", a.reads, "point reads of read-only runs to give the online bound for, comma-separated "
                                       "(e.g. 1953,80000)");
@@ -291,6 +305,7 @@ int main(int argc, char** argv) {
   app.footer(
       "Example:\n"
       "  hintfs-oracle --uri file:/var/tmp/ssd.img --db /db --records 400000 --zipf 0.9 --fast-bytes 36MiB,40MiB\n"
+      "  hintfs-oracle --uri file:/var/tmp/ssd.img --records 409600 --zipf 0.99 --block-cache 476KiB\n"
       "Exit status: 0 success, 1 failure, 2 bad usage, 3 damage.");
   int status = hintfs::ParseCommandLine(&app, argc, argv);
   if (status >= 0) return status;

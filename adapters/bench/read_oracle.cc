@@ -32,6 +32,35 @@ void ReadOracle::AddRecordReads(std::string_view key, uint64_t record_bytes, dou
   records_.push_back(Record{record_bytes, reads, it->second});
 }
 
+size_t ReadOracle::KeepHottestInMemory(uint64_t cache_bytes) {
+  std::vector<std::pair<double, Location>> blocks;  // reads, where
+  for (size_t t = 0; t < tables_.size(); t++) {
+    for (size_t b = 0; b < tables_[t].blocks.size(); b++) {
+      if (tables_[t].block_reads[b] > 0) blocks.push_back({tables_[t].block_reads[b], Location{t, b}});
+    }
+  }
+  std::sort(blocks.begin(), blocks.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<std::vector<bool>> cached(tables_.size());
+  for (size_t t = 0; t < tables_.size(); t++) cached[t].assign(tables_[t].blocks.size(), false);
+  size_t held = 0;
+  uint64_t left = cache_bytes;
+  for (const auto& [reads, at] : blocks) {
+    const uint64_t bytes = tables_[at.table].blocks[at.block].bytes;
+    if (bytes > left) break;  // an LRU holds the most recent, not the ones that happen to fit
+    left -= bytes;
+    cached[at.table][at.block] = true;
+    memory_reads_ += reads;
+    tables_[at.table].block_reads[at.block] = 0;
+    held++;
+  }
+  std::vector<Record> on_devices;
+  for (const Record& r : records_) {
+    if (!cached[r.where.table][r.where.block]) on_devices.push_back(r);
+  }
+  records_.swap(on_devices);
+  return held;
+}
+
 double ReadOracle::DeviceReads() const {
   double sum = 0;
   for (const Record& r : records_) sum += r.reads;

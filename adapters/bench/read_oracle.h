@@ -21,8 +21,12 @@
 // shallowest level that has it (at L0, the newest table): Bloom filters keep
 // a store from reading blocks of the other levels, bar their false positives,
 // which the oracle ignores, as it ignores index and filter blocks (held in
-// memory) and the store's block cache. Keys no table holds are read from the
-// memtable and count for no tier. Moving data, and the compactions that
+// memory). The store's block cache serves the hottest data blocks from
+// memory when it is given (KeepHottestInMemory): under Zipfian keys a
+// cache of a few hundred blocks takes a third of the reads, the hottest
+// third, which never reach a device, so that the oracles without it
+// answered for reads no placement ever sees (docs/benchmarks.md). Keys no
+// table holds are read from the memtable and count for no tier. Moving data, and the compactions that
 // rewrite tables during a run, cost an oracle nothing: real policies are
 // measured against it, never above it.
 #ifndef HINTFS_ADAPTERS_BENCH_READ_ORACLE_H_
@@ -95,6 +99,12 @@ class ReadOracle {
   // One record of the workload, of record_bytes, read with probability
   // `reads`. Call after every AddKey.
   void AddRecordReads(std::string_view key, uint64_t record_bytes, double reads);
+  // The store's block cache of cache_bytes holds the data blocks with the
+  // most reads that fit (a frequency-ordered stand-in for its LRU, which
+  // under independent reads keeps about those): their reads are served
+  // from memory from now on, as the memtable's are. Call after every
+  // AddRecordReads. Returns how many blocks it holds.
+  size_t KeepHottestInMemory(uint64_t cache_bytes);
 
   // The slow tier's share under each oracle for each fast-tier size.
   std::vector<OracleShares> Shares(const std::vector<uint64_t>& fast_bytes) const;
@@ -110,7 +120,8 @@ class ReadOracle {
   std::map<int, LevelReads> Levels() const;
   // The n tables with the most reads per byte, densest first.
   std::vector<TableReads> HottestTables(size_t n) const;
-  // Of all reads, the share no table serves (the memtable's).
+  // Of all reads, the share no device serves (the memtable's and the
+  // block cache's).
   double MemoryShare() const;
 
  private:

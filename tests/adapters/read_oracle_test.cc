@@ -66,6 +66,22 @@ TEST(ReadOracle, KeysNoTableHoldsAreMemoryReads) {
   EXPECT_NEAR(o.Shares({450})[0].tables, 0.45, 1e-9);
 }
 
+// The store's block cache takes the hottest blocks' reads: they reach no
+// device, and every share is of the rest.
+TEST(ReadOracle, TheStoresBlockCacheServesTheHottestBlocks) {
+  ReadOracle o;
+  Build(&o);
+  EXPECT_EQ(o.KeepHottestInMemory(250), 2u) << "A0 (.30) and B0 (.25); B1 no longer fits";
+  EXPECT_NEAR(o.MemoryShare(), 0.55, 1e-9);
+  // On devices: A1 .10 and A2 .05 fast, B1 .20, B2 .05 and B3 .05 slow.
+  EXPECT_NEAR(o.StartSlowShare(), 0.30 / 0.45, 1e-9);
+  std::vector<OracleShares> s = o.Shares({100});
+  EXPECT_NEAR(s[0].blocks, 0.25 / 0.45, 1e-9) << "100 bytes hold B1, the hottest block left (.20)";
+  EXPECT_NEAR(s[0].records, 0.20 / 0.45, 1e-9) << "b1 (.20) and a record of .05";
+  std::map<int, LevelReads> levels = o.Levels();
+  EXPECT_NEAR(levels[1].read_share, 0.15 / 0.45, 1e-9);
+}
+
 // A key in several tables is read from the shallowest level's, at L0 from
 // the newest, whatever the order the tables were added in.
 TEST(ReadOracle, ReadsGoToTheShallowestCopy) {
