@@ -30,8 +30,13 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int
     const Member* m = members_[d].get();
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       const ZoneSlot& s = m->zones[z];
-      // Less garbage than a copy's padding is not worth a relocation.
-      if (s.reserved || s.writer || s.readers != 0 || s.live == 0 || s.used <= s.live + kGcPaddingBlocks * m->block_size ||
+      // Less garbage than a copy's padding is not worth a relocation. A zone
+      // being read is fair game: readers keep the extents they resolved, and
+      // the reset waits until none is left in it (ReclaimZones). Passing over
+      // such zones left the garbage of a fast tier whose zones of moved blocks
+      // are read all the time (block tiering under a hot set) in place for
+      // good (docs/benchmarks.md).
+      if (s.reserved || s.writer || s.live == 0 || s.used <= s.live + kGcPaddingBlocks * m->block_size ||
           RoleOwnsZonesLocked(m, s.role) || skip->count({d, z})) {
         continue;
       }

@@ -321,25 +321,44 @@ std::vector<BlockTiering::Candidate> BlockTiering::StillWanted(const std::vector
   return ready;
 }
 
-Status BlockTiering::MoveUp(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results) {
+std::vector<RangeMove> BlockTiering::RangesOf(const std::vector<Candidate>& candidates) {
   std::vector<RangeMove> ranges;
-  for (const Candidate& c : ready) ranges.push_back(RangeMove{c.path, c.offset, c.size});
-  Status s = fs_->MigrateRanges(ranges, Tier::kFast, kMovedBlocksClass, nullptr, results);
+  for (const Candidate& c : candidates) ranges.push_back(RangeMove{c.path, c.offset, c.size});
+  return ranges;
+}
+
+Status BlockTiering::MoveUp(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results) {
+  auto move = [&] { return fs_->MigrateRanges(RangesOf(ready), Tier::kFast, kMovedBlocksClass, nullptr, results); };
+  Status s = move();
   // Refused for want of metadata room, not of the fast tier's: placement
   // must not give up a table for it, nor a zone of hot blocks go down.
   bool for_metadata = s.IsNoSpace() && MetadataFull();
   if (for_metadata && RelayoutMostSplit()) {
-    s = fs_->MigrateRanges(ranges, Tier::kFast, kMovedBlocksClass, nullptr, results);
+    s = move();
     for_metadata = s.IsNoSpace() && MetadataFull();
   }
   if (s.IsNoSpace() && !for_metadata) {
     std::lock_guard<std::mutex> l(mu_);
     ClaimShortfallLocked();
   }
-  if (s.IsNoSpace() && !for_metadata && DemoteColdestZone()) {
-    s = fs_->MigrateRanges(ranges, Tier::kFast, kMovedBlocksClass, nullptr, results);  // into the zone just emptied
-  }
+  if (s.IsNoSpace() && !for_metadata && DemoteColdestZone()) s = move();  // into the zone just emptied
   return s;
+}
+
+void BlockTiering::RetryChanged(std::vector<Candidate>* ready, std::vector<MigrateResult>* results) {
+  std::vector<Candidate> again;
+  std::vector<size_t> at;  // where each of again is in ready
+  for (size_t i = 0; i < ready->size(); i++) {
+    if ((*results)[i].status.IsBusy()) {
+      again.push_back((*ready)[i]);
+      at.push_back(i);
+    }
+  }
+  if (again.empty()) return;
+  std::vector<MigrateResult> retried;
+  // On an error they stay where they are, counted as failed.
+  if (!fs_->MigrateRanges(RangesOf(again), Tier::kFast, kMovedBlocksClass, nullptr, &retried).ok()) return;
+  for (size_t k = 0; k < at.size(); k++) (*results)[at[k]] = retried[k];
 }
 
 void BlockTiering::MoveBatch(const std::vector<Candidate>& batch) {
@@ -353,6 +372,8 @@ void BlockTiering::MoveBatch(const std::vector<Candidate>& batch) {
   limiter_.Acquire(bytes);
   std::vector<MigrateResult> results;
   Status s = MoveUp(ready, &results);
+  if (s.ok()) RetryChanged(&ready, &results);
+  RezoneIfGcRan();
   std::vector<ReadLocation> at(ready.size());
   for (size_t i = 0; s.ok() && i < ready.size(); i++) {
     if (results[i].moved) at[i] = Where(ready[i].path, ready[i].offset, ready[i].size);

@@ -63,7 +63,10 @@
 //   cost-benefit demotion: the most bytes freed per read given up; a zone
 //   emptied whole is reset without GC). At most one zone per
 //   adjust interval, so that a burst of candidates does not churn the tier;
-//   otherwise the moves pause for a fifth of a second. If the blocks then hold a zone
+//   otherwise the moves pause for a fifth of a second. (Before either, the
+//   copy up has the filesystem's GC collect the fast tier's garbage, the
+//   zones of moved blocks included: blocks sent down one by one leave
+//   holes there.) If the blocks then hold a zone
 //   or more less than their budget, placement counted on room the tables,
 //   the WAL or their overflows fill: it is asked to set aside a zone more
 //   per such failure (up to the budget again), which sends its coldest
@@ -224,6 +227,13 @@ class BlockTiering {
   // rewritten when the metadata is full, else a zone more claimed and a
   // zone of moved blocks sent down; each followed by one retry.
   Status MoveUp(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results);
+  // After MoveUp: the candidates whose table changed during the copy (Busy)
+  // are moved again, once, and their results replaced. GC, which a copy up
+  // runs when it finds no zone, moves the blocks up there of the very
+  // tables being moved, and the room it made went unused. The retry's own
+  // errors leave the first results.
+  void RetryChanged(std::vector<Candidate>* ready, std::vector<MigrateResult>* results);
+  static std::vector<RangeMove> RangesOf(const std::vector<Candidate>& candidates);
   // Where the range is now; found is false if the file is gone.
   ReadLocation Where(const std::string& path, uint64_t offset, uint64_t size);
   bool OnSlowTier(const std::string& path, uint64_t offset, uint64_t size);
@@ -243,6 +253,15 @@ class BlockTiering {
   void Demote(const std::vector<std::pair<std::string, uint64_t>>& keys);
   // Forgets promoted blocks whose table is gone (their bytes went with it).
   void ForgetDeadTables();
+  // GC moves blocks between zones of their class (to collect the holes
+  // blocks sent down one by one leave): when it ran since the last call,
+  // each promoted block's zone is found again from its table's extents, so
+  // that the zone demotion weighs zones as they are (the mover's thread,
+  // after its moves).
+  void RezoneIfGcRan();
+  // Sets the zone of each of path's promoted blocks from the table's
+  // extents. mu_ held.
+  void RezoneLocked(const std::string& path, const std::vector<Extent>& extents);
   // Drops path's blocks from promoted_ and the budget. mu_ held.
   void ForgetPromotedLocked(const std::string& path);
   // promoted_ changes only through these, which keep resident_bytes,
@@ -297,6 +316,7 @@ class BlockTiering {
   std::map<uint64_t, uint64_t> zone_held_;         // moved bytes per Promoted::zone
   std::map<std::string, uint64_t> splits_;  // moves made per table since it was last rewritten
   uint64_t metadata_refusals_seen_ = 0;      // FsStats::range_moves_refused at the last look
+  uint64_t gc_zones_seen_ = 0;               // FsStats::gc_zones_freed at the last look (the thread's)
   std::set<std::pair<std::string, uint64_t>> known_fast_;  // hot blocks found on the fast tier
   std::map<uint64_t, ZoneReads> zone_reads_;  // reads of moved blocks, by Promoted::zone
   uint64_t filling_zone_ = kNoZone;           // the zone of the last move up

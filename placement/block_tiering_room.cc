@@ -201,6 +201,48 @@ void BlockTiering::ForgetDeadTables() {
   }
 }
 
+void BlockTiering::RezoneIfGcRan() {
+  const uint64_t gc_zones = fs_->Stats().gc_zones_freed;
+  if (gc_zones == gc_zones_seen_) return;
+  gc_zones_seen_ = gc_zones;
+  std::set<std::string> paths;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (const auto& [path, blocks] : promoted_) paths.insert(path);
+  }
+  for (const std::string& path : paths) {
+    FileStat st;
+    if (!fs_->Stat(path, &st).ok()) continue;  // ForgetDeadTables' to forget
+    std::lock_guard<std::mutex> l(mu_);
+    RezoneLocked(path, st.extents);
+  }
+}
+
+void BlockTiering::RezoneLocked(const std::string& path, const std::vector<Extent>& extents) {
+  auto table = promoted_.find(path);
+  if (table == promoted_.end()) return;
+  std::vector<uint64_t> starts;  // file offset of each extent
+  uint64_t at = 0;
+  for (const Extent& e : extents) {
+    starts.push_back(at);
+    at += e.length;
+  }
+  for (auto& [offset, p] : table->second) {
+    auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+    if (it == starts.begin()) continue;
+    const Extent& e = extents[static_cast<size_t>(it - starts.begin()) - 1];
+    const bool fast = fs_->superblock().members[e.device].tier == Tier::kFast;
+    const uint64_t zone = fast ? uint64_t{e.device} << 32 | e.zone : kNoZone;
+    if (zone == p.zone) continue;
+    if (p.zone != kNoZone) {
+      auto z = zone_held_.find(p.zone);
+      if (z != zone_held_.end() && (z->second -= std::min(z->second, p.fast_bytes)) == 0) zone_held_.erase(z);
+    }
+    if (zone != kNoZone) zone_held_[zone] += p.fast_bytes;
+    p.zone = zone;
+  }
+}
+
 void BlockTiering::ForgetPromotedLocked(const std::string& path) {
   auto table = promoted_.find(path);
   if (table == promoted_.end()) return;
