@@ -4,8 +4,8 @@
 // takes `keys` insertions, then becomes the older one and the oldest is
 // cleared, so a key is remembered for between `keys` and twice that many
 // later misses. A key never remembered is reported seen with a small
-// probability (two bits per key out of eight per key: about 5% at a full
-// generation), which only admits a block on its first miss.
+// probability (two bits per key out of eight per key: about 5% for each full
+// generation, so under a tenth), which only admits a block on its first miss.
 //
 // Replaces a set and a FIFO of hashes, whose node allocations made the check
 // of every miss a few percent of a uniform read phase's CPU (HyperDB's

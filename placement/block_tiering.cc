@@ -345,12 +345,12 @@ Status BlockTiering::MoveUp(const std::vector<Candidate>& ready, std::vector<Mig
   return s;
 }
 
-void BlockTiering::RetryChanged(std::vector<Candidate>* ready, std::vector<MigrateResult>* results) {
+void BlockTiering::RetryChanged(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results) {
   std::vector<Candidate> again;
   std::vector<size_t> at;  // where each of again is in ready
-  for (size_t i = 0; i < ready->size(); i++) {
+  for (size_t i = 0; i < ready.size(); i++) {
     if ((*results)[i].status.IsBusy()) {
-      again.push_back((*ready)[i]);
+      again.push_back(ready[i]);
       at.push_back(i);
     }
   }
@@ -372,7 +372,7 @@ void BlockTiering::MoveBatch(const std::vector<Candidate>& batch) {
   limiter_.Acquire(bytes);
   std::vector<MigrateResult> results;
   Status s = MoveUp(ready, &results);
-  if (s.ok()) RetryChanged(&ready, &results);
+  if (s.ok()) RetryChanged(ready, &results);
   RezoneIfGcRan();
   std::vector<ReadLocation> at(ready.size());
   for (size_t i = 0; s.ok() && i < ready.size(); i++) {

@@ -229,10 +229,11 @@ class BlockTiering {
   Status MoveUp(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results);
   // After MoveUp: the candidates whose table changed during the copy (Busy)
   // are moved again, once, and their results replaced. GC, which a copy up
-  // runs when it finds no zone, moves the blocks up there of the very
-  // tables being moved, and the room it made went unused. The retry's own
-  // errors leave the first results.
-  void RetryChanged(std::vector<Candidate>* ready, std::vector<MigrateResult>* results);
+  // runs when it finds no zone, may move the blocks up there of the very
+  // tables being moved (it no longer passes over the zones the copy pins),
+  // and the room it made would go unused. The retry's own errors leave the
+  // first results.
+  void RetryChanged(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results);
   static std::vector<RangeMove> RangesOf(const std::vector<Candidate>& candidates);
   // Where the range is now; found is false if the file is gone.
   ReadLocation Where(const std::string& path, uint64_t offset, uint64_t size);
