@@ -114,9 +114,9 @@ Status FsImpl::CollectFastGarbageFor(CopyTarget* target, uint64_t* used, uint64_
       uint32_t freed = 0;
       Status s = CollectGarbageOn(2, &freed, static_cast<int32_t>(d));
       if (!s.ok() && !s.IsNoSpace()) return s;
-      // It also reset zones emptied before whose last reads have ended since
-      // (a zone being read is reset only once none is left in it, as a
-      // victim a copy from it pinned): a look even when it freed none.
+      // It also resets the zones emptied earlier whose reads have ended
+      // since (a zone is reset only once no read is left in it, and a victim
+      // this very copy reads from is one): look again even if it freed none.
       {
         std::lock_guard<std::mutex> l(mu_);
         found = NextCopyZoneLocked(target, used, room);
