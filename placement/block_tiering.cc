@@ -253,7 +253,7 @@ void BlockTiering::Run() {
       // every range under the heat's lock, which every read takes).
       if (std::chrono::steady_clock::now() >= next_threshold) {
         threshold_ = heat_.HotThreshold(budget_);
-        ForgetDeadTables();
+        CheckPromotedTables(GcRanSinceLastLook());
         next_threshold = std::chrono::steady_clock::now() + std::chrono::seconds(1);
       }
       if (std::chrono::steady_clock::now() >= next_adjust || enough_reads) {
@@ -345,7 +345,7 @@ Status BlockTiering::MoveUp(const std::vector<Candidate>& ready, std::vector<Mig
   return s;
 }
 
-void BlockTiering::RetryChanged(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results) {
+bool BlockTiering::RetryChanged(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results) {
   std::vector<Candidate> again;
   std::vector<size_t> at;  // where each of again is in ready
   for (size_t i = 0; i < ready.size(); i++) {
@@ -354,11 +354,13 @@ void BlockTiering::RetryChanged(const std::vector<Candidate>& ready, std::vector
       at.push_back(i);
     }
   }
-  if (again.empty()) return;
+  if (again.empty()) return false;
   std::vector<MigrateResult> retried;
   // On an error they stay where they are, counted as failed.
-  if (!fs_->MigrateRanges(RangesOf(again), Tier::kFast, kMovedBlocksClass, nullptr, &retried).ok()) return;
-  for (size_t k = 0; k < at.size(); k++) (*results)[at[k]] = retried[k];
+  if (fs_->MigrateRanges(RangesOf(again), Tier::kFast, kMovedBlocksClass, nullptr, &retried).ok()) {
+    for (size_t k = 0; k < at.size(); k++) (*results)[at[k]] = retried[k];
+  }
+  return true;
 }
 
 void BlockTiering::MoveBatch(const std::vector<Candidate>& batch) {
@@ -372,8 +374,9 @@ void BlockTiering::MoveBatch(const std::vector<Candidate>& batch) {
   limiter_.Acquire(bytes);
   std::vector<MigrateResult> results;
   Status s = MoveUp(ready, &results);
-  if (s.ok()) RetryChanged(ready, &results);
-  RezoneIfGcRan();
+  // GC moved blocks of this batch's tables: their zones are found again
+  // now, not at the next second's look (the zone demotion may come first).
+  if (s.ok() && RetryChanged(ready, &results) && GcRanSinceLastLook()) CheckPromotedTables(/*rezone=*/true);
   std::vector<ReadLocation> at(ready.size());
   for (size_t i = 0; s.ok() && i < ready.size(); i++) {
     if (results[i].moved) at[i] = Where(ready[i].path, ready[i].offset, ready[i].size);
@@ -393,7 +396,7 @@ void BlockTiering::MoveBatch(const std::vector<Candidate>& batch) {
       stats_.failed_moves++;  // the table changed or went meanwhile
       continue;
     }
-    const uint64_t zone = at[i].found && !at[i].slow ? uint64_t{at[i].device} << 32 | at[i].zone : kNoZone;
+    const uint64_t zone = at[i].found && !at[i].slow ? ZoneKey(at[i].device, at[i].zone) : kNoZone;
     AddPromotedLocked({c.path, c.offset}, Promoted{c.size, results[i].bytes, c.lo, c.hi, zone});
     splits_[c.path]++;
     filling_zone_ = zone;
@@ -408,7 +411,7 @@ void BlockTiering::AdoptMovedBlocks() {
   std::set<uint64_t> moved_zones;
   for (const ZoneReport& z : zones) {
     if (z.role == kMovedBlocksClass && z.live_bytes > 0 && fs_->superblock().members[z.device].tier == Tier::kFast) {
-      moved_zones.insert(uint64_t{z.device} << 32 | z.zone);
+      moved_zones.insert(ZoneKey(z.device, z.zone));
     }
   }
   if (moved_zones.empty()) return;
@@ -419,7 +422,7 @@ void BlockTiering::AdoptMovedBlocks() {
     uint64_t at = 0;
     Promoted* run = nullptr;  // the adopted run the previous extent ended
     for (const Extent& e : st.extents) {
-      const uint64_t zone = uint64_t{e.device} << 32 | e.zone;
+      const uint64_t zone = ZoneKey(e.device, e.zone);
       if (!moved_zones.count(zone)) {
         run = nullptr;
       } else if (run != nullptr && run->zone == zone) {

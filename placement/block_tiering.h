@@ -204,6 +204,8 @@ class BlockTiering {
     bool retention = false;
   };
   static constexpr uint64_t kNoZone = ~uint64_t{0};
+  // How zones are named in zone_held_, zone_reads_ and Promoted::zone.
+  static uint64_t ZoneKey(uint32_t device, uint32_t zone) { return uint64_t{device} << 32 | zone; }
   struct Promoted {
     uint64_t size = 0;        // the table block's bytes
     uint64_t fast_bytes = 0;  // what its move copied (less than size if part was up already)
@@ -232,8 +234,8 @@ class BlockTiering {
   // runs when it finds no zone, may move the blocks up there of the very
   // tables being moved (it no longer passes over the zones the copy pins),
   // and the room it made would go unused. The retry's own errors leave the
-  // first results.
-  void RetryChanged(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results);
+  // first results. True if any was moved again.
+  bool RetryChanged(const std::vector<Candidate>& ready, std::vector<MigrateResult>* results);
   static std::vector<RangeMove> RangesOf(const std::vector<Candidate>& candidates);
   // Where the range is now; found is false if the file is gone.
   ReadLocation Where(const std::string& path, uint64_t offset, uint64_t size);
@@ -252,17 +254,23 @@ class BlockTiering {
   void FindColdest();
   // Moves promoted blocks ((path, offset) keys) back down, together.
   void Demote(const std::vector<std::pair<std::string, uint64_t>>& keys);
-  // Forgets promoted blocks whose table is gone (their bytes went with it).
-  void ForgetDeadTables();
-  // GC moves blocks between zones of their class (to collect the holes
-  // blocks sent down one by one leave): when it ran since the last call,
-  // each promoted block's zone is found again from its table's extents, so
-  // that the zone demotion weighs zones as they are (the mover's thread,
-  // after its moves).
-  void RezoneIfGcRan();
+  // One look at each table with promoted blocks: forgets the blocks of
+  // those gone (their bytes went with them) and, if rezone, finds the zone
+  // of each block of the others again from the table's extents. GC moves
+  // blocks between zones of their class (to collect the holes blocks sent
+  // down one by one leave), and the zone demotion must weigh zones as they
+  // are. The mover's thread.
+  void CheckPromotedTables(bool rezone);
+  // Whether GC emptied a zone since the last call (FsStats::gc_zones_freed;
+  // the filesystem's stats walk its files, so not on every move).
+  bool GcRanSinceLastLook();
   // Sets the zone of each of path's promoted blocks from the table's
   // extents. mu_ held.
   void RezoneLocked(const std::string& path, const std::vector<Extent>& extents);
+  // A promoted block's bytes join or leave zone's total in zone_held_
+  // (nothing for kNoZone). mu_ held.
+  void HoldInZoneLocked(uint64_t zone, uint64_t bytes);
+  void ReleaseFromZoneLocked(uint64_t zone, uint64_t bytes);
   // Drops path's blocks from promoted_ and the budget. mu_ held.
   void ForgetPromotedLocked(const std::string& path);
   // promoted_ changes only through these, which keep resident_bytes,

@@ -149,7 +149,7 @@ bool BlockTiering::DemoteColdestZone() {
 void BlockTiering::AddPromotedLocked(const std::pair<std::string, uint64_t>& key, Promoted p) {
   ErasePromotedLocked(key.first, key.second);
   stats_.resident_bytes += p.fast_bytes;
-  if (p.zone != kNoZone) zone_held_[p.zone] += p.fast_bytes;
+  HoldInZoneLocked(p.zone, p.fast_bytes);
   promoted_[key.first].emplace(key.second, std::move(p));
   promoted_count_++;
 }
@@ -168,13 +168,20 @@ void BlockTiering::ErasePromotedLocked(const std::string& path, uint64_t offset)
   if (it == table->second.end()) return;
   const Promoted& p = it->second;
   stats_.resident_bytes -= std::min(stats_.resident_bytes, p.fast_bytes);
-  if (p.zone != kNoZone) {
-    auto z = zone_held_.find(p.zone);
-    if (z != zone_held_.end() && (z->second -= std::min(z->second, p.fast_bytes)) == 0) zone_held_.erase(z);
-  }
+  ReleaseFromZoneLocked(p.zone, p.fast_bytes);
   table->second.erase(it);
   promoted_count_--;
   if (table->second.empty()) promoted_.erase(table);
+}
+
+void BlockTiering::HoldInZoneLocked(uint64_t zone, uint64_t bytes) {
+  if (zone != kNoZone) zone_held_[zone] += bytes;
+}
+
+void BlockTiering::ReleaseFromZoneLocked(uint64_t zone, uint64_t bytes) {
+  if (zone == kNoZone) return;
+  auto z = zone_held_.find(zone);
+  if (z != zone_held_.end() && (z->second -= std::min(z->second, bytes)) == 0) zone_held_.erase(z);
 }
 
 void BlockTiering::RotateZoneReads() {
@@ -186,7 +193,7 @@ void BlockTiering::RotateZoneReads() {
   }
 }
 
-void BlockTiering::ForgetDeadTables() {
+void BlockTiering::CheckPromotedTables(bool rezone) {
   std::set<std::string> paths;
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -194,28 +201,22 @@ void BlockTiering::ForgetDeadTables() {
   }
   for (const std::string& path : paths) {
     FileStat st;
-    if (fs_->Stat(path, &st).ok()) continue;
+    const bool alive = fs_->Stat(path, &st).ok();
     std::lock_guard<std::mutex> l(mu_);
+    if (alive) {
+      if (rezone) RezoneLocked(path, st.extents);
+      continue;
+    }
     splits_.erase(path);
     ForgetPromotedLocked(path);
   }
 }
 
-void BlockTiering::RezoneIfGcRan() {
+bool BlockTiering::GcRanSinceLastLook() {
   const uint64_t gc_zones = fs_->Stats().gc_zones_freed;
-  if (gc_zones == gc_zones_seen_) return;
+  const bool ran = gc_zones != gc_zones_seen_;
   gc_zones_seen_ = gc_zones;
-  std::set<std::string> paths;
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    for (const auto& [path, blocks] : promoted_) paths.insert(path);
-  }
-  for (const std::string& path : paths) {
-    FileStat st;
-    if (!fs_->Stat(path, &st).ok()) continue;  // ForgetDeadTables' to forget
-    std::lock_guard<std::mutex> l(mu_);
-    RezoneLocked(path, st.extents);
-  }
+  return ran;
 }
 
 void BlockTiering::RezoneLocked(const std::string& path, const std::vector<Extent>& extents) {
@@ -232,13 +233,10 @@ void BlockTiering::RezoneLocked(const std::string& path, const std::vector<Exten
     if (it == starts.begin()) continue;
     const Extent& e = extents[static_cast<size_t>(it - starts.begin()) - 1];
     const bool fast = fs_->superblock().members[e.device].tier == Tier::kFast;
-    const uint64_t zone = fast ? uint64_t{e.device} << 32 | e.zone : kNoZone;
+    const uint64_t zone = fast ? ZoneKey(e.device, e.zone) : kNoZone;
     if (zone == p.zone) continue;
-    if (p.zone != kNoZone) {
-      auto z = zone_held_.find(p.zone);
-      if (z != zone_held_.end() && (z->second -= std::min(z->second, p.fast_bytes)) == 0) zone_held_.erase(z);
-    }
-    if (zone != kNoZone) zone_held_[zone] += p.fast_bytes;
+    ReleaseFromZoneLocked(p.zone, p.fast_bytes);
+    HoldInZoneLocked(zone, p.fast_bytes);
     p.zone = zone;
   }
 }
