@@ -86,6 +86,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "fs/filesystem.h"
@@ -252,12 +253,13 @@ class LevelInference : public IoObserver {
   uint64_t subscription_ = 0;
   std::mutex mu_;
   std::map<std::string, Table> tables_;  // tables whose level a hint named
-  std::map<std::string, Scan> scans_;    // reads of those tables
+  // Hashed: every read of a table looks these up.
+  std::unordered_map<std::string, Scan> scans_;    // reads of those tables
   std::map<std::string, Pending> pending_;  // new tables before their first append
-  std::map<std::string, uint64_t> sizes_;  // bytes appended to tables since the mount
+  std::unordered_map<std::string, uint64_t> sizes_;  // bytes appended to tables since the mount
   std::map<std::string, Store> stores_;  // by directory
   std::map<int64_t, Job> jobs_;          // inferred compactions running
-  std::map<std::string, int64_t> input_of_;  // input table -> its job
+  std::unordered_map<std::string, int64_t> input_of_;  // input table -> its job
   std::map<std::string, int64_t> output_of_;  // output table -> its job
   int64_t next_job_ = kInferredJobBase;
 };
