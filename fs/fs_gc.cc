@@ -249,7 +249,7 @@ uint64_t FsImpl::SwitchToCopies(ZoneRole role, const std::vector<std::shared_ptr
       AddLiveLocked(c.old, -1);
       for (const Extent& p : c.pieces) {
         AddLiveLocked(p, +1);
-        members_[p.device]->zones[p.zone].role = role;
+        SetCopiedZoneClassLocked(p, role);
       }
       std::vector<Extent>& extents = ino->extents;
       extents.erase(extents.begin() + static_cast<long>(i));

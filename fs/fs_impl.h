@@ -108,6 +108,9 @@ struct ZoneSlot {
   // copy of the member and is refused.
   bool table_known = false;
   uint32_t table_crc = 0;
+  // Its role came from a copy (migration or GC) and the journal holds it
+  // (op 21), so that a remount gives it back rather than its files' class.
+  bool class_recorded = false;
 };
 
 struct Member {
@@ -362,6 +365,9 @@ class FsImpl : public Filesystem {
   // writers (and their room), partly written, dead but not yet reset, full.
   std::string DescribeZonesLocked() const;
   void AddLiveLocked(const Extent& e, int sign);
+  // Gives the zone of piece, which a copy wrote, the class role, and
+  // journals it (op 21) the first time since the zone's reset.
+  void SetCopiedZoneClassLocked(const Extent& piece, ZoneRole role);
   Status FlushDirtyDevices();
   Status CommitAndReclaim();
   // Asks the zone lender (SetZoneLender) to give zones back to a writer of

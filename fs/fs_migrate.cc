@@ -63,7 +63,7 @@ std::vector<Extent> FsImpl::SwitchMovedLocked(const std::vector<Extent>& pieces,
       AddLiveLocked(pieces[i], -1);
       for (const Extent& p : moved[next].pieces) {
         AddLiveLocked(p, +1);
-        members_[p.device]->zones[p.zone].role = zone_class;
+        SetCopiedZoneClassLocked(p, zone_class);
         after.push_back(p);
       }
       next++;

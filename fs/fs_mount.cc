@@ -283,6 +283,19 @@ Status FsImpl::LoadZones(const MetadataImage& image) {
       // A data zone keeps room for its trailer; one sealed (or whose trailer
       // was written but not yet recorded) takes no more data.
       slot.capacity = m->data_capacity;
+      auto zone_class = image.zone_classes().find({d, z.index});
+      if (zone_class != image.zone_classes().end() && slot.used > 0) {
+        slot.role = zone_class->second;  // a copy's class; its files' own may differ
+        slot.class_recorded = true;
+      } else if (zone_class != image.zone_classes().end() && !options_.read_only) {
+        // Empty (a reset the journal missed): the class must not pass to
+        // whatever writes the zone next.
+        MetadataOp forget;
+        forget.type = MetadataOp::Type::kBlockSums;
+        forget.device = d;
+        forget.zone = z.index;
+        journal_->Add(forget);
+      }
       if (sums == image.zone_sums().end() || slot.used == 0) continue;  // empty (a reset the journal missed)
       const uint64_t written = slot.used;
       slot.used = std::min(slot.used, slot.capacity);  // data bytes (a trailer follows them)
@@ -444,7 +457,8 @@ Status FsImpl::AdoptExtents(Inode* ino) {
       ino->attr_dirty = true;
       return Status::OK();
     }
-    members_[e.device]->zones[e.zone].role = ino->role;
+    ZoneSlot& slot = members_[e.device]->zones[e.zone];
+    if (!slot.class_recorded) slot.role = ino->role;
     AddLiveLocked(e, +1);
   }
   return Status::OK();

@@ -28,6 +28,22 @@ void FsImpl::AddLiveLocked(const Extent& e, int sign) {
   }
 }
 
+void FsImpl::SetCopiedZoneClassLocked(const Extent& piece, ZoneRole role) {
+  ZoneSlot& slot = members_[piece.device]->zones[piece.zone];
+  slot.role = role;
+  if (slot.class_recorded) return;
+  // Without the record a remount would give the zone the class of whichever
+  // of its files it met last: a zone of blocks moved up from many tables
+  // would read back as a table zone, which the moves' owner no longer finds.
+  MetadataOp op;
+  op.type = MetadataOp::Type::kZoneClass;
+  op.device = piece.device;
+  op.zone = piece.zone;
+  op.inode.role = role;
+  journal_->Add(op);
+  slot.class_recorded = true;
+}
+
 DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
   DeviceSpace sp;
   sp.index = device;
@@ -411,7 +427,7 @@ void FsImpl::ReclaimZones() {
       s.role = ZoneRole::kFree;
       s.dead_generation = 0;
       s.capacity = m->data_capacity;  // a zone from before checksums gets a trailer's room too
-      if (s.checksummed || s.sealed) {  // the journal forgets its checksums
+      if (s.checksummed || s.sealed || s.class_recorded) {  // the journal forgets its checksums and class
         MetadataOp forget;
         forget.type = MetadataOp::Type::kBlockSums;
         forget.device = d;
@@ -419,7 +435,7 @@ void FsImpl::ReclaimZones() {
         journal_->Add(forget);
       }
       s.checksummed = false;
-      s.sealed = s.table_known = s.shared_overflow = false;
+      s.sealed = s.table_known = s.shared_overflow = s.class_recorded = false;
       s.crcs.clear();
       std::lock_guard<std::mutex> sl(stats_mu_);
       stats_.zone_resets++;

@@ -146,6 +146,11 @@ void EncodeOp(const MetadataOp& op, std::string* dst) {
       break;
     case MetadataOp::Type::kSetHintsV1:  // DecodeOp turns it into op 16: never held, never written
       break;
+    case MetadataOp::Type::kZoneClass:
+      PutFixed32(dst, op.device);
+      PutFixed32(dst, op.zone);
+      dst->push_back(static_cast<char>(in.role));
+      break;
     case MetadataOp::Type::kSetTag:
       PutFixed64(dst, in.id);
       PutLengthPrefixed(dst, in.tag);
@@ -296,6 +301,15 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       d.GetFixed32(&op->block);
       if (op->type == MetadataOp::Type::kZoneSealedTable) d.GetFixed32(&op->table_crc);
       break;
+    case MetadataOp::Type::kZoneClass: {
+      std::string_view role;
+      d.GetFixed32(&op->device);
+      d.GetFixed32(&op->zone);
+      if (!d.GetBytes(1, &role)) break;
+      in.role = static_cast<ZoneRole>(role[0]);
+      if (!IsFileClass(in.role)) return Status::Corruption("metadata op: bad zone class");
+      break;
+    }
     case MetadataOp::Type::kSetHintsV1: {
       // The layer above chose these fields; the filesystem keeps their bytes
       // as a version-0 tag and never reads them.
@@ -378,6 +392,7 @@ Status MetadataImage::Apply(const MetadataOp& op) {
     case MetadataOp::Type::kBlockSums:
     case MetadataOp::Type::kZoneSealed:
     case MetadataOp::Type::kZoneSealedTable:
+    case MetadataOp::Type::kZoneClass:
       return ApplyZoneOp(op);
     case MetadataOp::Type::kSetPolicy:
       policy_ = op.name;
@@ -542,6 +557,7 @@ Status MetadataImage::ApplyZoneOp(const MetadataOp& op) {
       sums.crcs.resize(op.block);  // blocks written again after a reset
       sums.crcs.insert(sums.crcs.end(), op.crcs.begin(), op.crcs.end());
       if (op.block == 0) sums.sealed = sums.table_known = false;
+      if (op.block == 0 && op.crcs.empty()) zone_classes_.erase(key);  // the zone was reset
       if (sums.crcs.empty()) zone_sums_.erase(key);
       return Status::OK();
     }
@@ -554,6 +570,9 @@ Status MetadataImage::ApplyZoneOp(const MetadataOp& op) {
       sums.table_crc = op.table_crc;
       return Status::OK();
     }
+    case MetadataOp::Type::kZoneClass:
+      zone_classes_[std::make_pair(op.device, op.zone)] = op.inode.role;
+      return Status::OK();
     default:
       break;
   }

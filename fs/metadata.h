@@ -145,6 +145,9 @@ struct MetadataOp {
     kReplaceExtents = 18,  // inode.id, from_index, replaced, inode.size, mtime_ns, extents: the
                            // extents [from_index, from_index + replaced) give way to these (an
                            // overwrite: its cost is the pieces it changed, not the list after them)
+    // (Wire codes 19 and 20 are ops 5 and 18 written compact, metadata.cc.)
+    kZoneClass = 21,  // device, zone, inode.role: the class a copy (migration or GC) gave the
+                      // zone, which may not be its files' own; forgotten at the zone's reset
   };
   Type type = Type::kCreateInode;
   InodeRecord inode;
@@ -204,6 +207,9 @@ class MetadataImage {
   // (device, zone) -> block checksums, for data zones written since format
   // version 2 (zones without an entry were written before, or are empty).
   const std::map<std::pair<uint32_t, uint32_t>, ZoneSums>& zone_sums() const { return zone_sums_; }
+  // (device, zone) -> the class op 21 gave it, for zones a copy wrote and no
+  // reset has emptied since.
+  const std::map<std::pair<uint32_t, uint32_t>, ZoneRole>& zone_classes() const { return zone_classes_; }
   uint64_t max_inode_id() const { return inodes_.empty() ? 0 : inodes_.rbegin()->first; }
 
  private:
@@ -217,6 +223,7 @@ class MetadataImage {
   std::map<std::string, std::string> attributes_;
   std::map<std::pair<uint32_t, uint32_t>, ZoneOwner> owners_;
   std::map<std::pair<uint32_t, uint32_t>, ZoneSums> zone_sums_;
+  std::map<std::pair<uint32_t, uint32_t>, ZoneRole> zone_classes_;
 };
 
 }  // namespace hintfs

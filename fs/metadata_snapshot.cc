@@ -65,6 +65,14 @@ void MetadataImage::SnapshotOps(std::vector<MetadataOp>* ops) const {
     }
     ops->push_back(z);
   }
+  for (const auto& [key, role] : zone_classes_) {
+    MetadataOp c;
+    c.type = MetadataOp::Type::kZoneClass;
+    c.device = key.first;
+    c.zone = key.second;
+    c.inode.role = role;
+    ops->push_back(c);
+  }
   for (const auto& [key, owner] : owners_) {
     MetadataOp o;
     o.type = MetadataOp::Type::kZoneOwner;

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "fs/device/fault_injection.h"
+#include "fs/metadata.h"
 #include "tests/fs/fs_fixture.h"
 
 namespace hintfs {
@@ -535,6 +536,87 @@ TEST_F(MigrateTest, RangesMovedIntoAClassShareItsZones) {
   Remount();
   for (int i = 0; i < 4; i++) EXPECT_EQ(ReadFile("/f" + std::to_string(i)), data[i]);
   ExpectClean();
+}
+
+// The class a copy gives a zone is journaled: a remount gives it back, not
+// the class of the zone's files (blocks moved up from many tables must stay
+// found as moved blocks, and take no table's appends).
+TEST_F(MigrateTest, ZonesKeepTheClassTheirCopiesGaveThemAcrossRemounts) {
+  Format();
+  std::mt19937_64 rng(11);
+  const ZoneRole moved = FileClass(7);
+  std::vector<std::string> data;
+  for (int i = 0; i < 3; i++) {
+    data.push_back(Random(&rng, 60000));
+    WriteFile("/g" + std::to_string(i), data.back());
+    MigrateResult r;
+    ASSERT_OK(fs_->MigrateRange("/g" + std::to_string(i), 8192, 8192, Tier::kSlow, moved, nullptr, &r));
+    ASSERT_TRUE(r.moved);
+  }
+  auto moved_zones = [&] {
+    std::set<std::pair<uint32_t, uint32_t>> zones;
+    std::vector<ZoneReport> reports;
+    EXPECT_OK(fs_->Zones(&reports));
+    for (const ZoneReport& z : reports) {
+      if (z.role == moved && z.live_bytes > 0) zones.emplace(z.device, z.zone);
+    }
+    return zones;
+  };
+  const auto before = moved_zones();
+  ASSERT_EQ(before.size(), 1u);
+  Remount();
+  EXPECT_EQ(moved_zones(), before) << "the zone read back with its files' class";
+  for (int i = 0; i < 3; i++) EXPECT_EQ(ReadFile("/g" + std::to_string(i)), data[i]);
+  ExpectClean();
+}
+
+TEST(ZoneClassOpTest, RoundTripsIsForgottenAtResetAndRejectsBadClasses) {
+  MetadataOp op;
+  op.type = MetadataOp::Type::kZoneClass;
+  op.device = 1;
+  op.zone = 9;
+  op.inode.role = FileClass(7);
+  std::string bytes;
+  EncodeOp(op, &bytes);
+  std::string_view in(bytes);
+  MetadataOp back;
+  ASSERT_OK(DecodeOp(&in, &back));
+  EXPECT_TRUE(in.empty());
+  EXPECT_EQ(back.type, MetadataOp::Type::kZoneClass);
+  EXPECT_EQ(back.device, 1u);
+  EXPECT_EQ(back.zone, 9u);
+  EXPECT_EQ(back.inode.role, FileClass(7));
+  MetadataImage image;
+  ASSERT_OK(image.Apply(back));
+  ASSERT_EQ(image.zone_classes().size(), 1u);
+  // A snapshot carries it.
+  std::vector<MetadataOp> ops;
+  image.SnapshotOps(&ops);
+  MetadataImage again;
+  for (const MetadataOp& o : ops) ASSERT_OK(again.Apply(o));
+  EXPECT_EQ(again.zone_classes(), image.zone_classes());
+  // Checksums written from block 0 keep it; the zone's reset forgets it.
+  MetadataOp sums;
+  sums.type = MetadataOp::Type::kBlockSums;
+  sums.device = 1;
+  sums.zone = 9;
+  sums.crcs = {1, 2};
+  ASSERT_OK(image.Apply(sums));
+  EXPECT_EQ(image.zone_classes().size(), 1u);
+  sums.crcs.clear();
+  ASSERT_OK(image.Apply(sums));
+  EXPECT_TRUE(image.zone_classes().empty());
+  // The filesystem's own roles are no class a copy gives.
+  for (ZoneRole bad : {ZoneRole::kFree, ZoneRole::kMetadata, ZoneRole::kSuperblock, FileClass(16)}) {
+    op.inode.role = bad;
+    bytes.clear();
+    EncodeOp(op, &bytes);
+    in = bytes;
+    EXPECT_TRUE(DecodeOp(&in, &back).IsCorruption()) << static_cast<int>(bad);
+  }
+  bytes.resize(bytes.size() - 1);  // cut short
+  in = bytes;
+  EXPECT_FALSE(DecodeOp(&in, &back).ok());
 }
 
 // A copy to a fast tier whose zones are full but partly dead collects that

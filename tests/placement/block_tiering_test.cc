@@ -57,6 +57,19 @@ class BlockTieringTest : public test::FsTest {
     bo.adjust_reads = 0;
     tiering_ = std::make_unique<BlockTiering>(fs_.get(), bo);
   }
+  // Unmounts and mounts the filesystem again, as the next run of a store
+  // would; the tiering is gone (NewTiering makes the next one).
+  void RemountFs() {
+    tiering_->Stop();
+    tiering_.reset();
+    keeper_->Detach();
+    ASSERT_OK(fs_->Unmount());
+    MountOptions o;
+    o.policy = std::make_shared<test::SlowOnlyPolicy>();
+    o.observer = keeper_;
+    Mount(o);
+    ASSERT_OK(keeper_->Attach(fs_.get()));
+  }
   void TearDown() override {
     if (tiering_) tiering_->Stop();
     if (keeper_) keeper_->Detach();
@@ -596,6 +609,7 @@ TEST_F(BlockTieringTest, BlocksAnEarlierMountMovedUpAreAdoptedAndGoDownFirst) {
   const uint64_t resident = tiering_->stats().resident_bytes;
   ASSERT_EQ(tiering_->stats().promoted_blocks, 2u);
 
+  RemountFs();
   NewTiering(1 << 20, false, /*adaptive=*/true);
   tiering_->Start();
   EXPECT_EQ(tiering_->stats().resident_bytes, resident) << "adopted";
