@@ -15,14 +15,26 @@ class Uniform : public KeyChooser {
   }
 };
 
+// YCSB's scrambled Zipfian: ranks hashed over a key space fixed when the
+// chooser is made (the records loaded and those the run is expected to
+// insert), and drawn again while they name a record not inserted yet. So a
+// rank names the same record all run long: hashed over the records that
+// exist now, every insert would move every hot key.
 class Scrambled : public KeyChooser {
  public:
-  Scrambled(uint64_t n, double theta) : ranks_(n, theta) {}
+  Scrambled(uint64_t space, double theta) : space_(std::max<uint64_t>(space, 1)), ranks_(space_, theta) {}
   uint64_t Next(std::mt19937_64* rng, uint64_t records) override {
-    return Fnv64(ranks_.Next(rng)) % records;
+    uint64_t key = 0;
+    for (int tries = 0; tries < kMaxTries; tries++) {
+      key = Fnv64(ranks_.Next(rng)) % space_;
+      if (key < records) return key;
+    }
+    return key % records;  // far fewer records than the space: any will do
   }
 
  private:
+  static constexpr int kMaxTries = 64;
+  uint64_t space_;
   ZipfianRanks ranks_;
 };
 
@@ -81,9 +93,9 @@ bool IsKeyDistribution(const std::string& name) {
   return name == "uniform" || name == "zipfian" || name == "latest" || name == "hotspot";
 }
 
-std::unique_ptr<KeyChooser> NewKeyChooser(const KeyDistribution& d, uint64_t records_hint) {
+std::unique_ptr<KeyChooser> NewKeyChooser(const KeyDistribution& d, uint64_t records_hint, uint64_t new_keys_hint) {
   if (d.name == "uniform") return std::make_unique<Uniform>();
-  if (d.name == "zipfian") return std::make_unique<Scrambled>(records_hint, d.theta);
+  if (d.name == "zipfian") return std::make_unique<Scrambled>(records_hint + new_keys_hint, d.theta);
   if (d.name == "latest") return std::make_unique<Latest>(records_hint, d.theta);
   if (d.name == "hotspot") return std::make_unique<Hotspot>(HotRecords(d, records_hint), d.hot_ops);
   return nullptr;

@@ -55,8 +55,12 @@ bool IsKeyDistribution(const std::string& name);
 
 // records_hint is the number of records loaded: it sizes the zipfian
 // tables and the hotspot's hot set (records [0, hot_set * records_hint),
-// at least one). Null for an unknown name.
-std::unique_ptr<KeyChooser> NewKeyChooser(const KeyDistribution& d, uint64_t records_hint);
+// at least one). new_keys_hint is how many the run may insert (YCSB counts
+// twice the inserts it expects): zipfian ranks are hashed over both, so that
+// the hot records stay the same while records are inserted. Null for an
+// unknown name.
+std::unique_ptr<KeyChooser> NewKeyChooser(const KeyDistribution& d, uint64_t records_hint,
+                                          uint64_t new_keys_hint = 0);
 
 // The probability that one draw of NewKeyChooser(d, records) over `records`
 // records returns each record (index i: record i): what a placement oracle

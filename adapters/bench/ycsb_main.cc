@@ -300,6 +300,13 @@ struct PhaseContext {
 
 // One phase's operations on a.threads threads; latencies per thread and op
 // in lat (thread * kOps + op).
+// YCSB's expected new keys: twice the inserts of the warmup and the run
+// together, so that both draw over one key space and the warmup heats the
+// records the run reads.
+uint64_t ExpectedNewKeys(const Args& a, const Mix& mix) {
+  return static_cast<uint64_t>(2.0 * mix.insert * static_cast<double>(a.warmup + a.ops));
+}
+
 void RunWorkers(const PhaseContext& c, const std::string& name, uint64_t ops, const Mix& mix,
                 Clock::time_point start, std::vector<std::vector<uint64_t>>* lat, std::atomic<uint64_t>* errors) {
   const Args& a = c.a;
@@ -309,7 +316,8 @@ void RunWorkers(const PhaseContext& c, const std::string& name, uint64_t ops, co
     workers.emplace_back([&, w] {
       // The warmup draws other keys than the run that follows it.
       std::mt19937_64 rng(static_cast<uint64_t>(w) * 7919 + (name == "warmup" ? 104729 : 1));
-      auto chooser = NewKeyChooser(KeyDistribution{mix.distribution, a.zipf, a.hot_set, a.hot_ops}, a.records);
+      auto chooser = NewKeyChooser(KeyDistribution{mix.distribution, a.zipf, a.hot_set, a.hot_ops}, a.records,
+                                   ExpectedNewKeys(a, mix));
       std::string value;
       for (uint64_t i; (i = next.fetch_add(1)) < ops;) {
         if (a.target > 0) {

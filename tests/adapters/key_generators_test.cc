@@ -46,6 +46,31 @@ TEST(KeyGenerators, ScrambledZipfianSpreadsHotKeys) {
   EXPECT_GT(by_count[0].first, 100000 / 100) << "skewed";
 }
 
+// As YCSB's: inserts do not move the hot records. Ranks hash over the key
+// space fixed at the start (records and expected new keys), and a rank that
+// names a record not inserted yet is drawn again.
+TEST(KeyGenerators, ScrambledZipfianKeepsItsHotRecordsWhileRecordsAreInserted) {
+  auto c = NewKeyChooser({"zipfian", 0.99}, 10000, 10000);
+  auto top = [&](uint64_t records) {
+    std::mt19937_64 rng(3);
+    std::map<uint64_t, int> counts;
+    for (int i = 0; i < 200000; i++) {
+      uint64_t k = c->Next(&rng, records);
+      EXPECT_LT(k, records);
+      counts[k]++;
+    }
+    std::vector<std::pair<int, uint64_t>> by_count;
+    for (const auto& [k, n] : counts) by_count.emplace_back(n, k);
+    std::sort(by_count.rbegin(), by_count.rend());
+    std::set<uint64_t> hottest;
+    for (int i = 0; i < 5; i++) hottest.insert(by_count[i].second);
+    return hottest;
+  };
+  const std::set<uint64_t> before = top(10000);
+  EXPECT_EQ(top(10001), before) << "one insert moved the hot records";
+  EXPECT_EQ(top(10100), before);
+}
+
 TEST(KeyGenerators, UniformAndLatest) {
   auto u = NewKeyChooser({"uniform"}, 100);
   std::mt19937_64 rng(3);
