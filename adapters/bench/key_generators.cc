@@ -101,7 +101,7 @@ std::unique_ptr<KeyChooser> NewKeyChooser(const KeyDistribution& d, uint64_t rec
   return nullptr;
 }
 
-std::vector<double> RecordProbabilities(const KeyDistribution& d, uint64_t records) {
+std::vector<double> RecordProbabilities(const KeyDistribution& d, uint64_t records, uint64_t new_keys) {
   if (records == 0 || !IsKeyDistribution(d.name)) return {};
   std::vector<double> p(records, d.name == "uniform" ? 1.0 / static_cast<double>(records) : 0.0);
   if (d.name == "uniform") return p;
@@ -113,13 +113,19 @@ std::vector<double> RecordProbabilities(const KeyDistribution& d, uint64_t recor
     }
     return p;
   }
-  // Rank i has weight 1 / (i + 1)^theta, as ZipfianRanks draws it.
+  // Rank i has weight 1 / (i + 1)^theta, as ZipfianRanks draws it; a
+  // scrambled rank that names a record beyond those loaded is drawn again,
+  // so the weights of the rest are scaled up to sum to one.
+  const uint64_t space = d.name == "zipfian" ? records + new_keys : records;
   double sum = 0;
-  for (uint64_t i = 0; i < records; i++) sum += 1.0 / std::pow(static_cast<double>(i + 1), d.theta);
-  for (uint64_t i = 0; i < records; i++) {
-    double w = 1.0 / std::pow(static_cast<double>(i + 1), d.theta) / sum;
-    p[d.name == "zipfian" ? Fnv64(i) % records : records - 1 - i] += w;
+  for (uint64_t i = 0; i < space; i++) {
+    const double w = 1.0 / std::pow(static_cast<double>(i + 1), d.theta);
+    const uint64_t record = d.name == "zipfian" ? Fnv64(i) % space : records - 1 - i;
+    if (record >= records) continue;
+    p[record] += w;
+    sum += w;
   }
+  for (double& x : p) x /= sum;
   return p;
 }
 

@@ -62,10 +62,10 @@ bool IsKeyDistribution(const std::string& name);
 std::unique_ptr<KeyChooser> NewKeyChooser(const KeyDistribution& d, uint64_t records_hint,
                                           uint64_t new_keys_hint = 0);
 
-// The probability that one draw of NewKeyChooser(d, records) over `records`
-// records returns each record (index i: record i): what a placement oracle
-// weighs records by. Empty for an unknown name or no records.
-std::vector<double> RecordProbabilities(const KeyDistribution& d, uint64_t records);
+// The probability that one draw of NewKeyChooser(d, records, new_keys) over
+// `records` records returns each record (index i: record i): what a
+// placement oracle weighs records by. Empty for an unknown name or no records.
+std::vector<double> RecordProbabilities(const KeyDistribution& d, uint64_t records, uint64_t new_keys = 0);
 
 // The key of record i: "user" and a hash of i, zero-padded to key_bytes.
 std::string RecordKey(uint64_t i, size_t key_bytes);

@@ -35,7 +35,7 @@ using json = nlohmann::json;
 struct Args {
   std::string uri, db = "/db", distribution = "zipfian", fast_bytes = "40MiB", reads, json_path, block_cache = "0";
   std::vector<std::string> runs;  // OPS:READ:UPDATE:RMW
-  uint64_t records = 100000;
+  uint64_t records = 100000, new_keys = 0;
   size_t top = 0;
   double zipf = 0.9, hot_set = 0.05, hot_ops = 0.95;
   size_t key_size = 24, value_size = 1000;
@@ -150,6 +150,7 @@ json Report(const Args& a, const ReadOracle& oracle, size_t tables, const std::v
             {"slow_share", json::array()},
             {"online", json::array()}};
   if (a.distribution == "zipfian" || a.distribution == "latest") j["zipf"] = a.zipf;
+  if (a.distribution == "zipfian") j["new_keys"] = a.new_keys;
   if (a.distribution == "hotspot") j["hot_set"] = a.hot_set, j["hot_ops"] = a.hot_ops;
   for (const auto& [level, l] : oracle.Levels()) {
     j["levels"].push_back({{"level", level}, {"tables", l.tables}, {"bytes", l.bytes}, {"read_share", l.read_share}});
@@ -255,7 +256,8 @@ int Run(const Args& a) {
     std::fprintf(stderr, "hintfs-oracle: %s%s\n", where.c_str(), s.ToString().c_str());
     return ExitStatusFor(s);
   }
-  std::vector<double> p = RecordProbabilities(KeyDistribution{a.distribution, a.zipf, a.hot_set, a.hot_ops}, a.records);
+  std::vector<double> p =
+      RecordProbabilities(KeyDistribution{a.distribution, a.zipf, a.hot_set, a.hot_ops}, a.records, a.new_keys);
   for (uint64_t r = 0; r < a.records; r++) oracle.AddRecordReads(RecordKey(r, a.key_size), a.key_size + a.value_size, p[r]);
   const size_t cached = block_cache > 0 ? oracle.KeepHottestInMemory(block_cache) : 0;
   json j = Report(a, oracle, tables, sizes, runs);
@@ -286,6 +288,10 @@ int main(int argc, char** argv) {
   app.add_option("--distribution", a.distribution, "key distribution of the reads")
       ->check(CLI::IsMember({"uniform", "zipfian", "latest", "hotspot"}));
   app.add_option("--zipf", a.zipf, "zipfian skew (theta)")->check(CLI::Range(0.01, 5.0));
+  app.add_option("--new-keys", a.new_keys,
+                 "zipfian: the records a run inserts may take part of the hot ranks (hintfs-ycsb hashes ranks over "
+                 "the loaded records and twice the inserts it expects: give that)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 32));
   app.add_option("--hot-set", a.hot_set, "hotspot: the share of the records that is hot")->check(CLI::Range(0.0, 1.0));
   app.add_option("--hot-ops", a.hot_ops, "hotspot: the share of the reads that go to the hot set")
       ->check(CLI::Range(0.0, 1.0));

@@ -92,14 +92,18 @@ TEST(KeyGenerators, UniformAndLatest) {
 TEST(KeyGenerators, RecordProbabilitiesMatchTheDraws) {
   const uint64_t records = 2000;
   std::mt19937_64 rng(4);
-  for (const char* name : {"zipfian", "latest", "uniform", "hotspot"}) {
+  // Zipfian with new keys too: ranks over a larger space, drawn again for
+  // records not inserted yet.
+  const std::vector<std::pair<const char*, uint64_t>> cases = {
+      {"zipfian", 0}, {"zipfian", 1500}, {"latest", 0}, {"uniform", 0}, {"hotspot", 0}};
+  for (const auto& [name, new_keys] : cases) {
     const KeyDistribution d{name, 0.9, 0.05, 0.95};
-    std::vector<double> p = RecordProbabilities(d, records);
+    std::vector<double> p = RecordProbabilities(d, records, new_keys);
     ASSERT_EQ(p.size(), records);
     double sum = 0;
     for (double x : p) sum += x;
     EXPECT_NEAR(sum, 1.0, 1e-9) << name;
-    auto c = NewKeyChooser(d, records);
+    auto c = NewKeyChooser(d, records, new_keys);
     std::vector<int> counts(records);
     const int draws = 400000;
     for (int i = 0; i < draws; i++) counts[c->Next(&rng, records)]++;
@@ -109,7 +113,8 @@ TEST(KeyGenerators, RecordProbabilitiesMatchTheDraws) {
     std::sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return p[a] > p[b]; });
     for (int k = 0; k < 10; k++) {
       double expected = draws * p[order[k]];
-      EXPECT_NEAR(counts[order[k]], expected, 5 * std::sqrt(expected) + 1) << name << " record " << order[k];
+      EXPECT_NEAR(counts[order[k]], expected, 5 * std::sqrt(expected) + 1)
+          << name << " +" << new_keys << " record " << order[k];
     }
   }
   EXPECT_TRUE(RecordProbabilities({"gaussian"}, records).empty());
