@@ -5,7 +5,8 @@ stock RocksDB through hintfs-ycsb.
     bash tests/bench/hotrap_repro.sh [--runs 3] [--schemes FAT,HINTFS]
         [--workloads RO,RW,WH,UH] [--dists hotspot5,zipfian,uniform]
         [--records 1KiB,200B] [--devices main|hdd] [--speed 1] [--fresh]
-        [--no-build] [--out DIR]
+        [--no-build] [--out DIR] [--save-state]
+        [--extra-scheme NAME=POLICY[|QUERY]]...
 
 The paper loads 110 GB of records and gives the fast disk (FD) a tenth of
 the data (10 GB); here 400 MiB of records (--data-mib) and an FD of a tenth
@@ -40,6 +41,12 @@ admitting every block, as in hhzs_repro.py) and HINTFS (hhzs with its
 defaults plus block-granular tiering). Each scheme loads once per run and
 record size; each workload starts from a copy of the loaded devices, in a
 new process. An interrupted run resumes (--fresh starts over).
+
+--extra-scheme adds a scheme for a probe (a policy for mkfs and a mount query,
+e.g. "NOBLK=hhzs:table_bytes=1969225,wal_budget=4MiB"); --save-state keeps,
+for every cell, what `hintfs info --json`, `hintfs ls -l -R` and `hintfs dump`
+show after it, in DIR/state/ (migration, block tiering and cache counters of
+the cell's mount, where each file and zone ended up).
 
 Writes results.csv (hintfs-ycsb --csv rows; the "run" phase is the
 measured one), oracle.csv (hintfs-oracle on the first load of each record
@@ -148,6 +155,17 @@ class Repro:
             "--bloom-bits", "10", "--records", str(records_of(size, self.args.data_mib)), "--key-size", str(KEY),
             "--value-size", str(RECORD_SIZES[size]), "--threads", "8", "--csv", self.csv, "--label", label]
            + secondary + extra, stdout=subprocess.DEVNULL)
+        if self.args.save_state:
+            self.save_state(where, label)
+
+    def save_state(self, where, label):
+        """DIR/state/<label>.{info.json,ls,dump}: the filesystem after a cell."""
+        state = os.path.join(self.args.out, "state")
+        os.makedirs(state, exist_ok=True)
+        base = os.path.join(state, label.replace("/", "_").replace("#", "_"))
+        for suffix, cmd in ((".info.json", ["info", "--json"]), (".ls", ["ls", "-l", "-R"]), (".dump", ["dump"])):
+            with open(base + suffix, "w") as fh:
+                sh([self.hintfs] + cmd + [f"file:{where}/fast.img"], stdout=fh)
 
     def run_part(self, scheme, size, run):
         dev, saved = os.path.join(self.work, "dev"), os.path.join(self.work, "saved")
@@ -337,7 +355,18 @@ def parse_args():
     p.add_argument("--no-build", action="store_true", help="use the existing build")
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     p.add_argument("--report-only", action="store_true", help="redo tables.md from --out's results.csv")
+    p.add_argument("--save-state", action="store_true",
+                   help="keep hintfs info --json, ls -l -R and dump after every cell in OUT/state/")
+    p.add_argument("--extra-scheme", action="append", default=[], metavar="NAME=POLICY[|QUERY]",
+                   help="a scheme of one's own for a probe: mkfs policy and mount query (repeatable)")
     args = p.parse_args()
+    for extra in args.extra_scheme:
+        name, _, spec = extra.partition("=")
+        policy, _, query = spec.partition("|")
+        if not name or not policy or name in SCHEMES:
+            print(f"hotrap_repro: bad --extra-scheme {extra!r} (NAME=POLICY[|QUERY], a new NAME)", file=sys.stderr)
+            sys.exit(2)
+        SCHEMES[name] = (policy, query, False)
     for name, known in (("schemes", SCHEMES), ("workloads", WORKLOADS), ("dists", DISTS), ("records", RECORD_SIZES)):
         values = getattr(args, name).split(",")
         bad = [v for v in values if v not in known]
