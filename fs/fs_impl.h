@@ -368,6 +368,10 @@ class FsImpl : public Filesystem {
   // Gives the zone of piece, which a copy wrote, the class role, and
   // journals it (op 21) the first time since the zone's reset.
   void SetCopiedZoneClassLocked(const Extent& piece, ZoneRole role);
+  // Journals that the zone holds nothing: an op 5 (kBlockSums) at block 0
+  // with no checksums, which makes the journal forget the zone's checksums,
+  // seal and class (op 21).
+  void JournalZoneEmptied(uint32_t device, uint32_t zone);
   Status FlushDirtyDevices();
   Status CommitAndReclaim();
   // Asks the zone lender (SetZoneLender) to give zones back to a writer of

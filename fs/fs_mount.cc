@@ -290,11 +290,7 @@ Status FsImpl::LoadZones(const MetadataImage& image) {
       } else if (zone_class != image.zone_classes().end() && !options_.read_only) {
         // Empty (a reset the journal missed): the class must not pass to
         // whatever writes the zone next.
-        MetadataOp forget;
-        forget.type = MetadataOp::Type::kBlockSums;
-        forget.device = d;
-        forget.zone = z.index;
-        journal_->Add(forget);
+        JournalZoneEmptied(d, z.index);
       }
       if (sums == image.zone_sums().end() || slot.used == 0) continue;  // empty (a reset the journal missed)
       const uint64_t written = slot.used;

@@ -44,6 +44,14 @@ void FsImpl::SetCopiedZoneClassLocked(const Extent& piece, ZoneRole role) {
   slot.class_recorded = true;
 }
 
+void FsImpl::JournalZoneEmptied(uint32_t device, uint32_t zone) {
+  MetadataOp forget;
+  forget.type = MetadataOp::Type::kBlockSums;
+  forget.device = device;
+  forget.zone = zone;
+  journal_->Add(forget);
+}
+
 DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
   DeviceSpace sp;
   sp.index = device;
@@ -427,13 +435,7 @@ void FsImpl::ReclaimZones() {
       s.role = ZoneRole::kFree;
       s.dead_generation = 0;
       s.capacity = m->data_capacity;  // a zone from before checksums gets a trailer's room too
-      if (s.checksummed || s.sealed || s.class_recorded) {  // the journal forgets its checksums and class
-        MetadataOp forget;
-        forget.type = MetadataOp::Type::kBlockSums;
-        forget.device = d;
-        forget.zone = z;
-        journal_->Add(forget);
-      }
+      if (s.checksummed || s.sealed || s.class_recorded) JournalZoneEmptied(d, z);
       s.checksummed = false;
       s.sealed = s.table_known = s.shared_overflow = s.class_recorded = false;
       s.crcs.clear();
