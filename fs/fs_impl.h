@@ -368,7 +368,7 @@ class FsImpl : public Filesystem {
   // Gives the zone of piece, which a copy wrote, the class role, and
   // journals it (op 21) the first time since the zone's reset.
   void SetCopiedZoneClassLocked(const Extent& piece, ZoneRole role);
-  // Journals that the zone holds nothing: an op 5 (kBlockSums) at block 0
+  // Journals that the zone holds nothing: an op 13 (kBlockSums) at block 0
   // with no checksums, which makes the journal forget the zone's checksums,
   // seal and class (op 21).
   void JournalZoneEmptied(uint32_t device, uint32_t zone);
