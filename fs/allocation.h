@@ -57,10 +57,17 @@ struct AllocationRequest {
   uint64_t write_clock = 0;
 };
 
-// The lifetime class GC's relocations fill zones of when the policy gives
-// files lifetime classes: data that survived until its zone was collected is
-// old, and kept apart from new data.
-constexpr uint8_t kGcLifetimeClass = 255;
+// The lifetime class GC's relocations out of a zone of lifetime class c fill
+// when the policy gives files lifetime classes: data that survived until its
+// zone was collected is old, and kept apart from new data and from the
+// survivors of zones of other classes, which live on for as long as their
+// class does (mixed in one class, survivors of short-lived classes left
+// holes in zones of long-lived ones that GC copied again). Classes from
+// kGcLifetimeClassBase up are GC's.
+constexpr uint8_t kGcLifetimeClassBase = 128;
+inline uint8_t GcLifetimeClass(uint8_t c) {
+  return c >= kGcLifetimeClassBase ? c : static_cast<uint8_t>(kGcLifetimeClassBase + c);
+}
 
 class AllocationPolicy {
  public:
@@ -133,18 +140,23 @@ class AllocationPolicy {
   // The lifetime class of the request's file (0: none), asked once, before
   // its first byte goes to a device: within a ZoneRole, a zone holds files
   // of one lifetime class only, so that files expected to die together share
-  // zones and a zone empties without GC. Classes 1-254 are the policy's.
+  // zones and a zone empties without GC. Classes 1 to
+  // kGcLifetimeClassBase - 1 are the policy's.
   virtual uint8_t LifetimeClass(const AllocationRequest& request) {
     static_cast<void>(request);
     return 0;
   }
-  // Whether the file created at path is expected to be deleted soon (within
-  // about a zone's worth of writes from write_clock): GC leaves a zone whose
-  // live bytes are mostly such files until nothing else frees space.
-  virtual bool DiesSoon(const std::string& path, uint64_t write_clock) {
+  // How many more bytes the filesystem is expected to write before the file
+  // created at path is deleted, seen at write_clock; kLifeUnknown when the
+  // policy cannot tell. GC weighs each zone's garbage by how long its live
+  // bytes are expected to stay (LFS's cost-benefit with a predicted rather
+  // than a past age): a zone whose survivors die soon frees itself, and
+  // copying them is wasted. With no estimate for any file GC is greedy.
+  static constexpr uint64_t kLifeUnknown = ~uint64_t{0};
+  virtual uint64_t RemainingLife(const std::string& path, uint64_t write_clock) {
     static_cast<void>(path);
     static_cast<void>(write_clock);
-    return false;
+    return kLifeUnknown;
   }
   // The file created at path was deleted (its last link went), size bytes
   // long, at write_clock: a policy that learns lifetimes learns from this.
@@ -187,8 +199,8 @@ class AllocationPolicyWrapper : public AllocationPolicy {
   }
   void OnMigrated(const std::string& path, Tier tier) override { target_->OnMigrated(path, tier); }
   uint8_t LifetimeClass(const AllocationRequest& request) override { return target_->LifetimeClass(request); }
-  bool DiesSoon(const std::string& path, uint64_t write_clock) override {
-    return target_->DiesSoon(path, write_clock);
+  uint64_t RemainingLife(const std::string& path, uint64_t write_clock) override {
+    return target_->RemainingLife(path, write_clock);
   }
   void OnFileDeleted(const std::string& path, uint64_t size, uint64_t write_clock) override {
     target_->OnFileDeleted(path, size, write_clock);

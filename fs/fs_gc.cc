@@ -11,23 +11,17 @@ namespace hintfs {
 
 bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
                               uint32_t* device, uint32_t* zone) {
-  // Live bytes per zone of files the policy expects to be deleted soon: a
-  // zone whose live bytes are mostly theirs empties itself if left alone, so
-  // it is collected only when no other zone has garbage.
-  std::map<std::pair<uint32_t, uint32_t>, uint64_t> dying;
-  const uint64_t clock = write_clock_.load();
-  for (const auto& [id, ino] : inodes_) {
-    if (ino->type != FileType::kFile || ino->extents.empty() || !policy_->DiesSoon(ino->created_as, clock)) {
-      continue;
-    }
-    for (const Extent& e : ino->extents) dying[{e.device, e.zone}] += e.length;
-  }
-  // Greedy within each group: the most garbage first.
-  std::pair<bool, uint64_t> best{false, 0};
+  const std::map<std::pair<uint32_t, uint32_t>, ExpectedStay> stays = ExpectedStaysLocked();
+  // Greedy (the most garbage) when the policy estimates no file's remaining
+  // life; else the most garbage times how long the space stays free, per
+  // byte copied (AllocationPolicy::RemainingLife).
+  double best = 0;
   bool found = false;
   for (uint32_t d = 0; d < members_.size(); d++) {
     if (only_device >= 0 && d != static_cast<uint32_t>(only_device)) continue;
     const Member* m = members_[d].get();
+    const double horizon = static_cast<double>(m->zones.size()) * static_cast<double>(m->data_capacity);
+    std::map<ZoneRole, uint64_t> room;  // GcRoomLocked's, counting every zone, by role
     for (uint32_t z = 0; z < m->zones.size(); z++) {
       const ZoneSlot& s = m->zones[z];
       // Less garbage than a copy's padding is not worth a relocation. A zone
@@ -36,13 +30,30 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int
       // such zones left the garbage of a fast tier whose zones of moved blocks
       // are read all the time (block tiering under a hot set) in place for
       // good (docs/benchmarks.md).
-      if (s.reserved || s.writer || s.live == 0 || s.used <= s.live + kGcPaddingBlocks * m->block_size ||
-          RoleOwnsZonesLocked(m, s.role) || skip->count({d, z})) {
+      const uint64_t padding = kGcPaddingBlocks * m->block_size;
+      if (s.reserved || s.writer || s.live == 0 || s.used <= s.live + padding || RoleOwnsZonesLocked(m, s.role) ||
+          skip->count({d, z})) {
         continue;
       }
-      auto it = dying.find({d, z});
-      const bool stable = it == dying.end() || it->second * 2 < s.live;
-      const std::pair<bool, uint64_t> score{stable, s.used - s.live};
+      // A victim whose live bytes do not fit elsewhere cannot be freed: GC
+      // tries only a few, and the most garbage per byte copied is not always
+      // the fewest live bytes.
+      auto r = room.find(s.role);
+      if (r == room.end()) r = room.emplace(s.role, GcRoomLocked(d, s.role, UINT32_MAX)).first;
+      const uint64_t own_room = s.capacity - s.used >= m->block_size ? s.capacity - s.used : 0;
+      if (r->second - std::min(r->second, own_room) < s.live + padding) continue;
+      const double garbage = static_cast<double>(s.used - s.live);
+      double score = garbage;
+      if (!stays.empty()) {
+        // Bytes without an estimate stay as long as any: past a device's
+        // worth of writes, space freed is as good as free for good.
+        auto it = stays.find({d, z});
+        const double known = it == stays.end() ? 0 : static_cast<double>(it->second.bytes);
+        const double weighted = it == stays.end() ? 0 : it->second.byte_life;
+        const double live = static_cast<double>(s.live);
+        const double stay = (weighted + std::max(0.0, live - known) * horizon) / live;
+        score = garbage * stay / (live + static_cast<double>(padding));
+      }
       if (!found || score > best) {
         best = score;
         *device = d;
@@ -52,6 +63,24 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int
     }
   }
   return found;
+}
+
+std::map<std::pair<uint32_t, uint32_t>, FsImpl::ExpectedStay> FsImpl::ExpectedStaysLocked() {
+  std::map<std::pair<uint32_t, uint32_t>, ExpectedStay> stays;
+  const uint64_t clock = write_clock_.load();
+  for (const auto& [id, ino] : inodes_) {
+    if (ino->type != FileType::kFile || ino->extents.empty()) continue;
+    const uint64_t life = policy_->RemainingLife(ino->created_as, clock);
+    if (life == AllocationPolicy::kLifeUnknown) continue;
+    for (const Extent& e : ino->extents) {
+      const Member* m = members_[e.device].get();
+      const uint64_t horizon = m->zones.size() * m->data_capacity;
+      ExpectedStay& stay = stays[{e.device, e.zone}];
+      stay.bytes += e.length;
+      stay.byte_life += static_cast<double>(e.length) * static_cast<double>(std::min(life, horizon));
+    }
+  }
+  return stays;
 }
 
 Status FsImpl::CollectGarbage(uint32_t max_zones, uint32_t* zones_freed) {
@@ -102,16 +131,15 @@ Status FsImpl::CollectGarbageOn(uint32_t max_zones, uint32_t* zones_freed, int32
   return CommitAndReclaim();
 }
 
-uint64_t FsImpl::GcRoomLocked(uint32_t device, uint32_t victim) const {
+uint64_t FsImpl::GcRoomLocked(uint32_t device, ZoneRole role, uint32_t victim) const {
   const Member* m = members_[device].get();
-  const ZoneSlot& v = m->zones[victim];
   uint64_t room = 0;
   for (uint32_t z = 0; z < m->zones.size(); z++) {
     const ZoneSlot& s = m->zones[z];
     if (z == victim || s.reserved || s.writer) continue;
     if (s.used == 0) {
       room += s.capacity;  // GC may open any empty zone
-    } else if (s.live > 0 && s.role == v.role && s.capacity - s.used >= m->block_size) {
+    } else if (s.live > 0 && s.role == role && s.capacity - s.used >= m->block_size) {
       room += s.capacity - s.used;  // a partly written zone of the role (PickZoneLocked)
     }
   }
@@ -129,7 +157,7 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
     if (m->zones[victim].writer) return Status::Busy("zone in use");
     // Copies that cannot all be placed are garbage the moment they fail.
     // The packed copy pads its last block in each zone it fills.
-    if (GcRoomLocked(device, victim) < m->zones[victim].live + kGcPaddingBlocks * m->block_size) {
+    if (GcRoomLocked(device, m->zones[victim].role, victim) < m->zones[victim].live + kGcPaddingBlocks * m->block_size) {
       return Status::NoSpace("no room to relocate a zone");
     }
     // Held like a writer's zone so that nothing appends to it and it is
@@ -173,7 +201,7 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
   target.for_gc = true;
   // Under a policy with lifetime classes, survivors go to zones of their
   // own; without (every zone of class 0), GC fills as it always did.
-  target.lifetime_class = victim_class == 0 ? 0 : kGcLifetimeClass;
+  target.lifetime_class = victim_class == 0 ? 0 : GcLifetimeClass(victim_class);
   std::vector<RelocatedExtent> copies;
   Status result = CopyZoneExtents(device, victim, before, &target, &copies);
   if (result.ok()) {

@@ -386,9 +386,10 @@ class FsImpl : public Filesystem {
   Status CollectGarbageOn(uint32_t max_zones, uint32_t* zones_freed, int32_t only_device,
                           uint32_t* zones_busy = nullptr);
   Status RelocateZone(uint32_t device, uint32_t zone, bool* freed);
-  // Bytes GC's copies out of victim could go to on its device: empty zones
-  // and partly written zones of the victim's role. mu_ held.
-  uint64_t GcRoomLocked(uint32_t device, uint32_t victim) const;
+  // Bytes GC's copies of data of role out of victim could go to on its
+  // device: empty zones and partly written zones of the role, victim's own
+  // room left out (UINT32_MAX: none left out). mu_ held.
+  uint64_t GcRoomLocked(uint32_t device, ZoneRole role, uint32_t victim) const;
   // Device blocks a relocation may pad (the last of each zone it fills).
   static constexpr uint64_t kGcPaddingBlocks = 2;
   // One extent GC copied out of a zone: its file (an index in the owners),
@@ -422,7 +423,7 @@ class FsImpl : public Filesystem {
     std::vector<uint32_t> devices;
     ZoneRole role = ZoneRole::kData;
     bool for_gc = false;  // GC's own empty zone may be taken; nothing else is kept back
-    uint8_t lifetime_class = 0;  // of the zones filled (kGcLifetimeClass for GC)
+    uint8_t lifetime_class = 0;  // of the zones filled (GcLifetimeClass for GC)
     int64_t device = -1;  // the zone being filled
     uint32_t zone = 0;
     std::vector<std::pair<uint32_t, uint32_t>> held;
@@ -532,6 +533,13 @@ class FsImpl : public Filesystem {
   void MergeContinuationsLocked(std::vector<Extent>* extents) const;
   bool PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int32_t only_device,
                         uint32_t* device, uint32_t* zone);
+  // Per zone, the live bytes of files the policy estimates a remaining life
+  // for, and the sum of bytes x that life (capped at the device's capacity).
+  struct ExpectedStay {
+    uint64_t bytes = 0;
+    double byte_life = 0;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, ExpectedStay> ExpectedStaysLocked();
   uint64_t BlockRound(uint32_t device, uint64_t n) const {
     uint64_t b = members_[device]->block_size;
     return (n + b - 1) / b * b;

@@ -67,7 +67,7 @@ uint8_t LifetimePolicy::LifetimeClass(const AllocationRequest& request) {
   // Zones follow the rule in both modes: the model's classes as zone
   // classes relocated 1.4-1.8x what the rule does (docs/benchmarks.md). As
   // DumpKV, which writes with a default lifetime and asks its model at GC,
-  // the prediction serves GC (DiesSoon).
+  // the prediction serves GC (RemainingLife).
   const int hint = request.lifetime_hint < 0 ? 0 : (request.lifetime_hint > 5 ? 5 : request.lifetime_hint);
   const uint8_t rule_class = static_cast<uint8_t>(kRuleClassBase + hint);
   if (features_ == nullptr) {
@@ -78,6 +78,7 @@ uint8_t LifetimePolicy::LifetimeClass(const AllocationRequest& request) {
   FileRecord rec;
   rec.features = features_->OnCreated(request);
   rec.birth = request.write_clock;
+  rec.rule_class = rule_class;
   std::lock_guard<std::mutex> l(mu_);
   classed_files_++;
   clock_ = std::max(clock_, request.write_clock);
@@ -92,19 +93,20 @@ uint8_t LifetimePolicy::LifetimeClass(const AllocationRequest& request) {
   return rule_class;
 }
 
-bool LifetimePolicy::DiesSoon(const std::string& path, uint64_t write_clock) {
+uint64_t LifetimePolicy::RemainingLife(const std::string& path, uint64_t write_clock) {
   std::lock_guard<std::mutex> l(mu_);
   auto it = files_.find(path);
-  if (it == files_.end() || it->second.predicted < 0 || model_ == nullptr ||
-      it->second.predicted == LifetimeModel::kClasses - 1) {
-    return false;  // the longest class has no end to expect
+  if (it == files_.end()) return kLifeUnknown;
+  const FileRecord& rec = it->second;
+  const uint64_t age = write_clock - std::min(write_clock, rec.birth);
+  // A model's first classes have no history yet, nor any after a remount.
+  auto history = histories_.find(PredictedHistory(rec));
+  if (rec.predicted < 0 || history == histories_.end() || history->second.size() < LifetimeHistory::kMinKnown) {
+    history = histories_.find(RuleHistory(rec));
   }
-  const uint64_t age = write_clock - std::min(write_clock, it->second.birth);
-  const uint64_t typical = model_->TypicalLifetime(it->second.predicted);
-  const uint64_t upper = model_->SplitPoint(it->second.predicted);
-  // Within a zone's worth of writes of its class's typical lifetime, and
-  // not yet past its class's end (then the prediction was wrong).
-  return age + zone_capacity_ >= typical && age < upper;
+  if (history == histories_.end()) return kLifeUnknown;
+  const uint64_t remaining = history->second.ExpectedRemaining(age);
+  return remaining == LifetimeHistory::kUnknown ? kLifeUnknown : remaining;
 }
 
 void LifetimePolicy::OnFileDeleted(const std::string& path, uint64_t size, uint64_t write_clock) {
@@ -123,6 +125,8 @@ void LifetimePolicy::OnFileDeleted(const std::string& path, uint64_t size, uint6
     if (actual == rec.predicted) predicted_right_++;
     if (actual == rec.predicted - 1 || actual == rec.predicted + 1) predicted_one_off_++;
   }
+  histories_[RuleHistory(rec)].Add(lifetime);
+  if (rec.predicted >= 0) histories_[PredictedHistory(rec)].Add(lifetime);
   l.unlock();
   features_->OnDied(rec.features, lifetime, write_clock);
   if (std::isnan(rec.features[kFeatureLevel])) return;

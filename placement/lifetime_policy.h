@@ -16,9 +16,12 @@
 //     policy sees, a gradient-boosted classifier (lifetime_model.h)
 //     retrained in the background every kRetrainEvery deaths on the last
 //     kWindow of them (the first as soon as there are kMinSamples). GC is
-//     told which files the model expects to die soon (DiesSoon) and leaves
-//     zones of such files for last. Using the model's classes as zone
-//     classes too was measured and relocated more (docs/benchmarks.md).
+//     told how long each file is still expected to live (RemainingLife):
+//     from the recent lifetimes of the files the model put in the same
+//     class (lifetime_history.h), or of the same rule class for files it
+//     did not class, given how long the file has lived already. Using the
+//     model's classes as zone classes too was measured and relocated more
+//     (docs/benchmarks.md).
 // The model is kept in the filesystem's attributes (AttachStore) and
 // reloaded at mount; one that does not decode is dropped with a warning and
 // the rule applies until the next training.
@@ -37,6 +40,7 @@
 #include "fs/filesystem.h"
 #include "hints/hint_bus.h"
 #include "placement/lifetime_features.h"
+#include "placement/lifetime_history.h"
 #include "placement/lifetime_model.h"
 
 namespace hintfs {
@@ -65,7 +69,7 @@ class LifetimePolicy : public AllocationPolicyWrapper {
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   uint8_t LifetimeClass(const AllocationRequest& request) override;
-  bool DiesSoon(const std::string& path, uint64_t write_clock) override;
+  uint64_t RemainingLife(const std::string& path, uint64_t write_clock) override;
   void OnFileDeleted(const std::string& path, uint64_t size, uint64_t write_clock) override;
   // The target's state with "lifetime": {mode, files classed and
   // predicted, trainings, the model's accuracy on the deaths it predicted,
@@ -86,7 +90,17 @@ class LifetimePolicy : public AllocationPolicyWrapper {
     LifetimeFeatures features{};
     uint64_t birth = 0;     // write clock at the first allocation
     int predicted = -1;     // the model's class; -1: given by the rule
+    uint8_t rule_class = 0;
   };
+  // The histories a file's lifetime goes to: its rule class's, and, when
+  // the model classed it, that of the files of its rule class the model put
+  // in the same class (the model refines the rule: its 4 classes alone
+  // merge levels that live apart). Its remaining life is read from the
+  // second once that knows enough, else from the first.
+  static int RuleHistory(const FileRecord& rec) { return rec.rule_class; }
+  static int PredictedHistory(const FileRecord& rec) {
+    return 256 + rec.rule_class * LifetimeModel::kClasses + rec.predicted;
+  }
   void TrainLoop();
   Status TrainLocked(std::unique_lock<std::mutex>* lock);
   void SaveModel(const LifetimeModel& m);
@@ -98,6 +112,7 @@ class LifetimePolicy : public AllocationPolicyWrapper {
   mutable std::mutex mu_;
   std::unordered_map<std::string, FileRecord> files_;  // live files this mount classified
   std::deque<LifetimeSample> deaths_;
+  std::unordered_map<int, LifetimeHistory> histories_;  // by RuleHistory, PredictedHistory
   size_t deaths_since_training_ = 0;
   // Deaths the next training waits for: LifetimeModel::kMinSamples, then
   // kRetrainEvery.

@@ -1,7 +1,7 @@
 // Lifetime classes (AllocationPolicy::LifetimeClass) are a second key of
 // allocation: a zone holds files of one class, GC's relocations go to zones
-// of their own, and GC collects zones of files the policy expects to die
-// soon only when no other zone has garbage (AllocationPolicy::DiesSoon).
+// of their own, and GC weighs a zone's garbage by how long the policy
+// expects its live bytes to stay (AllocationPolicy::RemainingLife).
 #include <map>
 #include <set>
 #include <utility>
@@ -13,19 +13,23 @@
 namespace hintfs {
 namespace {
 
-// Files named /sN... have lifetime class N; names in dying_ die soon.
+// Files named /sN... have lifetime class N; names in remaining have that
+// many bytes of writes left to live, the others an unknown life.
 class ClassByName : public FastFirstPolicy {
  public:
   uint8_t LifetimeClass(const AllocationRequest& request) override {
     asked[request.path]++;
     return request.path.size() > 2 && request.path[1] == 's' ? static_cast<uint8_t>(request.path[2] - '0') : 0;
   }
-  bool DiesSoon(const std::string& path, uint64_t) override { return dying.count(path) != 0; }
+  uint64_t RemainingLife(const std::string& path, uint64_t) override {
+    auto it = remaining.find(path);
+    return it == remaining.end() ? kLifeUnknown : it->second;
+  }
   void OnFileDeleted(const std::string& path, uint64_t size, uint64_t clock) override {
     deleted[path] = {size, clock};
   }
   std::map<std::string, int> asked;
-  std::set<std::string> dying;
+  std::map<std::string, uint64_t> remaining;
   std::map<std::string, std::pair<uint64_t, uint64_t>> deleted;
 };
 
@@ -75,7 +79,7 @@ TEST_F(LifetimeClassTest, GcLeavesZonesOfFilesAboutToDieForLast) {
   ASSERT_EQ(zone2.size(), 1u);
   EXPECT_OK(fs_->Unlink("/s1-gone"));
   EXPECT_OK(fs_->Unlink("/s2-gone"));
-  policy_->dying.insert("/s1-keep");
+  policy_->remaining["/s1-keep"] = 64 << 10;
   // The first zone has more garbage (greedy GC would take it), but its
   // survivor is expected to go: the second zone is collected.
   uint32_t freed = 0;
@@ -87,10 +91,42 @@ TEST_F(LifetimeClassTest, GcLeavesZonesOfFilesAboutToDieForLast) {
   WriteFile("/s2-new", std::string(10 << 10, 'e'));
   EXPECT_NE(ZonesOf("/s2-new"), ZonesOf("/s2-keep"));
   EXPECT_EQ(ReadFile("/s2-keep"), std::string(100 << 10, 'c'));
-  // With nothing else to collect, the zone of the dying file goes too.
+  // With nothing else to collect, the zone of the file about to die goes too.
   ASSERT_OK(fs_->CollectGarbage(1, &freed));
   EXPECT_EQ(freed, 1u);
   EXPECT_NE(ZonesOf("/s1-keep"), zone1);
+  ExpectClean();
+}
+
+TEST_F(LifetimeClassTest, GcWeighsGarbageByHowLongSurvivorsStay) {
+  // Both survivors have an expected life; the zone with less garbage holds
+  // one expected to stay several times as long (16 MiB of writes, capped at
+  // the device's capacity of about 6 MiB), which outweighs more than twice
+  // the garbage.
+  WriteFile("/s1-keep", std::string(100 << 10, 'a'));
+  WriteFile("/s1-gone", std::string(140 << 10, 'b'));
+  WriteFile("/s2-keep", std::string(100 << 10, 'c'));
+  WriteFile("/s2-gone", std::string(60 << 10, 'd'));
+  const auto zone1 = ZonesOf("/s1-keep"), zone2 = ZonesOf("/s2-keep");
+  EXPECT_OK(fs_->Unlink("/s1-gone"));
+  EXPECT_OK(fs_->Unlink("/s2-gone"));
+  policy_->remaining["/s1-keep"] = 1 << 20;
+  policy_->remaining["/s2-keep"] = 16 << 20;
+  uint32_t freed = 0;
+  ASSERT_OK(fs_->CollectGarbage(1, &freed));
+  EXPECT_EQ(freed, 1u);
+  EXPECT_EQ(ZonesOf("/s1-keep"), zone1);
+  EXPECT_NE(ZonesOf("/s2-keep"), zone2);
+  // Without estimates GC is greedy: the zone with the most garbage.
+  policy_->remaining.clear();
+  WriteFile("/s3-keep", std::string(100 << 10, 'e'));
+  WriteFile("/s3-gone", std::string(40 << 10, 'f'));
+  EXPECT_OK(fs_->Unlink("/s3-gone"));
+  ASSERT_OK(fs_->CollectGarbage(1, &freed));
+  EXPECT_EQ(freed, 1u);
+  EXPECT_NE(ZonesOf("/s1-keep"), zone1);
+  EXPECT_EQ(ReadFile("/s1-keep"), std::string(100 << 10, 'a'));
+  EXPECT_EQ(ReadFile("/s2-keep"), std::string(100 << 10, 'c'));
   ExpectClean();
 }
 
