@@ -269,7 +269,13 @@ uint64_t FsImpl::SwitchToCopies(ZoneRole role, const std::vector<std::shared_ptr
     std::unique_lock<std::mutex> lk;
     if (!LockForGc(ino, &lk)) continue;  // busy: its copy is garbage
     std::lock_guard<std::mutex> l(mu_);
-    if (ino->deleted || ino->extents != before[owner]) continue;  // changed: so is the copy
+    size_t last_copied = 0;
+    for (size_t k = first; k < next; k++) last_copied = std::max(last_copied, (*copies)[k].index);
+    // A file changed otherwise keeps its extents (the copy is garbage). A
+    // log appended to while GC copied keeps the copies of its older
+    // extents: without lifetime classes a store's info log has extents in
+    // most zones, and a victim holding one was left unfreed.
+    if (ino->deleted || !OnlyAppendedTo(before[owner], ino->extents, last_copied)) continue;
     size_t shift = 0;  // extents the file gained before this one (an extent may become several)
     for (size_t k = first; k < next; k++) {
       RelocatedExtent& c = (*copies)[k];

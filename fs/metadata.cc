@@ -80,6 +80,18 @@ Status GetExtents(Decoder* d, std::vector<Extent>* extents) {
 
 }  // namespace
 
+bool OnlyAppendedTo(const std::vector<Extent>& before, const std::vector<Extent>& now, size_t pinned) {
+  if (now.size() < before.size()) return false;
+  for (size_t i = 0; i < before.size(); i++) {
+    if (now[i] == before[i]) continue;
+    const bool grew = i + 1 == before.size() && i != pinned && now[i].device == before[i].device &&
+                      now[i].zone == before[i].zone && now[i].offset == before[i].offset &&
+                      now[i].length > before[i].length;
+    if (!grew) return false;
+  }
+  return true;
+}
+
 void SpliceExtents(std::vector<Extent>* extents, size_t from, size_t count, const std::vector<Extent>& with) {
   auto first = extents->begin() + static_cast<long>(from);
   if (count == with.size()) {

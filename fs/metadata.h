@@ -84,6 +84,13 @@ inline bool ExtentContinues(const Extent& last, const Extent& next) {
   return last.device == next.device && last.zone == next.zone && last.offset + last.length == next.offset;
 }
 
+// Whether a file's extents went from before to now by appends alone: now
+// starts with before's extents, the last of them maybe grown in place, and
+// may have more after them. The extent at index pinned (one a copy was made
+// of) must be unchanged. An overwrite or a migration replaces extents, which
+// changes or shifts those after it.
+bool OnlyAppendedTo(const std::vector<Extent>& before, const std::vector<Extent>& now, size_t pinned);
+
 // Replaces (*extents)[from, from + count) by with; in place when the counts
 // match (an overwrite of single-block extents), so a file of many extents
 // pays for the run, not for moving the list behind it.
