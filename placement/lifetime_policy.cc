@@ -97,14 +97,9 @@ uint64_t LifetimePolicy::RemainingLife(const std::string& path, uint64_t write_c
   std::lock_guard<std::mutex> l(mu_);
   auto it = files_.find(path);
   if (it == files_.end()) return kLifeUnknown;
-  const FileRecord& rec = it->second;
-  const uint64_t age = write_clock - std::min(write_clock, rec.birth);
-  // A model's first classes have no history yet, nor any after a remount.
-  auto history = histories_.find(PredictedHistory(rec));
-  if (rec.predicted < 0 || history == histories_.end() || history->second.size() < LifetimeHistory::kMinKnown) {
-    history = histories_.find(RuleHistory(rec));
-  }
+  auto history = histories_.find(it->second.rule_class);
   if (history == histories_.end()) return kLifeUnknown;
+  const uint64_t age = write_clock - std::min(write_clock, it->second.birth);
   const uint64_t remaining = history->second.ExpectedRemaining(age);
   return remaining == LifetimeHistory::kUnknown ? kLifeUnknown : remaining;
 }
@@ -125,8 +120,7 @@ void LifetimePolicy::OnFileDeleted(const std::string& path, uint64_t size, uint6
     if (actual == rec.predicted) predicted_right_++;
     if (actual == rec.predicted - 1 || actual == rec.predicted + 1) predicted_one_off_++;
   }
-  histories_[RuleHistory(rec)].Add(lifetime);
-  if (rec.predicted >= 0) histories_[PredictedHistory(rec)].Add(lifetime);
+  histories_[rec.rule_class].Add(lifetime);
   l.unlock();
   features_->OnDied(rec.features, lifetime, write_clock);
   if (std::isnan(rec.features[kFeatureLevel])) return;

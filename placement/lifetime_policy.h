@@ -17,11 +17,11 @@
 //     retrained in the background every kRetrainEvery deaths on the last
 //     kWindow of them (the first as soon as there are kMinSamples). GC is
 //     told how long each file is still expected to live (RemainingLife):
-//     from the recent lifetimes of the files the model put in the same
-//     class (lifetime_history.h), or of the same rule class for files it
-//     did not class, given how long the file has lived already. Using the
-//     model's classes as zone classes too was measured and relocated more
-//     (docs/benchmarks.md).
+//     from the recent lifetimes of the files of its rule class
+//     (lifetime_history.h), given how long it has lived already. The
+//     model's classes, as zone classes or to refine those histories, were
+//     measured and relocated more (docs/benchmarks.md); the model's
+//     predictions are scored and shown.
 // The model is kept in the filesystem's attributes (AttachStore) and
 // reloaded at mount; one that does not decode is dropped with a warning and
 // the rule applies until the next training.
@@ -92,15 +92,10 @@ class LifetimePolicy : public AllocationPolicyWrapper {
     int predicted = -1;     // the model's class; -1: given by the rule
     uint8_t rule_class = 0;
   };
-  // The histories a file's lifetime goes to: its rule class's, and, when
-  // the model classed it, that of the files of its rule class the model put
-  // in the same class (the model refines the rule: its 4 classes alone
-  // merge levels that live apart). Its remaining life is read from the
-  // second once that knows enough, else from the first.
-  static int RuleHistory(const FileRecord& rec) { return rec.rule_class; }
-  static int PredictedHistory(const FileRecord& rec) {
-    return 256 + rec.rule_class * LifetimeModel::kClasses + rec.predicted;
-  }
+  // The remaining life GC is told comes from the lifetimes of the files of
+  // the same rule class (the level, for a store's tables). Histories of
+  // the files the model put in each class (per rule class) were measured
+  // and relocated more (docs/benchmarks.md).
   void TrainLoop();
   Status TrainLocked(std::unique_lock<std::mutex>* lock);
   void SaveModel(const LifetimeModel& m);
@@ -112,7 +107,7 @@ class LifetimePolicy : public AllocationPolicyWrapper {
   mutable std::mutex mu_;
   std::unordered_map<std::string, FileRecord> files_;  // live files this mount classified
   std::deque<LifetimeSample> deaths_;
-  std::unordered_map<int, LifetimeHistory> histories_;  // by RuleHistory, PredictedHistory
+  std::unordered_map<uint8_t, LifetimeHistory> histories_;  // by FileRecord::rule_class
   size_t deaths_since_training_ = 0;
   // Deaths the next training waits for: LifetimeModel::kMinSamples, then
   // kRetrainEvery.

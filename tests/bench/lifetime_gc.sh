@@ -43,13 +43,22 @@ run() {  # run WORKLOAD SCHEME RUN
   local bench=(db_bench --fs_uri="hintfs://file:$dir/ssd.img?stats=$dir/stats.json" --options_file=/options.ini
                --db=/db --value_size=1000 --compression_type=none --num=300000 --seed=$((1000 + $3))
                --benchmark_write_rate_limit=20000000)
+  # A run whose store fails (a write refused for lack of space) is reported
+  # as such, and the others go on.
+  local failed=""
   case $1 in
-    load) LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=fillrandom,overwrite >"$dir/out.txt" 2>&1 ;;
-    rww) LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=fillrandom >"$dir/fill.txt" 2>&1
-         LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=readwhilewriting --use_existing_db=1 --duration=30 \
-           --threads=1 >"$dir/out.txt" 2>&1 ;;
+    load) LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=fillrandom,overwrite >"$dir/out.txt" 2>&1 || failed=1 ;;
+    rww) { LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=fillrandom >"$dir/fill.txt" 2>&1 &&
+           LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=readwhilewriting --use_existing_db=1 --duration=30 \
+             --threads=1 >"$dir/out.txt" 2>&1; } || failed=1 ;;
     *) echo "unknown workload $1 (load, rww)" >&2; exit 2 ;;
   esac
+  if [ -n "$failed" ]; then
+    local why
+    why=$(grep -ho "error: .*" "$dir"/fill.txt "$dir"/out.txt 2>/dev/null | head -1 | cut -c1-160 || true)
+    echo "$1 $2 $3 FAILED: ${why:-db_bench exited with an error}"
+    return 0
+  fi
   python3 - "$1" "$2" "$3" "$dir" <<'EOF'
 import json, re, sys
 workload, scheme, run, d = sys.argv[1:]

@@ -90,8 +90,8 @@ TEST_F(LifetimePolicyTest, LearnedModeTellsGcHowLongFilesHaveLeft) {
   other.write_clock = clock_;
   EXPECT_EQ(p->LifetimeClass(other), LifetimePolicy::kRuleClassBase);
   EXPECT_EQ(p->RemainingLife("/.hintfs-index/abc", clock_ + 56 * kMiB), AllocationPolicy::kLifeUnknown);
-  // Level-0 tables lived 64-65.5 MiB of writes, level-3 ones 1,024-1,025.5
-  // (no predicted class has a history yet: the rule classes' answer).
+  // Level-0 tables lived 64-65.5 MiB of writes, level-3 ones 1,024-1,025.5:
+  // a file's remaining life comes from its rule class's lifetimes.
   auto near = [](uint64_t got, uint64_t want) { return got + kMiB >= want && got <= want + kMiB; };
   EXPECT_PRED2(near, p->RemainingLife("/db/200000.sst", clock_), 65 * kMiB);
   EXPECT_PRED2(near, p->RemainingLife("/db/200000.sst", clock_ + 56 * kMiB), 9 * kMiB);
