@@ -57,17 +57,13 @@ struct AllocationRequest {
   uint64_t write_clock = 0;
 };
 
-// The lifetime class GC's relocations out of a zone of lifetime class c fill
-// when the policy gives files lifetime classes: data that survived until its
-// zone was collected is old, and kept apart from new data and from the
-// survivors of zones of other classes, which live on for as long as their
-// class does (mixed in one class, survivors of short-lived classes left
-// holes in zones of long-lived ones that GC copied again). Classes from
-// kGcLifetimeClassBase up are GC's.
-constexpr uint8_t kGcLifetimeClassBase = 128;
-inline uint8_t GcLifetimeClass(uint8_t c) {
-  return c >= kGcLifetimeClassBase ? c : static_cast<uint8_t>(kGcLifetimeClassBase + c);
-}
+// The lifetime class GC's relocations fill zones of when the policy gives
+// files lifetime classes: data that survived until its zone was collected is
+// old, and kept apart from new data. (A GC class per victim's class was
+// tried and not kept: it keeps more zones open at once, each stranding its
+// unwritten room, and the hint rule's one write refused for lack of space
+// in the session that tried it came with it; docs/benchmarks.md.)
+constexpr uint8_t kGcLifetimeClass = 255;
 
 class AllocationPolicy {
  public:
@@ -140,8 +136,7 @@ class AllocationPolicy {
   // The lifetime class of the request's file (0: none), asked once, before
   // its first byte goes to a device: within a ZoneRole, a zone holds files
   // of one lifetime class only, so that files expected to die together share
-  // zones and a zone empties without GC. Classes 1 to
-  // kGcLifetimeClassBase - 1 are the policy's.
+  // zones and a zone empties without GC. Classes 1-254 are the policy's.
   virtual uint8_t LifetimeClass(const AllocationRequest& request) {
     static_cast<void>(request);
     return 0;

@@ -201,7 +201,7 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
   target.for_gc = true;
   // Under a policy with lifetime classes, survivors go to zones of their
   // own; without (every zone of class 0), GC fills as it always did.
-  target.lifetime_class = victim_class == 0 ? 0 : GcLifetimeClass(victim_class);
+  target.lifetime_class = victim_class == 0 ? 0 : kGcLifetimeClass;
   std::vector<RelocatedExtent> copies;
   Status result = CopyZoneExtents(device, victim, before, &target, &copies);
   if (result.ok()) {

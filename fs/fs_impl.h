@@ -423,7 +423,7 @@ class FsImpl : public Filesystem {
     std::vector<uint32_t> devices;
     ZoneRole role = ZoneRole::kData;
     bool for_gc = false;  // GC's own empty zone may be taken; nothing else is kept back
-    uint8_t lifetime_class = 0;  // of the zones filled (GcLifetimeClass for GC)
+    uint8_t lifetime_class = 0;  // of the zones filled (kGcLifetimeClass for GC)
     int64_t device = -1;  // the zone being filled
     uint32_t zone = 0;
     std::vector<std::pair<uint32_t, uint32_t>> held;
