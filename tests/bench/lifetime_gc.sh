@@ -55,7 +55,7 @@ run() {  # run WORKLOAD SCHEME RUN
   esac
   if [ -n "$failed" ]; then
     local why
-    why=$(grep -ho "error: .*" "$dir"/fill.txt "$dir"/out.txt 2>/dev/null | head -1 | cut -c1-160 || true)
+    why=$(grep -ho "error: .*" "$dir"/fill.txt "$dir"/out.txt 2>/dev/null | head -1 | cut -c1-400 || true)
     echo "$1 $2 $3 FAILED: ${why:-db_bench exited with an error}"
     return 0
   fi
