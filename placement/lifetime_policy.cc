@@ -163,6 +163,9 @@ Status LifetimePolicy::TrainLocked(std::unique_lock<std::mutex>* lock) {
     samples.push_back(s);
   }
   lock->unlock();
+  // One training at a time (the trainer's and TrainNow's), so that the
+  // model saved last is the one in use.
+  std::lock_guard<std::mutex> one_at_a_time(train_mu_);
   const auto start = std::chrono::steady_clock::now();
   auto model = std::make_shared<LifetimeModel>();
   Status s = LifetimeModel::Train(samples, model.get());

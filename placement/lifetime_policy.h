@@ -105,6 +105,7 @@ class LifetimePolicy : public AllocationPolicyWrapper {
   std::unique_ptr<LifetimeFeatureSource> features_;  // learned mode only: the rule needs none
 
   mutable std::mutex mu_;
+  std::mutex train_mu_;  // taken before mu_ (TrainLocked)
   std::unordered_map<std::string, FileRecord> files_;  // live files this mount classified
   std::deque<LifetimeSample> deaths_;
   std::unordered_map<uint8_t, LifetimeHistory> histories_;  // by FileRecord::rule_class
