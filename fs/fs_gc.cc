@@ -2,8 +2,10 @@
 // into other zones of its device (fs_copy.cc), checked, and switched to in
 // one journal op per file; the emptied zone is reset once that op commits.
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "fs/fs_impl.h"
 
@@ -226,6 +228,17 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
   return result;
 }
 
+bool FsImpl::LockForGcWithin(Inode* ino, std::chrono::microseconds wait, std::unique_lock<std::mutex>* lock) {
+  // Tries again and again rather than blocking: the bound holds even if the
+  // holder waits for this GC and never lets go.
+  const auto give_up = std::chrono::steady_clock::now() + wait;
+  while (!LockForGc(ino, lock)) {
+    if (std::chrono::steady_clock::now() >= give_up) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  return true;
+}
+
 bool FsImpl::LockForGc(Inode* ino, std::unique_lock<std::mutex>* lock) {
   // Never wait for an inode lock: its holder may be waiting for this GC. A
   // file lent to GC is held by a writer that waits for it (gc_mu_, held by
@@ -267,7 +280,11 @@ uint64_t FsImpl::SwitchToCopies(ZoneRole role, const std::vector<std::shared_ptr
     while (next < copies->size() && (*copies)[next].owner == owner) next++;
     Inode* ino = owners[owner].get();
     std::unique_lock<std::mutex> lk;
-    if (!LockForGc(ino, &lk)) continue;  // busy: its copy is garbage
+    // Busy: its copy is garbage. Copies are made, so wait a little for a
+    // holder in the middle of an append or a read: thrown away, a copy
+    // spends room and frees nothing, and a round that took the last empty
+    // zone so left GC none to copy into (docs/benchmarks.md).
+    if (!LockForGcWithin(ino, kSwitchLockWait, &lk)) continue;
     std::lock_guard<std::mutex> l(mu_);
     size_t last_copied = 0;
     for (size_t k = first; k < next; k++) last_copied = std::max(last_copied, (*copies)[k].index);

@@ -12,6 +12,7 @@
 #define HINTFS_FS_FS_IMPL_H_
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -405,6 +406,9 @@ class FsImpl : public Filesystem {
   // Locks ino for GC without waiting (a file lent to GC needs no lock);
   // false if another holds it.
   static bool LockForGc(Inode* ino, std::unique_lock<std::mutex>* lock);
+  // LockForGc, tried for up to wait before giving up.
+  static bool LockForGcWithin(Inode* ino, std::chrono::microseconds wait, std::unique_lock<std::mutex>* lock);
+  static constexpr std::chrono::microseconds kSwitchLockWait{20000};
   // Copies, packed, the extents in zone of each owner's extents (as they
   // were when GC looked), in owner order.
   Status CopyZoneExtents(uint32_t device, uint32_t zone, const std::vector<std::vector<Extent>>& extents,
