@@ -42,8 +42,7 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int
       // the fewest live bytes.
       auto r = room.find(s.role);
       if (r == room.end()) r = room.emplace(s.role, GcRoomLocked(d, s.role, UINT32_MAX)).first;
-      const uint64_t own_room = s.capacity - s.used >= m->block_size ? s.capacity - s.used : 0;
-      if (r->second - std::min(r->second, own_room) < s.live + padding) continue;
+      if (r->second - GcRoomInZone(m, s, s.role) < s.live + padding) continue;
       const double garbage = static_cast<double>(s.used - s.live);
       double score = garbage;
       if (!stays.empty()) {
@@ -133,17 +132,20 @@ Status FsImpl::CollectGarbageOn(uint32_t max_zones, uint32_t* zones_freed, int32
   return CommitAndReclaim();
 }
 
+uint64_t FsImpl::GcRoomInZone(const Member* m, const ZoneSlot& s, ZoneRole role) {
+  if (s.reserved || s.writer) return 0;
+  if (s.used == 0) return s.capacity;  // GC may open any empty zone
+  if (s.live > 0 && s.role == role && s.capacity - s.used >= m->block_size) {
+    return s.capacity - s.used;  // a partly written zone of the role (PickZoneLocked)
+  }
+  return 0;
+}
+
 uint64_t FsImpl::GcRoomLocked(uint32_t device, ZoneRole role, uint32_t victim) const {
   const Member* m = members_[device].get();
   uint64_t room = 0;
   for (uint32_t z = 0; z < m->zones.size(); z++) {
-    const ZoneSlot& s = m->zones[z];
-    if (z == victim || s.reserved || s.writer) continue;
-    if (s.used == 0) {
-      room += s.capacity;  // GC may open any empty zone
-    } else if (s.live > 0 && s.role == role && s.capacity - s.used >= m->block_size) {
-      room += s.capacity - s.used;  // a partly written zone of the role (PickZoneLocked)
-    }
+    if (z != victim) room += GcRoomInZone(m, m->zones[z], role);
   }
   return room;
 }

@@ -391,6 +391,8 @@ class FsImpl : public Filesystem {
   // device: empty zones and partly written zones of the role, victim's own
   // room left out (UINT32_MAX: none left out). mu_ held.
   uint64_t GcRoomLocked(uint32_t device, ZoneRole role, uint32_t victim) const;
+  // The part of GcRoomLocked one zone of m gives.
+  static uint64_t GcRoomInZone(const Member* m, const ZoneSlot& s, ZoneRole role);
   // Device blocks a relocation may pad (the last of each zone it fills).
   static constexpr uint64_t kGcPaddingBlocks = 2;
   // One extent GC copied out of a zone: its file (an index in the owners),
