@@ -65,9 +65,9 @@ void LifetimePolicy::ChooseDevices(const AllocationRequest& request, const std::
 
 uint8_t LifetimePolicy::LifetimeClass(const AllocationRequest& request) {
   // Zones follow the rule in both modes: the model's classes as zone
-  // classes relocated 1.4-1.8x what the rule does (docs/benchmarks.md). As
-  // DumpKV, which writes with a default lifetime and asks its model at GC,
-  // the prediction serves GC (RemainingLife).
+  // classes relocated 1.4-1.8x what the rule does (docs/benchmarks.md). GC
+  // reads the rule class's lifetimes (RemainingLife); the model's
+  // prediction is recorded to be scored when the file dies.
   const int hint = request.lifetime_hint < 0 ? 0 : (request.lifetime_hint > 5 ? 5 : request.lifetime_hint);
   const uint8_t rule_class = static_cast<uint8_t>(kRuleClassBase + hint);
   if (features_ == nullptr) {

@@ -43,6 +43,22 @@ class LifetimeClassTest : public test::FsTest {
     o.policy = policy_;
     Mount(o);
   }
+  // A zone of class 1 and one of class 2, each holding a 100 KiB survivor
+  // (/sN-keep) and the garbage a deleted file of gone1 or gone2 bytes left;
+  // their zones in *zone1 and *zone2.
+  using Zones = std::set<std::pair<uint32_t, uint32_t>>;
+  void TwoZonesWithGarbage(size_t gone1, size_t gone2, Zones* zone1, Zones* zone2) {
+    WriteFile("/s1-keep", std::string(100 << 10, 'a'));
+    WriteFile("/s1-gone", std::string(gone1, 'b'));
+    WriteFile("/s2-keep", std::string(100 << 10, 'c'));
+    WriteFile("/s2-gone", std::string(gone2, 'd'));
+    *zone1 = ZonesOf("/s1-keep");
+    *zone2 = ZonesOf("/s2-keep");
+    ASSERT_EQ(zone1->size(), 1u);
+    ASSERT_EQ(zone2->size(), 1u);
+    EXPECT_OK(fs_->Unlink("/s1-gone"));
+    EXPECT_OK(fs_->Unlink("/s2-gone"));
+  }
   std::shared_ptr<ClassByName> policy_;
 };
 
@@ -70,15 +86,8 @@ TEST_F(LifetimeClassTest, FilesOfDifferentClassesNeverShareAZone) {
 
 TEST_F(LifetimeClassTest, GcLeavesZonesOfFilesAboutToDieForLast) {
   // Two zones with garbage; the first zone's survivor dies soon.
-  WriteFile("/s1-keep", std::string(100 << 10, 'a'));
-  WriteFile("/s1-gone", std::string(140 << 10, 'b'));
-  WriteFile("/s2-keep", std::string(100 << 10, 'c'));
-  WriteFile("/s2-gone", std::string(120 << 10, 'd'));
-  const auto zone1 = ZonesOf("/s1-keep"), zone2 = ZonesOf("/s2-keep");
-  ASSERT_EQ(zone1.size(), 1u);
-  ASSERT_EQ(zone2.size(), 1u);
-  EXPECT_OK(fs_->Unlink("/s1-gone"));
-  EXPECT_OK(fs_->Unlink("/s2-gone"));
+  Zones zone1, zone2;
+  ASSERT_NO_FATAL_FAILURE(TwoZonesWithGarbage(140 << 10, 120 << 10, &zone1, &zone2));
   policy_->remaining["/s1-keep"] = 64 << 10;
   // The first zone has more garbage (greedy GC would take it), but its
   // survivor is expected to go: the second zone is collected.
@@ -103,13 +112,8 @@ TEST_F(LifetimeClassTest, GcWeighsGarbageByHowLongSurvivorsStay) {
   // one expected to stay several times as long (16 MiB of writes, capped at
   // the device's capacity of about 6 MiB), which outweighs more than twice
   // the garbage.
-  WriteFile("/s1-keep", std::string(100 << 10, 'a'));
-  WriteFile("/s1-gone", std::string(140 << 10, 'b'));
-  WriteFile("/s2-keep", std::string(100 << 10, 'c'));
-  WriteFile("/s2-gone", std::string(60 << 10, 'd'));
-  const auto zone1 = ZonesOf("/s1-keep"), zone2 = ZonesOf("/s2-keep");
-  EXPECT_OK(fs_->Unlink("/s1-gone"));
-  EXPECT_OK(fs_->Unlink("/s2-gone"));
+  Zones zone1, zone2;
+  ASSERT_NO_FATAL_FAILURE(TwoZonesWithGarbage(140 << 10, 60 << 10, &zone1, &zone2));
   policy_->remaining["/s1-keep"] = 1 << 20;
   policy_->remaining["/s2-keep"] = 16 << 20;
   uint32_t freed = 0;
