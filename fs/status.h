@@ -59,6 +59,10 @@ class Status {
 
   // "IO error: write not at write pointer (zone 3)".
   std::string ToString() const;
+  // The same status with "what: " before its message (OK stays OK).
+  Status Prefixed(const std::string& what) const {
+    return ok() ? *this : Status(code_, what + ": " + message_, errno_);
+  }
 
  private:
   Status(Code code, const std::string& msg, int err) : code_(code), message_(msg), errno_(err) {}

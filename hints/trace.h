@@ -55,6 +55,8 @@ class TraceReader {
   // The next event; *eof at the end. A malformed trace is a Corruption that
   // names the byte offset.
   Status Next(TraceEvent* event, bool* eof);
+  // Back to the first event.
+  void Rewind() { pos_ = 0, header_checked_ = false; }
   uint64_t offset() const { return pos_; }
   uint64_t size() const { return data_.size(); }
 

@@ -21,7 +21,7 @@ namespace {
 // Everything the command line can set.
 struct CliArgs {
   cli::MkfsArgs mkfs;
-  std::string uri, path = "/", host_dir, trace_path;
+  std::string uri, path = "/", host_dir, trace_path, oracle_unit;
   bool json = false, long_format = false, recursive = false, deep = false, repair = false, salvage = false;
   uint32_t gc_zones = 16;
   std::string top_address;
@@ -34,8 +34,8 @@ struct CliArgs {
 
 // The subcommands, to tell which one was given.
 struct Commands {
-  CLI::App *mkfs, *info, *df, *ls, *dump, *fsck, *gc, *cat, *backup, *restore, *profiles, *trace_dump, *replay,
-      *mount, *top;
+  CLI::App *mkfs, *info, *df, *ls, *dump, *fsck, *gc, *cat, *backup, *restore, *profiles, *trace_dump, *trace_apply,
+      *replay, *mount, *top;
 };
 
 // A malformed device URI is bad usage (exit 2), found before any device is touched.
@@ -146,6 +146,15 @@ void AddToolCommands(CLI::App* app, CliArgs* a, Commands* c) {
   c->trace_dump->add_option("TRACE", a->trace_path, "trace file")->required();
   c->trace_dump->add_flag("--json", a->json, "JSON lines");
   c->trace_dump->footer("Example:\n  hintfs trace dump /tmp/db.trace | head");
+  c->trace_apply = trace->add_subcommand("apply", "write a trace's files onto a filesystem, with its hints, as its store did");
+  c->trace_apply->add_option("TRACE", a->trace_path, "trace file")->required();
+  c->trace_apply->add_option("URI", a->uri, "device URI of any member, with mount options in its query")->required();
+  c->trace_apply->add_option("--oracle-lifetimes", a->oracle_unit,
+                             "UNIT: lifetime hints from each file's real lifetime (1 under UNIT, one more per "
+                             "doubling up to 4, 5 never deleted) in place of the store's");
+  c->trace_apply->add_flag("--json", a->json, "one JSON object");
+  c->trace_apply->footer("Example:\n  hintfs mkfs --policy fast-first:lifetime=hint --fast 'file:/tmp/ssd.img?zones=40'\n"
+                         "  hintfs trace apply /tmp/db.trace 'file:/tmp/ssd.img?stats=/tmp/stats.json'");
   c->replay = app->add_subcommand("replay", "run a placement policy over a trace on modelled devices");
   c->replay->add_option("TRACE", a->trace_path, "trace file")->required();
   c->replay->add_option("--policy", a->replay.policy, "placement policy: " + PolicyList())->required();
@@ -197,6 +206,7 @@ int Run(const Commands& c, CliArgs& a) {
   if (c.restore->parsed()) return cli::Restore(a.uri, a.host_dir);
   if (c.profiles->parsed()) return cli::Profiles();
   if (c.trace_dump->parsed()) return cli::TraceDump(a.trace_path, a.json);
+  if (c.trace_apply->parsed()) return cli::TraceApply(a.trace_path, a.uri, a.oracle_unit, a.json);
   if (c.replay->parsed()) return cli::Replay(a.trace_path, a.replay);
   if (c.top->parsed()) return cli::Top(a.top_address, a.top_interval, a.top_count);
   if (c.mount->parsed()) {

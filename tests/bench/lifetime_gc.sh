@@ -19,7 +19,17 @@
 # schemes.
 # Prints one line per run: workload scheme run write-MB/s GC-MiB written-MiB
 # GC/written zones-freed-by-GC resets accuracy.
-#   [SCHEMES="hint learned"] bash tests/bench/lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]
+#
+# PAIRED=1 compares the schemes on one file stream per run: the store runs
+# once (under hint) with its hints and I/O traced, and the trace is written
+# onto a fresh filesystem under each scheme (hintfs trace apply), so that
+# how full the store's background jobs happened to leave the device, which
+# moves GC more than placement does, is the same for all. The scheme
+# "oracle" (on by default there) is hint with every file's hint taken from
+# its real lifetime in the trace (--oracle-lifetimes 64MiB: under 64 MiB of
+# writes, 64-128, 128-256, more, never deleted): what a perfect lifetime
+# predictor would give. Lines lack MB/s and accuracy (nothing is timed).
+#   [SCHEMES="hint learned"] [PAIRED=1] bash tests/bench/lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]
 set -euo pipefail
 HINTFS=$(readlink -f "${1:?usage: lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]}")
 PLUGIN=$(readlink -f "${2:?usage: lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]}")
@@ -31,26 +41,33 @@ source "$(dirname "$0")/../../scripts/lib/rocksdb_options.sh"
 WORK=$(mktemp -d /tmp/hintfs-lifetime.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 export HINTFS_DEVICE_PARAMS="profile_scale=20"
-declare -A POLICY=([greedy]=fast-first [hint]=fast-first:lifetime=hint [learned]=fast-first:lifetime=learned)
+declare -A POLICY=([greedy]=fast-first [hint]=fast-first:lifetime=hint [learned]=fast-first:lifetime=learned
+                   [oracle]=fast-first:lifetime=hint)
+declare -A APPLY_ARGS=([oracle]="--oracle-lifetimes 64MiB")
 
-run() {  # run WORKLOAD SCHEME RUN
+run() {  # run WORKLOAD SCHEME RUN [TRACE-PREFIX]
   local dir="$WORK/$2"
   rm -rf "$dir"
   mkdir -p "$dir/conf"
   "$HINTFS" mkfs --policy "${POLICY[$2]}" --fast "file:$dir/ssd.img?zone_size=16MiB&zones=40&profile=zn540" >/dev/null
   write_rocksdb_options "$dir/conf/options.ini" 1048576 1048576 4194304 kNoCompression
   "$HINTFS" restore "file:$dir/ssd.img" "$dir/conf" >/dev/null
-  local bench=(db_bench --fs_uri="hintfs://file:$dir/ssd.img?stats=$dir/stats.json" --options_file=/options.ini
+  local uri="hintfs://file:$dir/ssd.img?stats=$dir/stats.json"
+  local bench=(db_bench --options_file=/options.ini
                --db=/db --value_size=1000 --compression_type=none --num=300000 --seed=$((1000 + $3))
                --benchmark_write_rate_limit=20000000)
+  # Each mount traces to a file of its own (a second mount would replace the first's).
+  local trace1="" trace2=""
+  if [ -n "${4:-}" ]; then trace1="&trace=$4.1" trace2="&trace=$4.2"; fi
   # A run whose store fails (a write refused for lack of space) is reported
   # as such, and the others go on.
   local failed=""
   case $1 in
-    load) LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=fillrandom,overwrite >"$dir/out.txt" 2>&1 || failed=1 ;;
-    rww) { LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=fillrandom >"$dir/fill.txt" 2>&1 &&
-           LD_PRELOAD=$PLUGIN "${bench[@]}" --benchmarks=readwhilewriting --use_existing_db=1 --duration=30 \
-             --threads=1 >"$dir/out.txt" 2>&1; } || failed=1 ;;
+    load) LD_PRELOAD=$PLUGIN "${bench[@]}" --fs_uri="$uri$trace1" --benchmarks=fillrandom,overwrite \
+            >"$dir/out.txt" 2>&1 || failed=1 ;;
+    rww) { LD_PRELOAD=$PLUGIN "${bench[@]}" --fs_uri="$uri$trace1" --benchmarks=fillrandom >"$dir/fill.txt" 2>&1 &&
+           LD_PRELOAD=$PLUGIN "${bench[@]}" --fs_uri="$uri$trace2" --benchmarks=readwhilewriting \
+             --use_existing_db=1 --duration=30 --threads=1 >"$dir/out.txt" 2>&1; } || failed=1 ;;
     *) echo "unknown workload $1 (load, rww)" >&2; exit 2 ;;
   esac
   if [ -n "$failed" ]; then
@@ -77,9 +94,37 @@ print(f"{workload:5} {scheme:8} {run} {rates[-1] if rates else 0:6.1f} {j['gc_by
 EOF
 }
 
+apply() {  # apply WORKLOAD SCHEME RUN TRACE-PREFIX: the traced mounts, one after another
+  local img="$WORK/apply.img" trace stats="$WORK/apply.json"
+  rm -f "$img" "$stats"
+  "$HINTFS" mkfs --policy "${POLICY[$2]}" --fast "file:$img?zone_size=16MiB&zones=40" >/dev/null
+  for trace in "$4".*; do
+    # shellcheck disable=SC2086  # the scheme's options are words
+    if ! "$HINTFS" trace apply ${APPLY_ARGS[$2]:-} "$trace" "file:$img?stats=$stats" >"$WORK/apply.txt" 2>&1; then
+      echo "$1 $2 $3 FAILED: $(tail -1 "$WORK/apply.txt" | cut -c1-400)"
+      return 0
+    fi
+  done
+  python3 - "$1" "$2" "$3" "$stats" <<'EOF'
+import json, sys
+workload, scheme, run, path = sys.argv[1:]
+j = json.load(open(path))
+written = sum(j["bytes_written"].values())
+print(f"{workload:5} {scheme:8} {run}      - {j['gc_bytes_moved'] / 2**20:7.0f} {written / 2**20:7.0f} "
+      f"{j['gc_bytes_moved'] / written:7.3f} {j['gc_zones_freed']:5} {j['zone_resets']:5} -", flush=True)
+EOF
+}
+
 echo "workload scheme run MB/s GC-MiB written-MiB GC/written gc-freed resets accuracy"
 for workload in "${WORKLOADS[@]}"; do
   for r in $(seq 1 "$RUNS"); do
-    for scheme in ${SCHEMES:-greedy hint learned}; do run "$workload" "$scheme" "$r"; done
+    if [ -n "${PAIRED:-}" ]; then
+      recorded=$(run "$workload" hint "$r" "$WORK/trace")
+      if [[ $recorded == *FAILED* ]]; then echo "$recorded (while tracing)"; continue; fi
+      for scheme in ${SCHEMES:-greedy hint learned oracle}; do apply "$workload" "$scheme" "$r" "$WORK/trace"; done
+      rm -f "$WORK"/trace.*
+    else
+      for scheme in ${SCHEMES:-greedy hint learned}; do run "$workload" "$scheme" "$r"; done
+    fi
   done
 done
