@@ -346,9 +346,16 @@ class FsImpl : public Filesystem {
   // reservations); overflow: the writer's file already fills zones of its
   // own (ZoneSlot::shared_overflow).
   // lifetime_class: a partly written zone is filled only by files of its
-  // class (AllocationPolicy::LifetimeClass).
+  // class (AllocationPolicy::LifetimeClass), unless any_class (or for_gc)
+  // and nothing else is left.
   bool PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
-                      uint32_t keep_empty = 0, bool overflow = false, uint8_t lifetime_class = 0);
+                      uint32_t keep_empty = 0, bool overflow = false, uint8_t lifetime_class = 0,
+                      bool any_class = false);
+  // A zone for ino's next write on space's device: PickZoneLocked, after
+  // taking back an idle writer's zone if need be (RevokeIdleZoneLocked sets
+  // *busy_holder, if given, when a holder was busy); tells the policy.
+  bool PickWriterZoneLocked(Inode* ino, const AllocationRequest& req, const DeviceSpace& space, bool any_class,
+                            bool* busy_holder, uint32_t* zone);
   // Whether device may open one more zone given active zones counted from
   // the slots; finishes idle zones to make room if it must. Near the limit
   // the device's own report is trusted over the count.

@@ -75,7 +75,7 @@ DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
 }
 
 bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_t* zone,
-                            uint32_t keep_empty, bool overflow, uint8_t lifetime_class) {
+                            uint32_t keep_empty, bool overflow, uint8_t lifetime_class, bool any_class) {
   Member* m = members_[device].get();
   const uint64_t bs = m->block_size;
   // A partly written zone of the same role: fill it before opening another,
@@ -130,8 +130,9 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
     }
   }
   // GC with no zone of its class and no empty one fills what a zone of
-  // another lifetime class has left rather than fail to free space.
-  if (for_gc && other_class >= 0) return take(other_class);
+  // another lifetime class has left rather than fail to free space; so
+  // does a writer that asks for any class.
+  if ((for_gc || any_class) && other_class >= 0) return take(other_class);
   return false;
 }
 
@@ -251,16 +252,8 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
       bool busy_holder = false;
       {
         std::lock_guard<std::mutex> l(mu_);
-        const uint32_t keep_empty = KeptEmptyZones(spaces[d], ino->role, policy_->MayUseReserve(req));
-        const bool overflow = req.file_size > 0;
-        const uint8_t lifetime = static_cast<uint8_t>(ino->lifetime_class);
-        if (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow, lifetime) ||
-            (RevokeIdleZoneLocked(d, ino->role, ino, &busy_holder) &&
-             PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow, lifetime))) {
+        if (PickWriterZoneLocked(ino, req, spaces[d], /*any_class=*/false, &busy_holder, zone)) {
           *device = d;
-          policy_->OnAllocated(req, spaces[d]);
-          uint64_t more = policy_->AskAgainAfter(req, spaces[d]);
-          ino->ask_again_at = more > UINT64_MAX - req.file_size ? UINT64_MAX : req.file_size + std::max<uint64_t>(more, 1);
           return Status::OK();
         }
         for (const ZoneSlot& s : members_[d]->zones) {
@@ -299,8 +292,34 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
         if (freed == 0) std::this_thread::sleep_for(std::chrono::milliseconds(attempt));
       }
     }
+    // Room left only in zones of other lifetime classes: mixed classes
+    // cost GC later, a refused write costs the store now (a MANIFEST write
+    // was refused with 60 MiB unwritten in other classes' zones,
+    // docs/benchmarks.md). The class never sends a file to another device.
+    std::lock_guard<std::mutex> l(mu_);
+    if (PickWriterZoneLocked(ino, req, spaces[d], /*any_class=*/true, nullptr, zone)) {
+      *device = d;
+      return Status::OK();
+    }
   }
   return NoFreeZone(ino);
+}
+
+bool FsImpl::PickWriterZoneLocked(Inode* ino, const AllocationRequest& req, const DeviceSpace& space,
+                                  bool any_class, bool* busy_holder, uint32_t* zone) {
+  const uint32_t d = space.index;
+  const uint32_t keep_empty = KeptEmptyZones(space, ino->role, policy_->MayUseReserve(req));
+  const bool overflow = req.file_size > 0;
+  const uint8_t lifetime = static_cast<uint8_t>(ino->lifetime_class);
+  if (!PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow, lifetime, any_class) &&
+      !(RevokeIdleZoneLocked(d, ino->role, ino, busy_holder) &&
+        PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_empty, overflow, lifetime, any_class))) {
+    return false;
+  }
+  policy_->OnAllocated(req, space);
+  const uint64_t more = policy_->AskAgainAfter(req, space);
+  ino->ask_again_at = more > UINT64_MAX - req.file_size ? UINT64_MAX : req.file_size + std::max<uint64_t>(more, 1);
+  return true;
 }
 
 Status FsImpl::NoFreeZone(const Inode* ino) {

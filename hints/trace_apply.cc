@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,19 +29,24 @@ int OracleHint(uint64_t lifetime, uint64_t unit, bool deleted) {
   return hint;
 }
 
-Status PlanTrace(TraceReader* trace, uint64_t oracle_unit, TracePlan* plan) {
+Status PlanTrace(TraceReader* trace, const TraceApplyOptions& options, TracePlan* plan) {
+  const uint64_t oracle_unit = options.oracle_lifetime_unit;
   struct Incarnation {
     uint64_t created = 0;  // event index
     uint64_t birth = 0;    // bytes appended to the trace's files before it was created
     int64_t last_append = -1;
+    int level = -1;        // from its table-file-creation hint
   };
   std::unordered_map<std::string, Incarnation> open;
+  std::unordered_map<std::string, int> announced_levels;  // of tables not created yet
   uint64_t clock = 0;
   auto end = [&](const std::string& path, bool deleted) {
     auto it = open.find(path);
     if (it == open.end()) return;
     if (it->second.last_append >= 0) plan->last_appends.push_back(static_cast<uint64_t>(it->second.last_append));
-    if (oracle_unit > 0) plan->oracle_hints[it->second.created] = OracleHint(clock - it->second.birth, oracle_unit, deleted);
+    const bool oracle = oracle_unit > 0 && (options.oracle_levels.empty() ||
+                                            options.oracle_levels.count(it->second.level) > 0);
+    if (oracle) plan->oracle_hints[it->second.created] = OracleHint(clock - it->second.birth, oracle_unit, deleted);
     open.erase(it);
   };
   for (uint64_t index = 0;; index++) {
@@ -51,13 +57,23 @@ Status PlanTrace(TraceReader* trace, uint64_t oracle_unit, TracePlan* plan) {
     if (eof) break;
     if (e.type == TraceEvent::Type::kCreate) {
       end(e.path, /*deleted=*/true);  // made again: the old one is gone
-      open[e.path] = Incarnation{index, clock, -1};
+      auto announced = announced_levels.find(e.path);
+      open[e.path] = Incarnation{index, clock, -1, announced == announced_levels.end() ? -1 : announced->second};
+      if (announced != announced_levels.end()) announced_levels.erase(announced);
     } else if (e.type == TraceEvent::Type::kDelete) {
       end(e.path, /*deleted=*/true);
     } else if (e.type == TraceEvent::Type::kAppend) {
       clock += e.bytes;
       auto it = open.find(e.path);
       if (it != open.end()) it->second.last_append = static_cast<int64_t>(index);
+    } else if (e.type == TraceEvent::Type::kHint && e.hint.kind == Hint::Kind::kTableFileCreation) {
+      // Comes just before the table's create (RocksDB's listener), or after.
+      auto it = open.find(e.hint.path);
+      if (it != open.end()) {
+        it->second.level = e.hint.level;
+      } else {
+        announced_levels[e.hint.path] = e.hint.level;
+      }
     }
   }
   while (!open.empty()) end(open.begin()->first, /*deleted=*/false);
@@ -91,7 +107,7 @@ class Applier {
       case TraceEvent::Type::kCreate: return Create(e.path, index);
       case TraceEvent::Type::kLifetime: {
         auto it = writers_.find(e.path);
-        if (it != writers_.end() && plan_->oracle_hints.empty()) it->second->SetLifetimeHint(e.lifetime);
+        if (it != writers_.end() && oracle_hinted_.count(e.path) == 0) it->second->SetLifetimeHint(e.lifetime);
         return Status::OK();
       }
       case TraceEvent::Type::kAppend: return Append(e.path, e.bytes, last_append);
@@ -119,7 +135,12 @@ class Applier {
     if (s.ok()) s = fs_->OpenWriter(path, WriteMode::kTruncate, &writer);
     if (!s.ok()) return s.Prefixed(path);
     auto oracle = plan_->oracle_hints.find(index);
-    if (oracle != plan_->oracle_hints.end()) writer->SetLifetimeHint(oracle->second);
+    if (oracle != plan_->oracle_hints.end()) {
+      writer->SetLifetimeHint(oracle->second);
+      oracle_hinted_.insert(path);  // the store's hint, when it comes, is not used
+    } else {
+      oracle_hinted_.erase(path);
+    }
     writers_[path] = std::move(writer);
     result_->files_created++;
     return Status::OK();
@@ -159,6 +180,7 @@ class Applier {
     if (it == writers_.end()) return Status::OK();
     Status s = it->second->Close();
     writers_.erase(it);
+    oracle_hinted_.erase(path);
     return s.Prefixed(path);
   }
 
@@ -168,6 +190,7 @@ class Applier {
   TraceApplyResult* result_;
   std::string filler_;
   std::map<std::string, std::unique_ptr<FileWriter>> writers_;
+  std::set<std::string> oracle_hinted_;  // open files whose hint is the oracle's
 };
 
 }  // namespace
@@ -177,7 +200,7 @@ Status ApplyTrace(TraceReader* trace, Filesystem* fs, HintBus* bus, const TraceA
   *result = TraceApplyResult();
   trace->Rewind();
   TracePlan plan;
-  Status s = PlanTrace(trace, options.oracle_lifetime_unit, &plan);
+  Status s = PlanTrace(trace, options, &plan);
   if (!s.ok()) return s;
   const std::vector<uint64_t>& last_appends = plan.last_appends;
   trace->Rewind();

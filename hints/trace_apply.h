@@ -15,6 +15,7 @@
 #define HINTFS_HINTS_TRACE_APPLY_H_
 
 #include <cstdint>
+#include <set>
 
 #include "fs/filesystem.h"
 #include "hints/hint_bus.h"
@@ -30,6 +31,10 @@ struct TraceApplyOptions {
   // every file's future, to measure how much a lifetime predictor could
   // gain at most.
   uint64_t oracle_lifetime_unit = 0;
+  // With oracle_lifetime_unit: only tables of these levels (as the trace's
+  // table-file-creation hints give them) get oracle hints, the rest keep
+  // the store's; empty: every file. Where knowing the future pays.
+  std::set<int> oracle_levels;
 };
 
 struct TraceApplyResult {

@@ -60,9 +60,11 @@ int TraceDump(const std::string& path, bool json);
 // policy; the options in uri's query, stats=HOSTPATH among them); prints
 // what was written and what GC relocated. oracle_unit (a size; empty: the
 // store's hints) gives each file the lifetime hint its real lifetime calls
-// for (TraceApplyOptions). Exit 1 when a write fails (the filesystem is
-// full, say) or the trace is damaged, 2 for a bad size.
-int TraceApply(const std::string& path, const std::string& uri, const std::string& oracle_unit, bool json);
+// for (TraceApplyOptions), only tables of oracle_levels if any are given.
+// Exit 1 when a write fails (the filesystem is full, say) or the trace is
+// damaged, 2 for a bad size.
+int TraceApply(const std::string& path, const std::string& uri, const std::string& oracle_unit,
+               const std::vector<int>& oracle_levels, bool json);
 // A live view of the mount serving metrics at address (HOST:PORT): tiers,
 // levels, migration, cache; count frames (0: until interrupted), a frame an
 // interval. Exit 1 if nothing answers there.

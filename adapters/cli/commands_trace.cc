@@ -79,8 +79,14 @@ int TraceDump(const std::string& path, bool as_json) {
   return 0;
 }
 
-int TraceApply(const std::string& path, const std::string& uri, const std::string& oracle_unit, bool as_json) {
+int TraceApply(const std::string& path, const std::string& uri, const std::string& oracle_unit,
+               const std::vector<int>& oracle_levels, bool as_json) {
   TraceApplyOptions options;
+  options.oracle_levels.insert(oracle_levels.begin(), oracle_levels.end());
+  if (!oracle_levels.empty() && oracle_unit.empty()) {
+    std::fprintf(stderr, "hintfs: trace apply: --oracle-levels needs --oracle-lifetimes\n");
+    return 2;
+  }
   if (!oracle_unit.empty()) {
     Status s = ParseSize(oracle_unit, &options.oracle_lifetime_unit);
     if (s.ok() && options.oracle_lifetime_unit == 0) s = Status::InvalidArgument("must be above 0");

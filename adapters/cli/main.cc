@@ -28,6 +28,7 @@ struct CliArgs {
   double top_interval = 1.0;
   uint32_t top_count = 0;
   std::vector<std::string> member_args;
+  std::vector<int> oracle_levels;
   cli::ReplayArgs replay;
   FuseMountOptions mount;
 };
@@ -152,6 +153,10 @@ void AddToolCommands(CLI::App* app, CliArgs* a, Commands* c) {
   c->trace_apply->add_option("--oracle-lifetimes", a->oracle_unit,
                              "UNIT: lifetime hints from each file's real lifetime (1 under UNIT, one more per "
                              "doubling up to 4, 5 never deleted) in place of the store's");
+  c->trace_apply->add_option("--oracle-levels", a->oracle_levels,
+                             "with --oracle-lifetimes: only tables of these levels get oracle hints")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 63));
   c->trace_apply->add_flag("--json", a->json, "one JSON object");
   c->trace_apply->footer("Example:\n  hintfs mkfs --policy fast-first:lifetime=hint --fast 'file:/tmp/ssd.img?zones=40'\n"
                          "  hintfs trace apply /tmp/db.trace 'file:/tmp/ssd.img?stats=/tmp/stats.json'");
@@ -206,7 +211,7 @@ int Run(const Commands& c, CliArgs& a) {
   if (c.restore->parsed()) return cli::Restore(a.uri, a.host_dir);
   if (c.profiles->parsed()) return cli::Profiles();
   if (c.trace_dump->parsed()) return cli::TraceDump(a.trace_path, a.json);
-  if (c.trace_apply->parsed()) return cli::TraceApply(a.trace_path, a.uri, a.oracle_unit, a.json);
+  if (c.trace_apply->parsed()) return cli::TraceApply(a.trace_path, a.uri, a.oracle_unit, a.oracle_levels, a.json);
   if (c.replay->parsed()) return cli::Replay(a.trace_path, a.replay);
   if (c.top->parsed()) return cli::Top(a.top_address, a.top_interval, a.top_count);
   if (c.mount->parsed()) {

@@ -158,5 +158,41 @@ TEST_F(TraceApplyTest, OracleHintsFollowEachFilesRealLifetime) {
   EXPECT_EQ(policy->hints["/db/b.log"], 5);  // never deleted
 }
 
+TEST_F(TraceApplyTest, OracleHintsOnlyForTheLevelsAsked) {
+  using T = TraceEvent::Type;
+  auto policy = std::make_shared<HintRecorder>();
+  MountOptions opts;
+  opts.policy = policy;
+  Mount(opts);
+  auto creation = [](const std::string& path, int level) {
+    TraceEvent e;
+    e.type = T::kHint;
+    e.time_ns = 1;
+    e.hint.kind = Hint::Kind::kTableFileCreation;
+    e.hint.path = path;
+    e.hint.level = level;
+    return e;
+  };
+  auto store_hint = [](const std::string& path, int hint) {
+    TraceEvent e = Event(T::kLifetime, path);
+    e.lifetime = hint;
+    return e;
+  };
+  std::unique_ptr<TraceReader> trace = Trace({
+      creation("/db/l2.sst", 2), Event(T::kCreate, "/db/l2.sst"), store_hint("/db/l2.sst", 4),
+      Event(T::kAppend, "/db/l2.sst", 4096),
+      creation("/db/l0.sst", 0), Event(T::kCreate, "/db/l0.sst"), store_hint("/db/l0.sst", 3),
+      Event(T::kAppend, "/db/l0.sst", 4096),
+      Event(T::kDelete, "/db/l2.sst"), Event(T::kDelete, "/db/l0.sst"),
+  });
+  TraceApplyOptions o;
+  o.oracle_lifetime_unit = 1 << 20;
+  o.oracle_levels = {2};
+  TraceApplyResult r;
+  ASSERT_OK(ApplyTrace(trace.get(), fs_.get(), nullptr, o, &r, nullptr));
+  EXPECT_EQ(policy->hints["/db/l2.sst"], 1);  // lived 8 KiB: the oracle's
+  EXPECT_EQ(policy->hints["/db/l0.sst"], 3);  // the store's
+}
+
 }  // namespace
 }  // namespace hintfs
