@@ -24,8 +24,9 @@ for cmd in mkfs info df ls dump fsck gc cat backup restore profiles trace replay
 done
 [ "$(complete_words "$HINTFS" fsck --de)" = --deep ] || fail "fsck --de"
 [ "$(complete_words "$HINTFS" fsck file:/x.img --rep)" = --repair ] || fail "fsck URI --rep"
-[ "$(complete_words "$HINTFS" trace "")" = dump ] || fail "trace -> $(complete_words "$HINTFS" trace "")"
+[ "$(complete_words "$HINTFS" trace "")" = "dump apply" ] || fail "trace -> $(complete_words "$HINTFS" trace "")"
 [[ " $(complete_words "$HINTFS" trace dump --) " == *" --json "* ]] || fail "trace dump --"
+[[ " $(complete_words "$HINTFS" trace apply --) " == *" --oracle-lifetimes "* ]] || fail "trace apply --"
 [ "$(complete_words "$YCSB" --work)" = --workload ] || fail "hintfs-ycsb --work"
 [ -z "$(complete_words "$HINTFS" cat file:/x.img /d)" ] || fail "a path inside hintfs completed as a command"
 echo "bash completion: ok"
