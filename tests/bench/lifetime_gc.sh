@@ -28,7 +28,7 @@
 # "oracle" (on by default there) is hint with every file's hint taken from
 # its real lifetime in the trace (--oracle-lifetimes 64MiB: under 64 MiB of
 # writes, 64-128, 128-256, more, never deleted): what a perfect lifetime
-# predictor would give. Lines lack MB/s and accuracy (nothing is timed).
+# predictor would give. Lines lack MB/s (nothing is timed).
 #   [SCHEMES="hint learned"] [PAIRED=1] bash tests/bench/lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]
 set -euo pipefail
 HINTFS=$(readlink -f "${1:?usage: lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]}")
@@ -44,6 +44,27 @@ export HINTFS_DEVICE_PARAMS="profile_scale=20"
 declare -A POLICY=([greedy]=fast-first [hint]=fast-first:lifetime=hint [learned]=fast-first:lifetime=learned
                    [oracle]=fast-first:lifetime=hint)
 declare -A APPLY_ARGS=([oracle]="--oracle-lifetimes 64MiB")
+
+report() {  # report WORKLOAD SCHEME RUN STATS-JSON DB_BENCH-OUTPUT (empty: nothing was timed)
+  python3 - "$@" <<'EOF'
+import json, re, sys
+workload, scheme, run, stats, out = sys.argv[1:]
+j = json.load(open(stats))
+rate = "-"
+if out:
+    rates = re.findall(r"^(?:overwrite|readwhilewriting|fillrandom)\s*:.* ([\d.]+) MB/s", open(out).read(), re.M)
+    rate = f"{float(rates[-1]) if rates else 0:.1f}"
+written = sum(j["bytes_written"].values())
+state = j.get("policy_state") or {}
+if isinstance(state, str):
+    state = json.loads(state or "{}")
+lt = state.get("lifetime", {})
+acc = lt.get("accuracy") if lt.get("predicted_deaths") else None
+print(f"{workload:5} {scheme:8} {run} {rate:>6} {j['gc_bytes_moved'] / 2**20:7.0f} "
+      f"{written / 2**20:7.0f} {j['gc_bytes_moved'] / written:7.3f} {j['gc_zones_freed']:5} {j['zone_resets']:5} "
+      f"{'-' if acc is None else f'{acc:.2f}'}", flush=True)
+EOF
+}
 
 run() {  # run WORKLOAD SCHEME RUN [TRACE-PREFIX]
   local dir="$WORK/$2"
@@ -76,22 +97,7 @@ run() {  # run WORKLOAD SCHEME RUN [TRACE-PREFIX]
     echo "$1 $2 $3 FAILED: ${why:-db_bench exited with an error}"
     return 0
   fi
-  python3 - "$1" "$2" "$3" "$dir" <<'EOF'
-import json, re, sys
-workload, scheme, run, d = sys.argv[1:]
-j = json.load(open(f"{d}/stats.json"))
-out = open(f"{d}/out.txt").read()
-rates = [float(m) for m in re.findall(r"^(?:overwrite|readwhilewriting|fillrandom)\s*:.* ([\d.]+) MB/s", out, re.M)]
-written = sum(j["bytes_written"].values())
-state = j.get("policy_state") or {}
-if isinstance(state, str):
-    state = json.loads(state or "{}")
-lt = state.get("lifetime", {})
-acc = lt.get("accuracy") if lt.get("predicted_deaths") else None
-print(f"{workload:5} {scheme:8} {run} {rates[-1] if rates else 0:6.1f} {j['gc_bytes_moved'] / 2**20:7.0f} "
-      f"{written / 2**20:7.0f} {j['gc_bytes_moved'] / written:7.3f} {j['gc_zones_freed']:5} {j['zone_resets']:5} "
-      f"{'-' if acc is None else f'{acc:.2f}'}", flush=True)
-EOF
+  report "$1" "$2" "$3" "$dir/stats.json" "$dir/out.txt"
 }
 
 apply() {  # apply WORKLOAD SCHEME RUN TRACE-PREFIX: the traced mounts, one after another
@@ -105,14 +111,7 @@ apply() {  # apply WORKLOAD SCHEME RUN TRACE-PREFIX: the traced mounts, one afte
       return 0
     fi
   done
-  python3 - "$1" "$2" "$3" "$stats" <<'EOF'
-import json, sys
-workload, scheme, run, path = sys.argv[1:]
-j = json.load(open(path))
-written = sum(j["bytes_written"].values())
-print(f"{workload:5} {scheme:8} {run}      - {j['gc_bytes_moved'] / 2**20:7.0f} {written / 2**20:7.0f} "
-      f"{j['gc_bytes_moved'] / written:7.3f} {j['gc_zones_freed']:5} {j['zone_resets']:5} -", flush=True)
-EOF
+  report "$1" "$2" "$3" "$stats" ""
 }
 
 echo "workload scheme run MB/s GC-MiB written-MiB GC/written gc-freed resets accuracy"
