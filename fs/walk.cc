@@ -24,6 +24,20 @@ Status Walk(Filesystem* fs, const std::string& dir, bool recursive,
   return Status::OK();
 }
 
+Status MakeDirectories(Filesystem* fs, const std::string& dir, std::string* failed) {
+  for (size_t pos = dir.find('/', 1);; pos = dir.find('/', pos + 1)) {
+    const std::string prefix = dir.substr(0, pos);
+    if (!prefix.empty() && prefix != "/") {
+      Status s = fs->Mkdir(prefix);
+      if (!s.ok() && !s.IsAlreadyExists()) {
+        if (failed != nullptr) *failed = prefix;
+        return s;
+      }
+    }
+    if (pos == std::string::npos) return Status::OK();
+  }
+}
+
 Status ReadWholeFile(Filesystem* fs, const std::string& path, std::string* out) {
   std::unique_ptr<FileReader> r;
   Status s = fs->OpenReader(path, &r);

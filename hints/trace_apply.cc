@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "fs/walk.h"
+
 namespace hintfs {
 
 namespace {
@@ -81,14 +83,6 @@ Status PlanTrace(TraceReader* trace, const TraceApplyOptions& options, TracePlan
   return Status::OK();
 }
 
-Status MakeParents(Filesystem* fs, const std::string& path) {
-  for (size_t slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
-    Status s = fs->Mkdir(path.substr(0, slash));
-    if (!s.ok() && !s.IsAlreadyExists()) return s;
-  }
-  return Status::OK();
-}
-
 class Applier {
  public:
   Applier(Filesystem* fs, HintBus* bus, const TracePlan* plan, TraceApplyResult* result)
@@ -130,7 +124,8 @@ class Applier {
  private:
   Status Create(const std::string& path, uint64_t index) {
     Status s = Close(path);
-    if (s.ok()) s = MakeParents(fs_, path);
+    const size_t slash = path.rfind('/');
+    if (s.ok() && slash != std::string::npos) s = MakeDirectories(fs_, path.substr(0, slash));
     std::unique_ptr<FileWriter> writer;
     if (s.ok()) s = fs_->OpenWriter(path, WriteMode::kTruncate, &writer);
     if (!s.ok()) return s.Prefixed(path);

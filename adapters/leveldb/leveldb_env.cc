@@ -7,6 +7,7 @@
 
 #include "adapters/common/mount_registry.h"
 #include "adapters/leveldb/hintfs_leveldb.h"
+#include "fs/walk.h"
 
 namespace hintfs {
 
@@ -167,15 +168,9 @@ class HintLevelDbEnv : public leveldb::EnvWrapper {
   leveldb::Status DeleteFile(const std::string& f) override { return RemoveFile(f); }
   leveldb::Status CreateDir(const std::string& d) override {
     // mkdir -p: LevelDB creates only the last component.
-    for (size_t pos = d.find('/', 1); ; pos = d.find('/', pos + 1)) {
-      std::string prefix = d.substr(0, pos);
-      if (!prefix.empty() && prefix != "/") {
-        Status s = fs_->Mkdir(prefix);
-        if (!s.ok() && !s.IsAlreadyExists()) return ToLevelDb(s, prefix);
-      }
-      if (pos == std::string::npos) break;
-    }
-    return leveldb::Status::OK();
+    std::string failed;
+    Status s = MakeDirectories(fs_.get(), d, &failed);
+    return s.ok() ? leveldb::Status::OK() : ToLevelDb(s, failed);
   }
   leveldb::Status RemoveDir(const std::string& d) override { return ToLevelDb(fs_->Rmdir(d), d); }
   leveldb::Status DeleteDir(const std::string& d) override { return RemoveDir(d); }

@@ -10,6 +10,7 @@
 
 #include "adapters/common/mount_registry.h"
 #include "adapters/rocksdb/hintfs_rocksdb.h"
+#include "fs/walk.h"
 
 namespace hintfs {
 
@@ -346,18 +347,10 @@ class HintRocksFileSystem : public rocksdb::FileSystem {
 
   IOStatus CreateDirIfMissing(const std::string& d, const IOOptions&, IODebugContext*) override {
     // Like mkdir -p: a fresh hintfs has only "/", and RocksDB paths are deep.
-    std::string prefix;
-    size_t pos = 0;
-    while (pos != std::string::npos) {
-      size_t slash = d.find('/', pos + 1);
-      prefix = d.substr(0, slash);
-      pos = slash;
-      if (prefix.empty() || prefix == "/") continue;
-      Status s = fs_->Mkdir(prefix);
-      if (!s.ok() && !s.IsAlreadyExists()) return ToIO(s);
-    }
+    Status s = MakeDirectories(fs_.get(), d);
+    if (!s.ok()) return ToIO(s);
     FileStat st;
-    Status s = fs_->Stat(d, &st);
+    s = fs_->Stat(d, &st);
     if (s.ok() && st.type != FileType::kDirectory) return IOStatus::IOError(d + " exists and is not a directory");
     return ToIO(s);
   }

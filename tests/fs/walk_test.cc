@@ -1,5 +1,6 @@
 // Walking the tree: every entry once, depth first in name order, a
-// directory before what it holds, and only the top level without recursion.
+// directory before what it holds, and only the top level without recursion;
+// making a directory with its parents.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -33,6 +34,24 @@ TEST_F(WalkTest, VisitsEveryEntryDepthFirstInNameOrder) {
   EXPECT_TRUE(Walk(fs_.get(), "/missing", true, record).IsNotFound());
   EXPECT_EQ(JoinPath("/", "x"), "/x");
   EXPECT_EQ(JoinPath("/b", "x"), "/b/x");
+}
+
+// mkdir -p: every missing directory made, existing ones passed over, and a
+// failure names where it failed.
+TEST_F(WalkTest, MakeDirectoriesMakesEveryMissingParent) {
+  Format();
+  ASSERT_OK(fs_->Mkdir("/a"));
+  ASSERT_OK(MakeDirectories(fs_.get(), "/a/b/c"));
+  ASSERT_OK(MakeDirectories(fs_.get(), "/a/b/c"));  // all there already
+  FileStat st;
+  ASSERT_OK(fs_->Stat("/a/b/c", &st));
+  EXPECT_EQ(st.type, FileType::kDirectory);
+  ASSERT_OK(MakeDirectories(fs_.get(), "/"));
+  WriteFile("/f", "1");
+  std::string failed;
+  Status s = MakeDirectories(fs_.get(), "/f/g/h", &failed);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(failed, "/f/g");
 }
 
 }  // namespace
