@@ -24,6 +24,24 @@ TraceEvent Event(TraceEvent::Type type, const std::string& path, uint64_t bytes 
   return e;
 }
 
+// The store's write-life-time hint for path.
+TraceEvent StoreHint(const std::string& path, int hint) {
+  TraceEvent e = Event(TraceEvent::Type::kLifetime, path);
+  e.lifetime = hint;
+  return e;
+}
+
+// Records the write-life-time hint each file asks its first zone with.
+class HintRecorder : public FastFirstPolicy {
+ public:
+  std::string name() const override { return "hint-recorder-test"; }
+  uint8_t LifetimeClass(const AllocationRequest& request) override {
+    hints[request.path] = request.lifetime_hint;
+    return 0;
+  }
+  std::map<std::string, int> hints;
+};
+
 class TraceApplyTest : public test::FsTest {
  protected:
   void SetUp() override {
@@ -40,6 +58,15 @@ class TraceApplyTest : public test::FsTest {
     std::unique_ptr<TraceReader> r;
     EXPECT_OK(TraceReader::Open(dir_.File("t"), &r));
     return r;
+  }
+
+  // Remounts under a policy that records the hints files ask with.
+  std::shared_ptr<HintRecorder> MountRecordingHints() {
+    auto policy = std::make_shared<HintRecorder>();
+    MountOptions opts;
+    opts.policy = policy;
+    Mount(opts);
+    return policy;
   }
 
   uint64_t SizeOf(const std::string& path) {
@@ -60,11 +87,9 @@ TEST_F(TraceApplyTest, FilesLiveAndDieAsTheTraceSays) {
   begin.hint.job = 4;
   begin.hint.level = 1;
   begin.hint.inputs = {{"/db/1.sst", 0}};
-  TraceEvent lifetime = Event(T::kLifetime, "/db/1.sst");
-  lifetime.lifetime = 3;
   std::vector<TraceEvent> events = {
       begin,
-      Event(T::kCreate, "/db/1.sst"), lifetime, Event(T::kAppend, "/db/1.sst", 300 << 10),
+      Event(T::kCreate, "/db/1.sst"), StoreHint("/db/1.sst", 3), Event(T::kAppend, "/db/1.sst", 300 << 10),
       Event(T::kCreate, "/db/2.log"), Event(T::kAppend, "/db/2.log", 4000),
       Event(T::kAppend, "/db/1.sst", 5000),  // its last: closed here
       Event(T::kRead, "/db/1.sst", 4096), Event(T::kDelete, "/db/1.sst"),
@@ -124,27 +149,11 @@ TEST_F(TraceApplyTest, ADamagedTraceChangesNothing) {
   EXPECT_EQ(SizeOf("/db"), UINT64_MAX) << "the replay began before the whole trace was read";
 }
 
-// Records the write-life-time hint each file asks its first zone with.
-class HintRecorder : public FastFirstPolicy {
- public:
-  std::string name() const override { return "hint-recorder-test"; }
-  uint8_t LifetimeClass(const AllocationRequest& request) override {
-    hints[request.path] = request.lifetime_hint;
-    return 0;
-  }
-  std::map<std::string, int> hints;
-};
-
 TEST_F(TraceApplyTest, OracleHintsFollowEachFilesRealLifetime) {
   using T = TraceEvent::Type;
-  auto policy = std::make_shared<HintRecorder>();
-  MountOptions opts;
-  opts.policy = policy;
-  Mount(opts);
-  TraceEvent store_hint = Event(T::kLifetime, "/db/a.sst");
-  store_hint.lifetime = 2;
+  std::shared_ptr<HintRecorder> policy = MountRecordingHints();
   std::unique_ptr<TraceReader> trace = Trace({
-      Event(T::kCreate, "/db/a.sst"), store_hint, Event(T::kAppend, "/db/a.sst", 100 << 10),
+      Event(T::kCreate, "/db/a.sst"), StoreHint("/db/a.sst", 2), Event(T::kAppend, "/db/a.sst", 100 << 10),
       Event(T::kCreate, "/db/c.sst"), Event(T::kAppend, "/db/c.sst", 10 << 10), Event(T::kDelete, "/db/c.sst"),
       Event(T::kCreate, "/db/b.log"), Event(T::kAppend, "/db/b.log", 3 << 20),
       Event(T::kDelete, "/db/a.sst"),  // lived 100 KiB + 10 KiB + 3 MiB of appends
@@ -160,10 +169,7 @@ TEST_F(TraceApplyTest, OracleHintsFollowEachFilesRealLifetime) {
 
 TEST_F(TraceApplyTest, OracleHintsOnlyForTheLevelsAsked) {
   using T = TraceEvent::Type;
-  auto policy = std::make_shared<HintRecorder>();
-  MountOptions opts;
-  opts.policy = policy;
-  Mount(opts);
+  std::shared_ptr<HintRecorder> policy = MountRecordingHints();
   auto creation = [](const std::string& path, int level) {
     TraceEvent e;
     e.type = T::kHint;
@@ -173,15 +179,10 @@ TEST_F(TraceApplyTest, OracleHintsOnlyForTheLevelsAsked) {
     e.hint.level = level;
     return e;
   };
-  auto store_hint = [](const std::string& path, int hint) {
-    TraceEvent e = Event(T::kLifetime, path);
-    e.lifetime = hint;
-    return e;
-  };
   std::unique_ptr<TraceReader> trace = Trace({
-      creation("/db/l2.sst", 2), Event(T::kCreate, "/db/l2.sst"), store_hint("/db/l2.sst", 4),
+      creation("/db/l2.sst", 2), Event(T::kCreate, "/db/l2.sst"), StoreHint("/db/l2.sst", 4),
       Event(T::kAppend, "/db/l2.sst", 4096),
-      creation("/db/l0.sst", 0), Event(T::kCreate, "/db/l0.sst"), store_hint("/db/l0.sst", 3),
+      creation("/db/l0.sst", 0), Event(T::kCreate, "/db/l0.sst"), StoreHint("/db/l0.sst", 3),
       Event(T::kAppend, "/db/l0.sst", 4096),
       Event(T::kDelete, "/db/l2.sst"), Event(T::kDelete, "/db/l0.sst"),
   });
