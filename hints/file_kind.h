@@ -1,7 +1,7 @@
 // What an LSM store's file is, from its name: the one place that knows
 // RocksDB's and LevelDB's file names (NNNNNN.sst and NNNNNN.ldb tables,
-// NNNNNN.log write-ahead logs, MANIFEST-NNNNNN). Paths may carry
-// directories; only the last component counts.
+// NNNNNN.log write-ahead logs, MANIFEST-NNNNNN, BlobDB's NNNNNN.blob). Paths
+// may carry directories; only the last component counts.
 #ifndef HINTFS_HINTS_FILE_KIND_H_
 #define HINTFS_HINTS_FILE_KIND_H_
 
@@ -16,6 +16,8 @@ enum class LsmFileKind {
   kInfoLog,   // LOG and its rotated copies LOG.old* (the store's diagnostics:
               // written in the background, read by people, never on open)
   kOther,     // CURRENT, LOCK, OPTIONS-*, anything else
+  kBlob,      // *.blob: RocksDB's blob files (BlobDB), values kept out of the
+              // tables; last so that kinds saved as numbers keep their values
 };
 
 LsmFileKind ClassifyLsmFile(std::string_view path);
@@ -24,6 +26,7 @@ inline bool IsTableFile(std::string_view path) { return ClassifyLsmFile(path) ==
 inline bool IsWalFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kWal; }
 inline bool IsManifestFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kManifest; }
 inline bool IsInfoLogFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kInfoLog; }
+inline bool IsBlobFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kBlob; }
 
 }  // namespace hintfs
 

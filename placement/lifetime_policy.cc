@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hints/file_kind.h"
+
 namespace hintfs {
 
 namespace {
@@ -69,7 +71,12 @@ uint8_t LifetimePolicy::LifetimeClass(const AllocationRequest& request) {
   // reads the rule class's lifetimes (RemainingLife); the model's
   // prediction is recorded to be scored when the file dies.
   const int hint = request.lifetime_hint < 0 ? 0 : (request.lifetime_hint > 5 ? 5 : request.lifetime_hint);
-  const uint8_t rule_class = static_cast<uint8_t>(kRuleClassBase + hint);
+  uint8_t rule_class = static_cast<uint8_t>(kRuleClassBase + hint);
+  // RocksDB gives its blob files the hint of the tables their job writes,
+  // yet under BlobDB's GC they lived about three times as long as those
+  // tables (docs/benchmarks.md): learned mode keeps them in zones, and
+  // lifetime histories, of their own.
+  if (mode_ == LifetimeMode::kLearned && IsBlobFile(request.path)) rule_class += kBlobClassOffset;
   if (features_ == nullptr) {
     std::lock_guard<std::mutex> l(mu_);
     classed_files_++;

@@ -9,7 +9,9 @@
 //     below long; deeper extreme).
 //   - "learned": DumpKV's approach (seed 002) for files. As DumpKV writes
 //     with a default lifetime and asks its model at GC, zones follow the
-//     rule and the model serves GC: features of each table or log at
+//     rule (but for BlobDB's blob files, which RocksDB hints like the
+//     tables of their job and which outlive them: classes of their own)
+//     and the model serves GC: features of each table or log at
 //     creation (its kind, level, the job writing it, how long recent files
 //     of its level lived, decayed creation and deletion counts of its
 //     level, free space; lifetime_features.h), labels from the deaths this
@@ -55,8 +57,10 @@ class LifetimePolicy : public AllocationPolicyWrapper {
   // window takes 60-100 ms of a core here (at a low priority): every 64
   // deaths cost db_bench a tenth of its throughput on two cores.
   static constexpr size_t kRetrainEvery = 256;
-  // Lifetime classes: kRuleClassBase + the write-life-time hint (0-5).
+  // Lifetime classes: kRuleClassBase + the write-life-time hint (0-5);
+  // learned mode adds kBlobClassOffset for BlobDB's blob files.
   static constexpr uint8_t kRuleClassBase = 8;
+  static constexpr uint8_t kBlobClassOffset = 8;
 
   // name is what the filesystem records (the target's name with the
   // lifetime option in it).

@@ -107,6 +107,39 @@ TEST_F(LifetimePolicyTest, LearnedModeTellsGcHowLongFilesHaveLeft) {
   EXPECT_GE(state["trainings"], 1);
 }
 
+TEST_F(LifetimePolicyTest, LearnedModeKeepsBlobFilesApartFromTheTablesOfTheirHint) {
+  // RocksDB gives a blob file the hint of the tables its job writes.
+  auto request = [](const std::string& path, uint64_t clock) {
+    AllocationRequest r;
+    r.path = path;
+    r.lifetime_hint = 3;
+    r.write_clock = clock;
+    return r;
+  };
+  auto rule = Make(LifetimeMode::kHint);
+  EXPECT_EQ(rule->LifetimeClass(request("/db/000007.blob", 0)), LifetimePolicy::kRuleClassBase + 3);
+  EXPECT_EQ(rule->LifetimeClass(request("/db/000008.sst", 0)), LifetimePolicy::kRuleClassBase + 3);
+
+  auto p = Make(LifetimeMode::kLearned);
+  EXPECT_EQ(p->LifetimeClass(request("/db/000007.blob", 0)),
+            LifetimePolicy::kRuleClassBase + 3 + LifetimePolicy::kBlobClassOffset);
+  EXPECT_EQ(p->LifetimeClass(request("/db/000008.sst", 0)), LifetimePolicy::kRuleClassBase + 3);
+  // Tables of that hint live 64 MiB of writes, blob files 320 MiB: each
+  // kind's remaining life comes from its own deaths.
+  for (int i = 0; i < 100; i++, clock_ += kMiB) {
+    const std::string table = "/db/" + std::to_string(100000 + 2 * i) + ".sst";
+    const std::string blob = "/db/" + std::to_string(100001 + 2 * i) + ".blob";
+    p->LifetimeClass(request(table, clock_));
+    p->LifetimeClass(request(blob, clock_));
+    p->OnFileDeleted(table, kMiB, clock_ + 64 * kMiB);
+    p->OnFileDeleted(blob, kMiB, clock_ + 320 * kMiB);
+  }
+  p->LifetimeClass(request("/db/300000.sst", clock_));
+  p->LifetimeClass(request("/db/300001.blob", clock_));
+  EXPECT_EQ(p->RemainingLife("/db/300000.sst", clock_ + 16 * kMiB), 48 * kMiB);
+  EXPECT_EQ(p->RemainingLife("/db/300001.blob", clock_ + 16 * kMiB), 304 * kMiB);
+}
+
 TEST_F(LifetimePolicyTest, RegistryWrapsAnyPolicyAndKeepsItsTiering) {
   std::shared_ptr<AllocationPolicy> p;
   ASSERT_TRUE(NewAllocationPolicy("b3:table_bytes=1MiB,lifetime=learned", bus_, &p).ok());
