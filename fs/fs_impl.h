@@ -275,6 +275,16 @@ class FsImpl : public Filesystem {
   // Sets *busy_holder when a zone it could take has a writer in the middle
   // of a write (never waits for it: that writer may be waiting for mu_).
   bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self, bool* busy_holder = nullptr);
+  // What a writer out of room on device could get back: the bytes written
+  // and dead in zones of no single owner (GC's to collect), and whether a
+  // zone has nothing live, which a commit resets whole (ReclaimZones), the
+  // room never written included.
+  struct Reclaimable {
+    uint64_t garbage = 0;
+    uint64_t zone_capacity = 0;
+    bool dead_zone = false;
+  };
+  Reclaimable ReclaimableLocked(uint32_t device);
   // AcquireZone's error when no zone can be had for ino: the space live and
   // reclaimable, and DescribeZonesLocked.
   Status NoFreeZone(const Inode* ino);

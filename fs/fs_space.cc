@@ -248,7 +248,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
     if (d >= members_.size()) continue;
     int given_back = 0;
     for (int attempt = 0; attempt <= kGcRounds; attempt++) {
-      uint64_t garbage = 0, capacity = 0;
+      Reclaimable reclaimable;
       bool busy_holder = false;
       {
         std::lock_guard<std::mutex> l(mu_);
@@ -256,12 +256,14 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
           *device = d;
           return Status::OK();
         }
-        for (const ZoneSlot& s : members_[d]->zones) {
-          if (!s.reserved && !RoleOwnsZonesLocked(members_[d].get(), s.role)) garbage += s.used - s.live;
-          if (!s.reserved) capacity = s.capacity;
-        }
+        reclaimable = ReclaimableLocked(d);
       }
-      const bool dead_zones_reclaimed = attempt > 0 || garbage < capacity;
+      // A dead zone is worth a commit even with little written in it: six
+      // such zones, 14 MiB written of 96, left a write refused
+      // (docs/benchmarks.md).
+      const bool worth_reclaiming = reclaimable.garbage >= reclaimable.zone_capacity ||
+                                    (attempt == 0 && reclaimable.dead_zone);
+      const bool dead_zones_reclaimed = attempt > 0 || !worth_reclaiming;
       if (dead_zones_reclaimed && given_back < kMaxZonesGivenBack && spaces[d].tier == Tier::kFast &&
           LenderGaveBack(ino->role)) {
         given_back++;
@@ -270,7 +272,7 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
         if (attempt > 0) attempt--;  // not a GC round: the zones given back are empty now
         continue;
       }
-      if (garbage < capacity) {  // nothing worth reclaiming here
+      if (!worth_reclaiming) {
         if (!busy_holder || busy_holder_waits >= kBusyHolderWaits) break;
         busy_holder_waits++;
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -320,6 +322,17 @@ bool FsImpl::PickWriterZoneLocked(Inode* ino, const AllocationRequest& req, cons
   const uint64_t more = policy_->AskAgainAfter(req, space);
   ino->ask_again_at = more > UINT64_MAX - req.file_size ? UINT64_MAX : req.file_size + std::max<uint64_t>(more, 1);
   return true;
+}
+
+FsImpl::Reclaimable FsImpl::ReclaimableLocked(uint32_t device) {
+  Reclaimable r;
+  for (const ZoneSlot& s : members_[device]->zones) {
+    if (s.reserved) continue;
+    r.zone_capacity = s.capacity;
+    r.dead_zone = r.dead_zone || (s.used > 0 && s.live == 0 && !s.writer);
+    if (!RoleOwnsZonesLocked(members_[device].get(), s.role)) r.garbage += s.used - s.live;
+  }
+  return r;
 }
 
 Status FsImpl::NoFreeZone(const Inode* ino) {
