@@ -258,9 +258,9 @@ Status FsImpl::AcquireZone(Inode* ino, uint64_t bytes, uint32_t* device, uint32_
         }
         reclaimable = ReclaimableLocked(d);
       }
-      // A dead zone is worth a commit even with little written in it: six
-      // such zones, 14 MiB written of 96, left a write refused
-      // (docs/benchmarks.md).
+      // A dead zone is worth a commit even with little written in it: a
+      // write was refused with six such zones and 14.4 MiB of garbage on the
+      // whole device (docs/benchmarks.md).
       const bool worth_reclaiming = reclaimable.garbage >= reclaimable.zone_capacity ||
                                     (attempt == 0 && reclaimable.dead_zone);
       const bool dead_zones_reclaimed = attempt > 0 || !worth_reclaiming;

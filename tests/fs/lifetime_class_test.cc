@@ -120,7 +120,7 @@ TEST_F(LifetimeClassTest, AWriteFillsAnotherClasssZoneBeforeItLeavesTheDevice) {
 // Zones whose files all died come back whole at the next commit, however
 // little was written in them: a write with no room elsewhere on the device
 // resets them before it leaves it (a trace's write was refused with six such
-// zones awaiting a commit, 14 MiB written in them of 96).
+// zones awaiting a commit and 14.4 MiB of garbage on the whole device).
 TEST_F(LifetimeClassTest, AWriteResetsZonesWhoseFilesAllDiedBeforeItLeavesTheDevice) {
   // Four zones of classes 1-4 with a little written in each; the files die
   // and nothing commits (no sync) while class 0 fills the device.
