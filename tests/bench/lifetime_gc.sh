@@ -37,7 +37,9 @@
 # "oracle" (on by default there) is hint with every file's hint taken from
 # its real lifetime in the trace (--oracle-lifetimes 64MiB: under 64 MiB of
 # writes, 64-128, 128-256, more, never deleted): what a perfect lifetime
-# predictor would give. Lines lack MB/s (nothing is timed).
+# predictor would give. Lines lack the rate and p99 (nothing is timed). A
+# trace applied relocates less than the live run did (docs/benchmarks.md):
+# paired figures compare schemes, not GC levels.
 #   [SCHEMES="hint learned"] [PAIRED=1] bash tests/bench/lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]
 set -euo pipefail
 HINTFS=$(readlink -f "${1:?usage: lifetime_gc.sh HINTFS PLUGIN [RUNS] [WORKLOADS...]}")
