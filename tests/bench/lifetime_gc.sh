@@ -57,7 +57,9 @@ declare -A POLICY=([greedy]=fast-first [hint]=fast-first:lifetime=hint [learned]
 declare -A APPLY_ARGS=([oracle]="--oracle-lifetimes 64MiB")
 YCSB=${YCSB:-$(dirname "$HINTFS")/../bench/hintfs-ycsb}
 [ -x "$YCSB" ] || YCSB=$(command -v hintfs-ycsb || echo hintfs-ycsb)
-BLOB_OPTIONS=(enable_blob_files=true min_blob_size=512 blob_file_size=1048576 enable_blob_garbage_collection=true)
+# The store's sizes, the same for db_bench (an OPTIONS file) and hintfs-ycsb.
+WRITE_BUFFER=1048576 TARGET_FILE=1048576 LEVEL_BASE=4194304
+BLOB_OPTIONS=(enable_blob_files=true min_blob_size=512 blob_file_size=$TARGET_FILE enable_blob_garbage_collection=true)
 
 report() {  # report WORKLOAD SCHEME RUN STATS-JSON DB_BENCH-OUTPUT (empty: nothing was timed)
   python3 - "$@" <<'EOF'
@@ -96,7 +98,7 @@ run() {  # run WORKLOAD SCHEME RUN [TRACE-PREFIX]
   "$HINTFS" mkfs --policy "${POLICY[$2]}" --fast "file:$dir/ssd.img?zone_size=16MiB&zones=$(zones "$1")&profile=zn540" >/dev/null
   local extra=()
   [ "$1" = blob ] && extra=("${BLOB_OPTIONS[@]}")
-  write_rocksdb_options "$dir/conf/options.ini" 1048576 1048576 4194304 kNoCompression "${extra[@]}"
+  write_rocksdb_options "$dir/conf/options.ini" $WRITE_BUFFER $TARGET_FILE $LEVEL_BASE kNoCompression "${extra[@]}"
   "$HINTFS" restore "file:$dir/ssd.img" "$dir/conf" >/dev/null
   local uri="hintfs://file:$dir/ssd.img?stats=$dir/stats.json"
   local bench=(db_bench --options_file=/options.ini
@@ -115,7 +117,7 @@ run() {  # run WORKLOAD SCHEME RUN [TRACE-PREFIX]
            LD_PRELOAD=$PLUGIN "${bench[@]}" --fs_uri="$uri$trace2" --benchmarks=readwhilewriting \
              --use_existing_db=1 --duration=30 --threads=1 >"$dir/out.txt" 2>&1; } || failed=1 ;;
     ycsba) "$YCSB" --uri "file:$dir/ssd.img?stats=$dir/stats.json$trace1" --value-size 1000 --records 300000 \
-             --db-options "write_buffer_size=1048576;target_file_size_base=1048576;max_bytes_for_level_base=4194304;compression=kNoCompression" \
+             --db-options "write_buffer_size=$WRITE_BUFFER;target_file_size_base=$TARGET_FILE;max_bytes_for_level_base=$LEVEL_BASE;compression=kNoCompression" \
              --load --ops 300000 --workload A --distribution zipfian --target 20000 >"$dir/out.txt" 2>&1 || failed=1 ;;
     *) echo "unknown workload $1 (load, rww, blob, ycsba)" >&2; exit 2 ;;
   esac
