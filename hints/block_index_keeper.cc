@@ -169,7 +169,7 @@ void BlockIndexKeeper::IndexTable(Job* job) {
   std::shared_ptr<const BlockIndex> index;
   if (s.ok()) {
     index = std::make_shared<BlockIndex>(BlockIndexFromTableMap(map));
-    s = WriteIndex(st.inode, *index);
+    s = WriteIndex(st.inode, *index, job->capture != nullptr ? job->capture->lifetime_hint : 0);
   }
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -191,10 +191,11 @@ void BlockIndexKeeper::IndexTable(Job* job) {
   if (on_indexed_ && job->kind == Job::Kind::kIndex) on_indexed_(job->path, std::move(index));
 }
 
-Status BlockIndexKeeper::WriteIndex(uint64_t inode, const BlockIndex& index) {
+Status BlockIndexKeeper::WriteIndex(uint64_t inode, const BlockIndex& index, int lifetime_hint) {
   std::string bytes = EncodeBlockIndex(index);
   std::unique_ptr<FileWriter> w;
   Status s = fs_->OpenWriter(IndexPath(inode), WriteMode::kTruncate, &w);
+  if (s.ok()) w->SetLifetimeHint(lifetime_hint);
   if (s.ok()) s = w->Append(bytes);
   if (s.ok()) s = w->Close();
   if (s.ok()) {
@@ -286,6 +287,11 @@ void BlockIndexKeeper::OnCreate(const std::string& path, ZoneRole role) {
 }
 
 void BlockIndexKeeper::OnLifetimeHint(const std::string& path, int lifetime) {
+  if (IsTableFile(path)) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = writing_.find(path);
+    if (it != writing_.end()) it->second->lifetime_hint = lifetime;
+  }
   if (next_) next_->OnLifetimeHint(path, lifetime);
 }
 

@@ -12,6 +12,10 @@
 //
 // Storage: one file per table under kBlockIndexDirectory, named by the
 // table's inode number in hex (renames keep it), holding the encoded index.
+// An index file carries its table's write-life-time hint, as it lives
+// exactly as long: under lifetime classes it shares the table's zones and
+// dies with them (with no hint, the indexes of every level shared the zones
+// of manifests and logs and kept them from being reset, docs/benchmarks.md).
 // An index whose file size is not the table's is stale and ignored. Observers
 // may not call into the filesystem, so a background thread parses and
 // writes; deleting a table deletes its index there too. Attach (at mount)
@@ -45,8 +49,9 @@ namespace hintfs {
 
 // Where the keeper keeps its files; hidden from listings of the mount.
 constexpr char kBlockIndexDirectory[] = "/.hintfs-index";
-// Whether path is one of the keeper's files (placement keeps them off the
-// fast tier: they are read once per table and mount).
+// Whether path is one of the keeper's files (placement may keep them off a
+// fast tier that has better uses for its room: they are read once per table
+// and mount).
 bool IsBlockIndexFile(std::string_view path);
 
 struct BlockIndexStats {
@@ -125,6 +130,7 @@ class BlockIndexKeeper : public IoObserver {
     std::string head;
     std::string tail;
     uint64_t size = 0;  // bytes appended so far
+    int lifetime_hint = 0;  // the table's (FileWriter::SetLifetimeHint; 0: not set)
   };
   struct Job {
     enum class Kind { kIndex, kRemove, kRebuild, kLoad } kind = Kind::kIndex;
@@ -137,7 +143,7 @@ class BlockIndexKeeper : public IoObserver {
   void IndexTable(Job* job);
   void RemoveIndex(uint64_t inode);
   void QueueRebuilds(const std::string& dir);
-  Status WriteIndex(uint64_t inode, const BlockIndex& index);
+  Status WriteIndex(uint64_t inode, const BlockIndex& index, int lifetime_hint);
   void Remember(uint64_t inode, std::shared_ptr<const BlockIndex> index);
   void Queue(Job job);
 

@@ -1,5 +1,7 @@
 #include "placement/level_tracker.h"
 
+#include "hints/block_index_keeper.h"
+
 namespace hintfs {
 
 LevelTracker::LevelTracker(std::shared_ptr<HintBus> bus) : bus_(std::move(bus)) {
@@ -92,6 +94,9 @@ int LevelTracker::LevelOf(const std::string& path, int lifetime_hint) const {
     estimates_.emplace(path, guess->second);
     return guess->second;
   }
+  // The keeper gives a table's index file the table's hint, to share its
+  // zones; guessed from it, the index would count as a table of the level.
+  if (IsBlockIndexFile(path)) return kUnknown;
   int level = kUnknown;
   switch (lifetime_hint) {
     case 2: level = kWal; break;

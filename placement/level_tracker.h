@@ -36,7 +36,8 @@ class LevelTracker {
   LevelTracker& operator=(const LevelTracker&) = delete;
 
   // The level of the file at path: exact if a hint named it, else estimated
-  // from lifetime_hint, else kUnknown.
+  // from lifetime_hint, else kUnknown. A block index file (hints/
+  // block_index_keeper.h) carries its table's hint and has no level.
   int LevelOf(const std::string& path, int lifetime_hint) const;
 
   // Every table whose level a hint named, with that level.

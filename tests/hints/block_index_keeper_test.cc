@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -39,8 +40,9 @@ class BlockIndexKeeperTest : public test::FsTest {
     FsTest::TearDown();
   }
 
-  // Remounts with a fresh keeper observing the filesystem (as a mount does).
-  void StartKeeper(bool attach = true) {
+  // Remounts with a fresh keeper observing the filesystem (as a mount does),
+  // under policy if given.
+  void StartKeeper(bool attach = true, std::shared_ptr<AllocationPolicy> policy = nullptr) {
     if (keeper_) keeper_->Detach();
     // Reads of anything but the keeper's own files: the tables.
     reads_ = std::make_shared<test::ReadCounter>([](const std::string& path) { return !IsBlockIndexFile(path); });
@@ -51,14 +53,16 @@ class BlockIndexKeeperTest : public test::FsTest {
     }, [this] { return block_reads_wanted_.load(); });
     MountOptions o;
     o.observer = keeper_;
+    o.policy = std::move(policy);
     Mount(o);
     if (attach) ASSERT_OK(keeper_->Attach(fs_.get()));
   }
 
   // Writes a table in pieces, as a store does, and closes it.
-  void WriteTable(const std::string& path, const std::string& bytes) {
+  void WriteTable(const std::string& path, const std::string& bytes, int lifetime_hint = 0) {
     std::unique_ptr<FileWriter> w;
     ASSERT_OK(fs_->OpenWriter(path, WriteMode::kExclusive, &w));
+    if (lifetime_hint != 0) w->SetLifetimeHint(lifetime_hint);
     for (size_t at = 0; at < bytes.size(); at += 4099) ASSERT_OK(w->Append(std::string_view(bytes).substr(at, 4099)));
     ASSERT_OK(w->Close());
   }
@@ -105,6 +109,43 @@ TEST_F(BlockIndexKeeperTest, IndexesATableWhenItsWriterClosesItWithoutReadingIt)
   FileStat st;
   ASSERT_OK(fs_->Stat("/db/000007.ldb", &st));
   EXPECT_EQ(IndexFiles(), std::vector<std::string>{fmt::format("{:016x}", st.inode)});
+}
+
+// Records the write-life-time hint each file asks its first zone with.
+class HintRecorder : public FastFirstPolicy {
+ public:
+  std::string name() const override { return "hint-recorder-test"; }
+  uint8_t LifetimeClass(const AllocationRequest& request) override {
+    std::lock_guard<std::mutex> l(mu_);
+    hints_[request.path] = request.lifetime_hint;
+    return 0;
+  }
+  // -1: path never asked for a zone.
+  int HintOf(const std::string& path) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = hints_.find(path);
+    return it == hints_.end() ? -1 : it->second;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, int> hints_;
+};
+
+// An index lives exactly as long as its table: it asks for its zone with the
+// table's hint, so that lifetime classes put it where the table is.
+TEST_F(BlockIndexKeeperTest, AnIndexFileCarriesItsTablesLifetimeHint) {
+  auto recorder = std::make_shared<HintRecorder>();
+  StartKeeper(true, recorder);
+  WriteTable("/000005.ldb", LevelDbTable(1000), /*lifetime_hint=*/4);
+  WriteTable("/000006.ldb", LevelDbTable(1000));
+  keeper_->WaitIdle();
+  FileStat hinted, plain;
+  ASSERT_OK(fs_->Stat("/000005.ldb", &hinted));
+  ASSERT_OK(fs_->Stat("/000006.ldb", &plain));
+  EXPECT_EQ(recorder->HintOf("/000005.ldb"), 4);
+  EXPECT_EQ(recorder->HintOf(fmt::format("{}/{:016x}", kBlockIndexDirectory, hinted.inode)), 4);
+  EXPECT_EQ(recorder->HintOf(fmt::format("{}/{:016x}", kBlockIndexDirectory, plain.inode)), 0);
 }
 
 TEST_F(BlockIndexKeeperTest, SurvivesARemountAndGoesWithItsTable) {

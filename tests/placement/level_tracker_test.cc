@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "hints/block_index_keeper.h"
+
 namespace hintfs {
 namespace {
 
@@ -63,6 +65,17 @@ TEST(LevelTracker, FollowsTrivialMovesAListenerReports) {
   bus->Publish(end);
   EXPECT_EQ(t.LevelOf("/db/000040.sst", 0), 2);
   EXPECT_EQ(t.KnownLevels().at("/db/000040.sst"), 2);
+}
+
+// Without a hint naming its level, a file's write-life-time hint stands in
+// for it; a block index file carries its table's hint but is no table.
+TEST(LevelTracker, GuessesLevelsFromHintsButNotForBlockIndexFiles) {
+  auto bus = std::make_shared<HintBus>();
+  LevelTracker t(bus);
+  EXPECT_EQ(t.LevelOf("/db/000050.sst", 3), 0);
+  EXPECT_EQ(t.LevelOf("/db/000051.sst", 5), 3);
+  EXPECT_EQ(t.LevelOf(std::string(kBlockIndexDirectory) + "/0000000000000032", 3), LevelTracker::kUnknown);
+  EXPECT_EQ(t.LevelOf(std::string(kBlockIndexDirectory) + "/0000000000000033", 5), LevelTracker::kUnknown);
 }
 
 }  // namespace
