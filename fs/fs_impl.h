@@ -270,11 +270,13 @@ class FsImpl : public Filesystem {
   // the device's own report is trusted over the count.
   bool RoomForActiveZoneLocked(uint32_t device, uint32_t active);
   static constexpr uint32_t kActiveZoneSlack = 2;
-  // Takes a partly written zone of role away from a writer that is idle (its
-  // lock is free), so that idle files (logs, manifests) do not pin zones.
-  // Sets *busy_holder when a zone it could take has a writer in the middle
-  // of a write (never waits for it: that writer may be waiting for mu_).
-  bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self, bool* busy_holder = nullptr);
+  // Takes a partly written zone of role (of lifetime class only_class, if
+  // not -1) away from a writer that is idle (its lock is free), so that idle
+  // files (logs, manifests) do not pin zones. Sets *busy_holder when a zone
+  // it could take has a writer in the middle of a write (never waits for
+  // it: that writer may be waiting for mu_).
+  bool RevokeIdleZoneLocked(uint32_t device, ZoneRole role, const Inode* self, bool* busy_holder = nullptr,
+                            int only_class = -1);
   // What a writer out of room on device could get back: the bytes written
   // and dead in zones of no single owner (GC's to collect), and whether a
   // zone has nothing live, which a commit resets whole (ReclaimZones), the

@@ -117,6 +117,39 @@ TEST_F(LifetimeClassTest, AWriteFillsAnotherClasssZoneBeforeItLeavesTheDevice) {
   ExpectClean();
 }
 
+// Two files written at once (a flush's table and blob file) take turns in
+// their class's zone when the other is idle: a zone open per writer is room
+// other classes cannot use. Without a class each keeps a zone of its own.
+TEST_F(LifetimeClassTest, WritersOfAClassAtWorkAtOnceShareItsZone) {
+  std::unique_ptr<FileWriter> a, b, plain_a, plain_b;
+  ASSERT_OK(fs_->OpenWriter("/s1-a", WriteMode::kExclusive, &a));
+  ASSERT_OK(fs_->OpenWriter("/s1-b", WriteMode::kExclusive, &b));
+  ASSERT_OK(fs_->OpenWriter("/c-a", WriteMode::kExclusive, &plain_a));
+  ASSERT_OK(fs_->OpenWriter("/c-b", WriteMode::kExclusive, &plain_b));
+  for (int i = 0; i < 4; i++) {
+    // A flush sends whole blocks to the file's zone.
+    for (FileWriter* w : {a.get(), b.get(), plain_a.get(), plain_b.get()}) {
+      ASSERT_OK(w->Append(std::string(8 << 10, static_cast<char>('a' + i))));
+      ASSERT_OK(w->Flush());
+    }
+  }
+  for (FileWriter* w : {a.get(), b.get(), plain_a.get(), plain_b.get()}) ASSERT_OK(w->Close());
+  Zones class1 = ZonesOf("/s1-a");
+  const Zones of_b = ZonesOf("/s1-b");
+  class1.insert(of_b.begin(), of_b.end());
+  EXPECT_EQ(class1.size(), 1u);
+  const Zones zones_a = ZonesOf("/c-a"), zones_b = ZonesOf("/c-b");
+  ASSERT_EQ(zones_a.size(), 1u);
+  ASSERT_EQ(zones_b.size(), 1u);
+  EXPECT_NE(*zones_a.begin(), *zones_b.begin());
+  for (const char* path : {"/s1-a", "/s1-b", "/c-a", "/c-b"}) {
+    std::string want;
+    for (int i = 0; i < 4; i++) want += std::string(8 << 10, static_cast<char>('a' + i));
+    EXPECT_EQ(ReadFile(path), want) << path;
+  }
+  ExpectClean();
+}
+
 // Zones whose files all died come back whole at the next commit, however
 // little was written in them: a write with no room elsewhere on the device
 // resets them before it leaves it (a trace's write was refused with six such
