@@ -320,7 +320,8 @@ bool FsImpl::PickWriterZoneLocked(Inode* ino, const AllocationRequest& req, cons
   // the class fills it. Taking an idle writer's zone first halved what GC
   // relocated under BlobDB (docs/benchmarks.md). Without classes (class 0)
   // each writer keeps a zone of its own, which keeps its file's bytes
-  // together and apart from others' (mixing them cost greedy GC more).
+  // together and apart from others' (one greedy run that shared relocated
+  // more than any that did not).
   const uint32_t keep_every_empty = static_cast<uint32_t>(members_[d]->zones.size());
   const bool took_class_zone =
       lifetime != 0 && !any_class &&
