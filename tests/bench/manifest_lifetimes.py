@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""How predictable a RocksDB store's table lifetimes are, from its MANIFEST.
+
+Reads the output of `ldb manifest_dump --verbose --hex --path=MANIFEST` (a
+store's whole history of added and deleted tables with their key ranges)
+and prints, in write distance (MiB of tables written between a table's
+addition and its deletion, the clock lifetime classes use):
+
+- per level: tables added, never deleted, lifetime percentiles;
+- for LEVEL: lifetimes split by what is known when a table is created (first,
+  middle or last output of its compaction; its size), and the Spearman rank
+  correlation of lifetime with the table's key density (bytes per key
+  covered, known when it is sealed), its predecessor's in the same
+  compaction (known when it is created), and its birth, overall and within
+  quarters of birth (the store's growth moves every lifetime).
+
+Keys are compared by their first 8 bytes (db_bench's and hintfs-ycsb's keys
+are numbers there).
+
+  python3 tests/bench/manifest_lifetimes.py DUMP LEVEL
+"""
+import re
+import statistics
+import sys
+
+MIB = 2**20
+
+
+def parse(path):
+    """One list of edits, each a list of ('add', level, number, size, lo, hi) and ('del', level, number)."""
+    edits, cur = [], []
+    add = re.compile(r"\s*AddFile: (\d+) (\d+) (\d+) '([0-9A-F]+)'.*?\.\. '([0-9A-F]+)'")
+    delete = re.compile(r"\s*DeleteFile: (\d+) (\d+)")
+    for line in open(path):
+        if line.startswith("VersionEdit"):
+            if cur:
+                edits.append(cur)
+            cur = []
+        elif m := add.match(line):
+            cur.append(("add", int(m[1]), int(m[2]), int(m[3]), int(m[4][:16], 16), int(m[5][:16], 16)))
+        elif m := delete.match(line):
+            cur.append(("del", int(m[1]), int(m[2])))
+    if cur:
+        edits.append(cur)
+    return edits
+
+
+def ranks(xs):
+    """Ranks from 0, ties sharing their mean rank."""
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    k = 0
+    while k < len(order):
+        j = k
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[k]]:
+            j += 1
+        for i in order[k:j + 1]:
+            r[i] = (k + j) / 2
+        k = j + 1
+    return r
+
+
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b)
+    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    var = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
+    return cov / var if var else 0.0
+
+
+def percentiles(values):
+    v = sorted(values)
+    return [round(v[int(len(v) * q)] / MIB) for q in (0.1, 0.25, 0.5, 0.75, 0.9)] if v else []
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: manifest_lifetimes.py DUMP LEVEL")
+    edits, level = parse(sys.argv[1]), int(sys.argv[2])
+    clock, birth, death, levels = 0, {}, {}, {}
+    for edit in edits:
+        for e in edit:
+            if e[0] == "del" and e[2] in birth:
+                death[e[2]] = clock
+        for e in edit:
+            if e[0] == "add":
+                birth[e[2]], levels[e[2]] = clock, e[1]
+                clock += e[3]
+    life = {n: death[n] - birth[n] for n in death}
+    print(f"{clock / MIB:.0f} MiB of tables written")
+    print("level  added  never  lifetime p10 p25 p50 p75 p90 (MiB)")
+    for lv in sorted(set(levels.values())):
+        ns = [n for n in levels if levels[n] == lv]
+        print(f"{lv:5} {len(ns):6} {sum(n not in life for n in ns):6}  {percentiles([life[n] for n in ns if n in life])}")
+
+    rows = []
+    for edit in edits:
+        mine = [e for e in edit if e[0] == "add" and e[1] == level]
+        for i, (_, _, n, size, lo, hi) in enumerate(mine):
+            if n not in life:
+                continue
+            prev = mine[i - 1] if i > 0 else None
+            rows.append(dict(life=life[n], birth=birth[n], size=size, first=i == 0, last=i == len(mine) - 1,
+                             density=size / max(1, hi - lo),
+                             prev_density=prev[3] / max(1, prev[5] - prev[4]) if prev else None))
+    print(f"\nlevel {level}, by what is known at creation: n, lifetime p10 p25 p50 p75 p90 (MiB)")
+    for name, pick in [("first output", lambda r: r["first"]), ("middle output", lambda r: not r["first"] and not r["last"]),
+                       ("last output", lambda r: r["last"] and not r["first"]), ("size < 700 KB", lambda r: r["size"] < 700_000),
+                       ("size >= 700 KB", lambda r: r["size"] >= 700_000)]:
+        sub = [r["life"] for r in rows if pick(r)]
+        print(f"  {name:15} {len(sub):5} {percentiles(sub)}")
+    rows.sort(key=lambda r: r["birth"])
+    print(f"\nlevel {level}: Spearman of lifetime with  density  predecessor's density  birth")
+    quarters = [("all", rows)] + [(f"quarter {q + 1}", rows[q * len(rows) // 4:(q + 1) * len(rows) // 4]) for q in range(4)]
+    for name, sub in quarters:
+        lives = [r["life"] for r in sub]
+        with_prev = [r for r in sub if r["prev_density"] is not None]
+        print(f"  {name:10} (from {sub[0]['birth'] / MIB:5.0f} MiB)  {spearman(lives, [r['density'] for r in sub]):6.2f}"
+              f"  {spearman([r['life'] for r in with_prev], [r['prev_density'] for r in with_prev]):6.2f}"
+              f"  {spearman(lives, [r['birth'] for r in sub]):6.2f}")
+
+
+if __name__ == "__main__":
+    main()
