@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <map>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -14,6 +13,7 @@
 #include "hints/block_index_keeper.h"
 #include "tests/fs/fs_fixture.h"
 #include "tests/fs/read_counter.h"
+#include "tests/hints/hint_recorder.h"
 #include "tests/hints/test_tables.h"
 
 namespace hintfs {
@@ -111,31 +111,10 @@ TEST_F(BlockIndexKeeperTest, IndexesATableWhenItsWriterClosesItWithoutReadingIt)
   EXPECT_EQ(IndexFiles(), std::vector<std::string>{fmt::format("{:016x}", st.inode)});
 }
 
-// Records the write-life-time hint each file asks its first zone with.
-class HintRecorder : public FastFirstPolicy {
- public:
-  std::string name() const override { return "hint-recorder-test"; }
-  uint8_t LifetimeClass(const AllocationRequest& request) override {
-    std::lock_guard<std::mutex> l(mu_);
-    hints_[request.path] = request.lifetime_hint;
-    return 0;
-  }
-  // -1: path never asked for a zone.
-  int HintOf(const std::string& path) {
-    std::lock_guard<std::mutex> l(mu_);
-    auto it = hints_.find(path);
-    return it == hints_.end() ? -1 : it->second;
-  }
-
- private:
-  std::mutex mu_;
-  std::map<std::string, int> hints_;
-};
-
 // An index lives exactly as long as its table: it asks for its zone with the
 // table's hint, so that lifetime classes put it where the table is.
 TEST_F(BlockIndexKeeperTest, AnIndexFileCarriesItsTablesLifetimeHint) {
-  auto recorder = std::make_shared<HintRecorder>();
+  auto recorder = std::make_shared<test::HintRecorder>();
   StartKeeper(true, recorder);
   WriteTable("/000005.ldb", LevelDbTable(1000), /*lifetime_hint=*/4);
   WriteTable("/000006.ldb", LevelDbTable(1000));

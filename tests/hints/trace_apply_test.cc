@@ -5,12 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <vector>
 
 #include "hints/trace_apply.h"
 #include "tests/fs/fs_fixture.h"
+#include "tests/hints/hint_recorder.h"
 
 namespace hintfs {
 namespace {
@@ -31,17 +31,6 @@ TraceEvent StoreHint(const std::string& path, int hint) {
   return e;
 }
 
-// Records the write-life-time hint each file asks its first zone with.
-class HintRecorder : public FastFirstPolicy {
- public:
-  std::string name() const override { return "hint-recorder-test"; }
-  uint8_t LifetimeClass(const AllocationRequest& request) override {
-    hints[request.path] = request.lifetime_hint;
-    return 0;
-  }
-  std::map<std::string, int> hints;
-};
-
 class TraceApplyTest : public test::FsTest {
  protected:
   void SetUp() override {
@@ -61,8 +50,8 @@ class TraceApplyTest : public test::FsTest {
   }
 
   // Remounts under a policy that records the hints files ask with.
-  std::shared_ptr<HintRecorder> MountRecordingHints() {
-    auto policy = std::make_shared<HintRecorder>();
+  std::shared_ptr<test::HintRecorder> MountRecordingHints() {
+    auto policy = std::make_shared<test::HintRecorder>();
     MountOptions opts;
     opts.policy = policy;
     Mount(opts);
@@ -151,7 +140,7 @@ TEST_F(TraceApplyTest, ADamagedTraceChangesNothing) {
 
 TEST_F(TraceApplyTest, OracleHintsFollowEachFilesRealLifetime) {
   using T = TraceEvent::Type;
-  std::shared_ptr<HintRecorder> policy = MountRecordingHints();
+  std::shared_ptr<test::HintRecorder> policy = MountRecordingHints();
   std::unique_ptr<TraceReader> trace = Trace({
       Event(T::kCreate, "/db/a.sst"), StoreHint("/db/a.sst", 2), Event(T::kAppend, "/db/a.sst", 100 << 10),
       Event(T::kCreate, "/db/c.sst"), Event(T::kAppend, "/db/c.sst", 10 << 10), Event(T::kDelete, "/db/c.sst"),
@@ -162,14 +151,14 @@ TEST_F(TraceApplyTest, OracleHintsFollowEachFilesRealLifetime) {
   o.oracle_lifetime_unit = 1 << 20;
   TraceApplyResult r;
   ASSERT_OK(ApplyTrace(trace.get(), fs_.get(), nullptr, o, &r, nullptr));
-  EXPECT_EQ(policy->hints["/db/c.sst"], 1);  // under the unit
-  EXPECT_EQ(policy->hints["/db/a.sst"], 3);  // 2-4 units; the store's hint (2) is not used
-  EXPECT_EQ(policy->hints["/db/b.log"], 5);  // never deleted
+  EXPECT_EQ(policy->HintOf("/db/c.sst"), 1);  // under the unit
+  EXPECT_EQ(policy->HintOf("/db/a.sst"), 3);  // 2-4 units; the store's hint (2) is not used
+  EXPECT_EQ(policy->HintOf("/db/b.log"), 5);  // never deleted
 }
 
 TEST_F(TraceApplyTest, OracleHintsOnlyForTheLevelsAsked) {
   using T = TraceEvent::Type;
-  std::shared_ptr<HintRecorder> policy = MountRecordingHints();
+  std::shared_ptr<test::HintRecorder> policy = MountRecordingHints();
   auto creation = [](const std::string& path, int level) {
     TraceEvent e;
     e.type = T::kHint;
@@ -191,8 +180,8 @@ TEST_F(TraceApplyTest, OracleHintsOnlyForTheLevelsAsked) {
   o.oracle_levels = {2};
   TraceApplyResult r;
   ASSERT_OK(ApplyTrace(trace.get(), fs_.get(), nullptr, o, &r, nullptr));
-  EXPECT_EQ(policy->hints["/db/l2.sst"], 1);  // lived 8 KiB: the oracle's
-  EXPECT_EQ(policy->hints["/db/l0.sst"], 3);  // the store's
+  EXPECT_EQ(policy->HintOf("/db/l2.sst"), 1);  // lived 8 KiB: the oracle's
+  EXPECT_EQ(policy->HintOf("/db/l0.sst"), 3);  // the store's
 }
 
 }  // namespace
