@@ -18,6 +18,9 @@ Keys are compared by their first 8 bytes (db_bench's and hintfs-ycsb's keys
 are numbers there).
 
   python3 tests/bench/manifest_lifetimes.py DUMP LEVEL
+
+Exit status: 0 figures printed; 1 the dump cannot be read or holds no
+table of LEVEL that died; 2 bad usage.
 """
 import re
 import statistics
@@ -61,6 +64,9 @@ def ranks(xs):
 
 
 def spearman(a, b):
+    """Rank correlation of a and b; NaN for fewer than two pairs."""
+    if len(a) < 2:
+        return float("nan")
     ra, rb = ranks(a), ranks(b)
     ma, mb = statistics.fmean(ra), statistics.fmean(rb)
     cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
@@ -74,9 +80,15 @@ def percentiles(values):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: manifest_lifetimes.py DUMP LEVEL")
-    edits, level = parse(sys.argv[1]), int(sys.argv[2])
+    if len(sys.argv) != 3 or not sys.argv[2].isdigit():
+        print("usage: manifest_lifetimes.py DUMP LEVEL (a level number)", file=sys.stderr)
+        sys.exit(2)
+    level = int(sys.argv[2])
+    try:
+        edits = parse(sys.argv[1])
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"manifest_lifetimes.py: cannot read {sys.argv[1]}: {e}", file=sys.stderr)
+        sys.exit(1)
     clock, birth, death, levels = 0, {}, {}, {}
     for edit in edits:
         for e in edit:
@@ -103,6 +115,9 @@ def main():
             rows.append(dict(life=life[n], birth=birth[n], size=size, first=i == 0, last=i == len(mine) - 1,
                              density=size / max(1, hi - lo),
                              prev_density=prev[3] / max(1, prev[5] - prev[4]) if prev else None))
+    if not rows:
+        print(f"manifest_lifetimes.py: no table of level {level} died in {sys.argv[1]}", file=sys.stderr)
+        sys.exit(1)
     print(f"\nlevel {level}, by what is known at creation: n, lifetime p10 p25 p50 p75 p90 (MiB)")
     for name, pick in [("first output", lambda r: r["first"]), ("middle output", lambda r: not r["first"] and not r["last"]),
                        ("last output", lambda r: r["last"] and not r["first"]), ("size < 700 KB", lambda r: r["size"] < 700_000),
@@ -113,6 +128,8 @@ def main():
     print(f"\nlevel {level}: Spearman of lifetime with  density  predecessor's density  birth")
     quarters = [("all", rows)] + [(f"quarter {q + 1}", rows[q * len(rows) // 4:(q + 1) * len(rows) // 4]) for q in range(4)]
     for name, sub in quarters:
+        if not sub:
+            continue
         lives = [r["life"] for r in sub]
         with_prev = [r for r in sub if r["prev_density"] is not None]
         print(f"  {name:10} (from {sub[0]['birth'] / MIB:5.0f} MiB)  {spearman(lives, [r['density'] for r in sub]):6.2f}"
