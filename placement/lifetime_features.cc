@@ -1,5 +1,6 @@
 #include "placement/lifetime_features.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -26,16 +27,12 @@ void LifetimeFeatureSource::SetFreeFraction(double fraction) {
 void LifetimeFeatureSource::OnHint(const Hint& h) {
   std::lock_guard<std::mutex> l(mu_);
   switch (h.kind) {
-    case Hint::Kind::kCompactionBegin: {
-      Job job;
-      job.kind = 1;
-      job.inputs = static_cast<int>(h.count != 0 ? h.count : h.inputs.size());
-      for (const HintFile& f : h.inputs) {
-        if (f.level >= 0 && (job.input_level < 0 || f.level < job.input_level)) job.input_level = f.level;
-      }
-      jobs_[h.job] = job;
+    case Hint::Kind::kCompactionBegin:
+      jobs_[h.job] = CompactionJobLocked(h);
       break;
-    }
+    case Hint::Kind::kCompactionOutput:
+      if (!h.smallest_key.empty() || !h.largest_key.empty()) key_ranges_[h.path] = {h.smallest_key, h.largest_key};
+      break;
     case Hint::Kind::kCompactionEnd:
       jobs_.erase(h.job);
       break;
@@ -48,10 +45,45 @@ void LifetimeFeatureSource::OnHint(const Hint& h) {
     }
     case Hint::Kind::kFileDeleted:
       table_jobs_.erase(h.path);
+      key_ranges_.erase(h.path);
       break;
     default:
       break;
   }
+}
+
+LifetimeFeatureSource::Job LifetimeFeatureSource::CompactionJobLocked(const Hint& begin) const {
+  Job job;
+  job.kind = 1;
+  job.inputs = static_cast<int>(begin.count != 0 ? begin.count : begin.inputs.size());
+  int deepest = -1;
+  for (const HintFile& f : begin.inputs) {
+    if (f.level >= 0 && (job.input_level < 0 || f.level < job.input_level)) job.input_level = f.level;
+    deepest = std::max(deepest, f.level);
+  }
+  if (job.input_level >= 0) {
+    int shallow = 0, deep = 0;
+    for (const HintFile& f : begin.inputs) {
+      shallow += f.level == job.input_level;
+      deep += f.level == deepest;
+    }
+    job.overlap = deepest > job.input_level ? static_cast<float>(deep) / static_cast<float>(shallow) : 0.0f;
+  }
+  // RocksDB's compaction picker takes the file whose key range overlaps
+  // the least of the next level first: how much key space a compaction
+  // covers says something of when its outputs are covered again.
+  std::string smallest, largest;
+  for (const HintFile& f : begin.inputs) {
+    auto it = key_ranges_.find(f.path);
+    if (it == key_ranges_.end()) return job;  // a range unknown: the union is not known
+    if (smallest.empty() || it->second.smallest < smallest) smallest = it->second.smallest;
+    if (it->second.largest > largest) largest = it->second.largest;
+  }
+  if (begin.inputs.empty()) return job;
+  size_t prefix = 0;
+  while (prefix < smallest.size() && prefix < largest.size() && smallest[prefix] == largest[prefix]) prefix++;
+  job.key_prefix = static_cast<float>(prefix);
+  return job;
 }
 
 int LifetimeFeatureSource::LevelSlot(float level) {
@@ -85,6 +117,8 @@ LifetimeFeatures LifetimeFeatureSource::OnCreated(const AllocationRequest& reque
     f[kFeatureJobKind] = static_cast<float>(it->second.kind);
     if (it->second.inputs >= 0) f[kFeatureJobInputs] = static_cast<float>(it->second.inputs);
     if (it->second.input_level >= 0) f[kFeatureJobInputLevel] = static_cast<float>(it->second.input_level);
+    f[kFeatureJobOverlap] = it->second.overlap;
+    f[kFeatureJobKeyPrefix] = it->second.key_prefix;
   }
   const int slot = LevelSlot(f[kFeatureLevel]);
   if (auto it = recent_.find(static_cast<int>(kind) * kLevelSlots + slot); it != recent_.end()) {

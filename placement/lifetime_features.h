@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -33,8 +34,16 @@ enum LifetimeFeature {
   kFeatureDeaths,           // decayed count of deaths at its level
   kFeatureLiveAtLevel,      // files of its level alive now (that this mount saw created)
   kFeatureFreeFraction,     // free share of the device space the last allocation saw
+  // Added later, so that a model saved before reads its features where
+  // they were:
+  kFeatureJobOverlap,       // the compaction's inputs from its deepest input level per input
+                            // from its shallowest (the next level's tables it overlaps), 0 if
+                            // all come from one level
+  kFeatureJobKeyPrefix,     // how narrow its inputs' key range is: the length of the prefix
+                            // the smallest and largest key share (known from the MANIFEST's
+                            // records of every input)
 };
-static_assert(kFeatureFreeFraction + 1 == kLifetimeFeatures, "one name per feature");
+static_assert(kFeatureJobKeyPrefix + 1 == kLifetimeFeatures, "one name per feature");
 
 class LifetimeFeatureSource {
  public:
@@ -67,7 +76,15 @@ class LifetimeFeatureSource {
   struct Job {
     int kind = 2;
     int inputs = -1, input_level = -1;
+    float overlap = std::numeric_limits<float>::quiet_NaN();
+    float key_prefix = std::numeric_limits<float>::quiet_NaN();
   };
+  struct KeyRange {
+    std::string smallest, largest;
+  };
+  // A compaction's job from its begin hint (inputs, their levels and key
+  // ranges as recorded so far).
+  Job CompactionJobLocked(const Hint& begin) const;
   void OnHint(const Hint& hint);
   static int LevelSlot(float level);
   double DecayedValueLocked(const Decayed& d, uint64_t clock) const;
@@ -80,6 +97,7 @@ class LifetimeFeatureSource {
   mutable std::mutex mu_;
   std::unordered_map<std::string, Job> table_jobs_;  // table path -> the job writing it
   std::unordered_map<int64_t, Job> jobs_;             // running compactions
+  std::unordered_map<std::string, KeyRange> key_ranges_;  // live tables' ranges the hints gave
   std::array<Decayed, kLevelSlots> creations_{}, deaths_{};
   std::array<int64_t, kLevelSlots> live_{};
   std::unordered_map<int, Recent> recent_;  // kind * kLevelSlots + level slot

@@ -22,7 +22,7 @@
 
 namespace hintfs {
 
-constexpr int kLifetimeFeatures = 11;
+constexpr int kLifetimeFeatures = 13;
 using LifetimeFeatures = std::array<float, kLifetimeFeatures>;  // NaN: unknown
 
 struct LifetimeSample {

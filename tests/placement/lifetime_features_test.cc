@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "hints/file_kind.h"
 
@@ -60,12 +63,50 @@ TEST_F(LifetimeFeaturesTest, ACompactionOutputCarriesItsJob) {
   EXPECT_EQ(f[kFeatureJobInputLevel], 1);
 }
 
+TEST_F(LifetimeFeaturesTest, ACompactionsOverlapAndKeyRangeComeFromItsInputs) {
+  for (const auto& [path, smallest, largest] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{{"/db/000001.sst", "key000150", "key000400"},
+                                                                      {"/db/000002.sst", "key000100", "key000199"},
+                                                                      {"/db/000003.sst", "key000200", "key000299"},
+                                                                      {"/db/000004.sst", "key000300", "key000399"}}) {
+    Hint out;
+    out.kind = Hint::Kind::kCompactionOutput;
+    out.path = path;
+    out.smallest_key = smallest;
+    out.largest_key = largest;
+    bus_->Publish(out);
+  }
+  // One table of level 1 over three of level 2, every key range recorded:
+  // "key000100" to "key000400" share "key000".
+  BeginCompaction(7, 2, {{"/db/000001.sst", 1}, {"/db/000002.sst", 2}, {"/db/000003.sst", 2}, {"/db/000004.sst", 2}});
+  const LifetimeFeatures f = Create("/db/000010.sst", 2, 7, "compaction", 0);
+  EXPECT_EQ(f[kFeatureJobOverlap], 3);
+  EXPECT_EQ(f[kFeatureJobKeyPrefix], 6);
+  // An input whose range no hint gave (and one deleted since): the union
+  // is not known.
+  Hint gone;
+  gone.kind = Hint::Kind::kFileDeleted;
+  gone.path = "/db/000004.sst";
+  bus_->Publish(gone);
+  BeginCompaction(8, 2, {{"/db/000001.sst", 1}, {"/db/000004.sst", 2}});
+  const LifetimeFeatures g = Create("/db/000011.sst", 2, 8, "compaction", 0);
+  EXPECT_EQ(g[kFeatureJobOverlap], 1);
+  EXPECT_TRUE(std::isnan(g[kFeatureJobKeyPrefix]));
+  // Inputs of one level only overlap nothing below.
+  BeginCompaction(9, 1, {{"/db/000002.sst", 0}});
+  const LifetimeFeatures h = Create("/db/000012.sst", 1, 9, "compaction", 0);
+  EXPECT_EQ(h[kFeatureJobOverlap], 0);
+  EXPECT_EQ(h[kFeatureJobKeyPrefix], 7) << "key000100 to key000199";
+}
+
 TEST_F(LifetimeFeaturesTest, AFlushHasNoInputsAndALogNoJob) {
   const LifetimeFeatures table = Create("/db/000011.sst", 0, 8, "flush", 0);
   EXPECT_EQ(table[kFeatureJobKind], 0);
   EXPECT_EQ(table[kFeatureLevel], 0);
   EXPECT_TRUE(std::isnan(table[kFeatureJobInputs]));
   EXPECT_TRUE(std::isnan(table[kFeatureJobInputLevel]));
+  EXPECT_TRUE(std::isnan(table[kFeatureJobOverlap]));
+  EXPECT_TRUE(std::isnan(table[kFeatureJobKeyPrefix]));
   const LifetimeFeatures log = Create("/db/000012.log", -1, -1, "", 0);
   EXPECT_EQ(log[kFeatureKind], static_cast<float>(LsmFileKind::kWal));
   EXPECT_EQ(log[kFeatureLevel], LevelTracker::kWal);
