@@ -7,12 +7,13 @@ and prints, in write distance (MiB of tables written between a table's
 addition and its deletion, the clock lifetime classes use):
 
 - per level: tables added, never deleted, lifetime percentiles;
-- for LEVEL: lifetimes split by what is known when a table is created (first,
-  middle or last output of its compaction; its size), and the Spearman rank
-  correlation of lifetime with the table's key density (bytes per key
-  covered, known when it is sealed), its predecessor's in the same
-  compaction (known when it is created), and its birth, overall and within
-  quarters of birth (the store's growth moves every lifetime).
+- for LEVEL: lifetimes split by a table's place in its compaction (first,
+  middle or last output: only whether it is the first is known when it is
+  created) and by its size, and the Spearman rank correlation of lifetime
+  with the table's key density (bytes per key covered, known when it is
+  sealed), its predecessor's in the same compaction (known when it is
+  created), and its birth, overall and within quarters of birth (the
+  store's growth moves every lifetime).
 
 Keys are compared by their first 8 bytes (db_bench's and hintfs-ycsb's keys
 are numbers there).
@@ -118,7 +119,7 @@ def main():
     if not rows:
         print(f"manifest_lifetimes.py: no table of level {level} died in {sys.argv[1]}", file=sys.stderr)
         sys.exit(1)
-    print(f"\nlevel {level}, by what is known at creation: n, lifetime p10 p25 p50 p75 p90 (MiB)")
+    print(f"\nlevel {level}, by place in its compaction and size: n, lifetime p10 p25 p50 p75 p90 (MiB)")
     for name, pick in [("first output", lambda r: r["first"]), ("middle output", lambda r: not r["first"] and not r["last"]),
                        ("last output", lambda r: r["last"] and not r["first"]), ("size < 700 KB", lambda r: r["size"] < 700_000),
                        ("size >= 700 KB", lambda r: r["size"] >= 700_000)]:
