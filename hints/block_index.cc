@@ -24,13 +24,6 @@ std::string UserKey(const std::string& key, bool is_user_key) {
   return key.substr(0, key.size() - 8);
 }
 
-size_t SharedPrefix(std::string_view a, std::string_view b) {
-  size_t n = std::min(a.size(), b.size());
-  size_t i = 0;
-  while (i < n && a[i] == b[i]) i++;
-  return i;
-}
-
 }  // namespace
 
 int64_t BlockIndex::BlockAt(uint64_t offset) const {
@@ -109,7 +102,7 @@ std::string EncodeBlockIndex(const BlockIndex& index) {
   for (const IndexedBlock& b : index.blocks) {
     PutVarint64(&out, b.offset - end);
     PutVarint64(&out, b.size);
-    size_t shared = SharedPrefix(prev, b.last_key);
+    size_t shared = SharedPrefixLength(prev, b.last_key);
     PutVarint64(&out, shared);
     PutVarint64(&out, b.last_key.size() - shared);
     out.append(b.last_key, shared, std::string::npos);

@@ -322,8 +322,7 @@ bool LevelInference::Table::Meets(const Table& other) const {
 
 std::ptrdiff_t LevelInference::Table::RangePrefix() const {
   if (smallest.empty() && largest.empty()) return -1;
-  size_t n = std::min(smallest.size(), largest.size());
-  return std::mismatch(smallest.begin(), smallest.begin() + n, largest.begin()).first - smallest.begin();
+  return static_cast<std::ptrdiff_t>(SharedPrefixLength(smallest, largest));
 }
 
 int LevelInference::OutputLevelLocked(const std::string& dir, const std::set<std::string>& read,

@@ -416,4 +416,9 @@ bool ReadFirstTableKey(std::string_view head, FirstTableKey* key) {
   return SnappyPrefix(head, kEntryBytes, &block) && ReadFirstEntry(block, key);
 }
 
+size_t SharedPrefixLength(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  return static_cast<size_t>(std::mismatch(a.begin(), a.begin() + n, b.begin()).first - a.begin());
+}
+
 }  // namespace hintfs

@@ -96,6 +96,10 @@ struct FirstTableKey {
 // caller then knows nothing, never a wrong number.
 bool ReadFirstTableKey(std::string_view head, FirstTableKey* key);
 
+// How many leading bytes keys a and b share: how narrow the range between
+// them is, and what a block index's delta encoding leaves out.
+size_t SharedPrefixLength(std::string_view a, std::string_view b);
+
 }  // namespace hintfs
 
 #endif  // HINTFS_HINTS_TABLE_MAP_H_

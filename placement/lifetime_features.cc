@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "hints/file_kind.h"
+#include "hints/table_map.h"
 
 namespace hintfs {
 
@@ -72,6 +73,7 @@ LifetimeFeatureSource::Job LifetimeFeatureSource::CompactionJobLocked(const Hint
   // RocksDB's compaction picker takes the file whose key range overlaps
   // the least of the next level first: how much key space a compaction
   // covers says something of when its outputs are covered again.
+  if (begin.inputs.empty()) return job;
   std::string smallest, largest;
   for (const HintFile& f : begin.inputs) {
     auto it = key_ranges_.find(f.path);
@@ -79,10 +81,7 @@ LifetimeFeatureSource::Job LifetimeFeatureSource::CompactionJobLocked(const Hint
     if (smallest.empty() || it->second.smallest < smallest) smallest = it->second.smallest;
     if (it->second.largest > largest) largest = it->second.largest;
   }
-  if (begin.inputs.empty()) return job;
-  size_t prefix = 0;
-  while (prefix < smallest.size() && prefix < largest.size() && smallest[prefix] == largest[prefix]) prefix++;
-  job.key_prefix = static_cast<float>(prefix);
+  job.key_prefix = static_cast<float>(SharedPrefixLength(smallest, largest));
   return job;
 }
 
