@@ -13,7 +13,9 @@ BUILD=${1:?} REPO=${2:?}
 export TMPDIR=/run/hintfs-tmp PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mkdir -p "$TMPDIR"
 H=$BUILD/adapters/cli/hintfs
-step() { echo "== $*"; }
+# Each step says when it starts (seconds since the tests began): the guest runs
+# under TCG, and these show where its time goes when it nears the timeout.
+step() { echo "== [+${SECONDS}s] $*"; }
 fail() { echo "guest_tests: FAIL: $*"; exit 1; }
 # RocksDB through the plugin on the filesystem whose fast member is $1,
 # verified after reopening, then fsck; its files' tiers in $TMPDIR/ls.txt.
@@ -87,4 +89,4 @@ for dev in /dev/nvme0n2 /dev/nullb1; do
   echo "$dev:"
   DEV=$dev SIZE=512M RUNTIME=2 bash "$REPO/fio-jobs/run.sh" "$REPO/fio-jobs/zoned-device.fio" || fail "fio on $dev"
 done
-echo "guest_tests: all passed"
+echo "guest_tests: all passed in ${SECONDS}s"

@@ -14,7 +14,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 BUILD=$(cd "${1:?usage: run_guest.sh BUILD_DIR}" && pwd)
 CACHE=${HINTFS_GUEST_CACHE:-$BUILD/guest}
-TIMEOUT=${HINTFS_GUEST_TIMEOUT:-600}
+# Under TCG on a busy 2-core machine the tests take 340-610 s (CI logs of
+# November 2026); the timeout leaves twice the typical time.
+TIMEOUT=${HINTFS_GUEST_TIMEOUT:-1200}
 mkdir -p "$CACHE"
 
 for tool in qemu-system-x86_64 busybox depmod modprobe dpkg apt-get python3 xz; do
