@@ -99,6 +99,9 @@ void LevelInference::OnCreate(const std::string& path, ZoneRole role) {
       p.switches = stores_[DirOf(path)].switches;
       p.scanned = ScannedLocked(DirOf(path), now, false);
       p.started = ScannedLocked(DirOf(path), now, true);
+      Store& store = stores_[DirOf(path)];
+      p.logged_flush = store.logged_flushes.erase(TableNumberOf(path)) > 0;
+      p.logged = store.logged;
     }
   } else if (IsWalFile(path)) {
     // A new write-ahead log: the memtable of the old one is about to be flushed.
@@ -125,6 +128,7 @@ void LevelInference::OnClose(const std::string& path, uint64_t size) {
 // a trace records a table's level before its first byte, as placement saw it.
 void LevelInference::OnAppend(const std::string& path, std::string_view data) {
   if (IsTableFile(path)) GuessAtFirstByte(path, data);
+  if (IsInfoLogFile(path)) OnInfoLog(path, data);
   if (next_) next_->OnAppend(path, data);
 }
 
@@ -256,6 +260,21 @@ LevelInference::Guess LevelInference::GuessLocked(const std::string& dir, const 
       return FlushAt(lifetime == 3 ? 0 : store.flush_level);
     }
     compaction_output = true;
+  }
+  // A store without hints that says in its info LOG what it is about to
+  // write (LevelDB) is taken at its word.
+  if (!store.max_seqno && (lifetime == 0 || lifetime == 1)) {
+    if (pending.logged_flush) {
+      store.flushed = std::max(store.flushed, pending.switches);
+      return FlushAt(store.flush_level);
+    }
+    if (pending.logged) {
+      Guess g;
+      g.level = pending.logged->event.output_level;
+      g.compaction = true;
+      g.logged = pending.logged;
+      return g;
+    }
   }
   // The first table created after a log switch is the flush, even while a
   // compaction runs (it gets L0's "medium" hint, or none); a table created

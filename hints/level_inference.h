@@ -18,6 +18,18 @@
 //     every recorded table's only in a flush; a compaction's output holds
 //     keys of its inputs, so its first key and number lie within one
 //     input's ranges.
+//   - the store's info LOG (hints/info_log.h), for a store that records no
+//     sequence numbers and sends no lifetime hints (LevelDB): its line
+//     before a flush names the table, and its line before a compaction the
+//     levels and counts of the inputs, so the tables created until its end
+//     line are that compaction's outputs, at its output level. It decides
+//     over the reads, which on the FUSE mount miss whatever the kernel's
+//     page cache serves (a compaction's L0 input the store read moments
+//     before) and include lookups that read a table's first block; the
+//     compaction's inputs are then its upper level's (L0: the oldest
+//     tables; deeper: the first read from its start after the line) and
+//     the tables below whose key ranges meet theirs, and its count is the
+//     LOG's (docs/benchmarks.md, issue 20, session 69).
 // Where the first entry's number decides, a flush is level 0 (or where the
 // store's last flush went) and a compaction's output is placed by the
 // compaction whose inputs hold its first entry. Live tables scanned within
@@ -91,6 +103,7 @@
 
 #include "fs/filesystem.h"
 #include "hints/hint_bus.h"
+#include "hints/info_log.h"
 #include "hints/table_map.h"
 
 namespace hintfs {
@@ -150,8 +163,16 @@ class LevelInference : public IoObserver {
     // Whether both key ranges are known and overlap.
     bool Meets(const Table& other) const;
   };
+  // A compaction the store's info LOG announced (hints/info_log.h).
+  struct LoggedCompaction {
+    uint64_t id = 0;  // from 1, per LevelInference
+    InfoLogEvent event;
+    uint64_t since_ns = 0;  // when its line came
+  };
   struct Guess {
     int level = 0;
+    // The LOG's compaction that writes the table, if the LOG named it.
+    std::optional<LoggedCompaction> logged;
     bool compaction = false;  // level L + 1 while level L is being scanned
     // From the table's first entry: the input table holding it, and whether
     // the entry is that table's smallest key (the compaction's first output).
@@ -167,6 +188,7 @@ class LevelInference : public IoObserver {
     std::set<std::string> outputs;
     std::string last_output;  // its compaction-output hint is still due
     uint64_t last_ns = 0;     // the latest scan of an input or new output
+    uint64_t logged_id = 0;   // the LoggedCompaction it is, or 0
   };
 
   void OnHint(const Hint& hint);
@@ -180,13 +202,27 @@ class LevelInference : public IoObserver {
     // The largest sequence number of any table its MANIFEST recorded (only
     // stores that record them: RocksDB).
     std::optional<uint64_t> max_seqno;
+    // What its info LOG says now: the compaction running (LevelDB runs one
+    // at a time), and the tables flushes are about to write.
+    std::optional<LoggedCompaction> logged;
+    std::set<uint64_t> logged_flushes;
   };
   // A new table before its first append.
   struct Pending {
     int lifetime = 0;
     uint64_t switches = 0;  // its store's log switches when it was created
     std::set<std::string> scanned, started;  // ScannedLocked then
+    // What the store's info LOG said of it before it was created.
+    bool logged_flush = false;
+    std::optional<LoggedCompaction> logged;
   };
+  // A store's info LOG grew by data (level_inference_log.cc).
+  void OnInfoLog(const std::string& path, std::string_view data);
+  // The inputs of a compaction its LOG announced: of its upper level, the
+  // tables the LOG counts (L0: the oldest; deeper: the first read from
+  // their first byte since the line came), and the tables of the lower
+  // level whose key ranges meet theirs.
+  std::vector<HintFile> InputsFromLogLocked(const std::string& dir, const LoggedCompaction& logged) const;
   // first: the table's first entry, or null if its first bytes did not show it.
   Guess GuessLocked(const std::string& dir, const Pending& pending, const FirstTableKey* first, uint64_t now);
   // The level of a compaction's output in the store in dir whose first
@@ -262,6 +298,8 @@ class LevelInference : public IoObserver {
   std::unordered_map<std::string, int64_t> input_of_;  // input table -> its job
   std::map<std::string, int64_t> output_of_;  // output table -> its job
   int64_t next_job_ = kInferredJobBase;
+  std::unordered_map<std::string, std::string> log_tails_;  // info LOG -> its partial last line
+  uint64_t next_logged_ = 1;
 };
 
 }  // namespace hintfs

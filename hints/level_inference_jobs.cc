@@ -10,7 +10,10 @@ int64_t LevelInference::JoinCompactionLocked(const std::string& output, const Gu
                                              uint64_t now, std::vector<Hint>* hints) {
   const int level = guess.level;
   auto joined = jobs_.end();
-  if (!guess.holder.empty() && !guess.first_output) {
+  if (guess.logged) {
+    joined = std::find_if(jobs_.begin(), jobs_.end(),
+                          [&](const auto& job) { return job.second.logged_id == guess.logged->id; });
+  } else if (!guess.holder.empty() && !guess.first_output) {
     auto owner = input_of_.find(guess.holder);
     if (owner != input_of_.end()) {
       joined = jobs_.find(owner->second);
@@ -48,8 +51,13 @@ int64_t LevelInference::JoinCompactionLocked(const std::string& output, const Gu
   int64_t id = next_job_++;
   Job& job = jobs_[id];
   job.output_level = level;
-  job.inputs = guess.holder.empty() ? InputsLocked(DirOf(output), level, pending.started, now)
-                                    : InputsByHolderLocked(DirOf(output), guess, now);
+  if (guess.logged) {
+    job.logged_id = guess.logged->id;
+    job.inputs = InputsFromLogLocked(DirOf(output), *guess.logged);
+  } else {
+    job.inputs = guess.holder.empty() ? InputsLocked(DirOf(output), level, pending.started, now)
+                                      : InputsByHolderLocked(DirOf(output), guess, now);
+  }
   job.last_output = output;
   job.outputs.insert(output);
   output_of_[output] = id;
@@ -57,7 +65,10 @@ int64_t LevelInference::JoinCompactionLocked(const std::string& output, const Gu
   for (const HintFile& in : job.inputs) input_of_[in.path] = id;
   Hint begin;
   begin.kind = Hint::Kind::kCompactionBegin, begin.job = id, begin.level = level;
-  begin.count = static_cast<uint32_t>(job.inputs.size()), begin.inputs = job.inputs;
+  // The LOG counts the inputs even where their reads did not show.
+  begin.count = guess.logged ? guess.logged->event.input_tables + guess.logged->event.lower_tables
+                             : static_cast<uint32_t>(job.inputs.size());
+  begin.inputs = job.inputs;
   begin.reason = "inferred";
   hints->push_back(std::move(begin));
   return id;

@@ -34,6 +34,7 @@
 #include "adapters/fuse/open_files.h"
 #include "cache/block_cache.h"
 #include "hints/block_index_keeper.h"
+#include "hints/file_kind.h"
 
 namespace hintfs {
 
@@ -246,7 +247,9 @@ int OpenCommon(const char* path, fuse_file_info* fi, bool create) {
       return Errno(s);
     }
   }
-  if (fi->flags & O_DIRECT) fi->direct_io = 1;
+  // The store's info LOG comes through as written: its lines announce
+  // flushes and compactions (hints/info_log.h), which write-back delays.
+  if ((fi->flags & O_DIRECT) || (h->writable && IsInfoLogFile(path))) fi->direct_io = 1;
   fi->fh = reinterpret_cast<uint64_t>(h.release());
   return 0;
 }
