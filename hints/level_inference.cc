@@ -165,6 +165,7 @@ void LevelInference::OnDelete(const std::string& path) {
     pending_.erase(path);
     scans_.erase(path);
     sizes_.erase(path);
+    log_tails_.erase(path);
   }
   // A table's deletion is the MANIFEST's to tell, with its level; nothing
   // else tells placement that a store without hints removed a log.

@@ -14,8 +14,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 BUILD=$(cd "${1:?usage: run_guest.sh BUILD_DIR}" && pwd)
 CACHE=${HINTFS_GUEST_CACHE:-$BUILD/guest}
-# Under TCG on a busy 2-core machine the tests take 340-610 s (CI logs of
-# November 2026); the timeout leaves twice the typical time.
+# Under TCG on a busy 2-core machine the tests took 340-740 s in the CI
+# logs of November 2026; the timeout is 1.6 times the slowest.
 TIMEOUT=${HINTFS_GUEST_TIMEOUT:-1200}
 mkdir -p "$CACHE"
 
