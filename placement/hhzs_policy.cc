@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "hints/block_index_keeper.h"
 #include "hints/file_tag.h"
 #include "placement/static_policies.h"
 
@@ -212,14 +211,13 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
         ledger_.Expect(request.path, level);
         (fast ? fast_decisions_ : slow_decisions_)++;
       }
-    } else if (LsmKeepsOffFastTier(request, fast_bytes) ||
-               (set_aside_bytes_ > 0 && IsBlockIndexFile(request.path))) {
-      // A block index is read once per mount. While block tiering holds
-      // room up there, a hot block moved into it serves more reads: in
-      // HotRAP's hotspot workload with 1 KiB blocks the indexes took 2.5 MB
-      // of the 40 MiB the hot set needed (docs/benchmarks.md).
+    } else if (LsmKeepsOffFastTier(request, fast_bytes)) {
       fast = false;
-    }  // other files of unknown level (manifests, options) are small: fast
+    }  // other files of unknown level (manifests, options) are small: fast.
+    // So are block indexes, even while block tiering holds room up there:
+    // the keeper reads every one at each mount, a random read per table
+    // from the slow tier (over an HDD, 9 ms each: 2 s of a LevelDB mount's
+    // 16 s C phase, docs/benchmarks.md, session 69).
   }
   order->clear();
   for (Tier tier : {Tier::kFast, Tier::kSlow}) {
