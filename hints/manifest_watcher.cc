@@ -1,5 +1,7 @@
 #include "hints/manifest_watcher.h"
 
+#include <algorithm>
+
 #include "hints/file_kind.h"
 
 namespace hintfs {
@@ -45,13 +47,26 @@ void ManifestWatcher::OnAppend(const std::string& path, std::string_view data) {
     if (w.broken) return;
     std::vector<VersionEdit> edits;
     if (!w.reader.Feed(data, &edits).ok()) w.broken = true;
-    auto ext = ext_by_dir_.find(Dir(path));
     for (const VersionEdit& e : edits) {
-      std::vector<Hint> h = HintsFromEdit(e, Dir(path), ext == ext_by_dir_.end() ? ".sst" : ext->second);
+      std::vector<Hint> h = HintsFromEdit(e, Dir(path), TableExtensionLocked(Dir(path), e));
       hints.insert(hints.end(), h.begin(), h.end());
     }
   }
   for (Hint& h : hints) bus_->Publish(std::move(h));  // outside our lock
+}
+
+std::string ManifestWatcher::TableExtensionLocked(const std::string& dir, const VersionEdit& edit) {
+  auto known = ext_by_dir_.find(dir);
+  if (known != ext_by_dir_.end()) return known->second;
+  // LevelDB records no sequence numbers for its tables, RocksDB always
+  // does. After a remount LevelDB rewrites its MANIFEST before it creates
+  // any table, so its names cannot be learnt from a creation first.
+  bool leveldb = !edit.new_files.empty() &&
+                 std::none_of(edit.new_files.begin(), edit.new_files.end(),
+                              [](const ManifestFile& f) { return f.largest_seqno.has_value(); });
+  if (!leveldb) return ".sst";
+  ext_by_dir_[dir] = ".ldb";
+  return ".ldb";
 }
 
 void ManifestWatcher::OnDelete(const std::string& path) {

@@ -2,8 +2,8 @@
 // bytes appended to MANIFEST files through the core's IoObserver seam, reads
 // their version edits as they are written, and publishes what they say:
 // every table added (with its level; "flush" or "compaction") and every table
-// deleted. It passes every call on to the next observer (e.g. a trace
-// recorder).
+// deleted, named as the store names its tables (TableExtensionLocked). It
+// passes every call on to the next observer (e.g. a trace recorder).
 #ifndef HINTFS_HINTS_MANIFEST_WATCHER_H_
 #define HINTFS_HINTS_MANIFEST_WATCHER_H_
 
@@ -29,14 +29,18 @@ class ManifestWatcher : public IoObserver {
   void OnDelete(const std::string& path) override;
   void OnRead(const std::string& path, uint64_t offset, uint64_t bytes, uint64_t slow_bytes) override;
 
-
-
  private:
   struct Watched {
     ManifestReader reader;
-    std::string table_ext = ".sst";  // ".ldb" once LevelDB's names are seen
     bool broken = false;             // a damaged MANIFEST is not read further
   };
+
+  // What the tables of the store in dir are called: ".ldb" once a LevelDB
+  // table was created there or an edit adds tables without sequence numbers
+  // (LevelDB's MANIFEST), else RocksDB's ".sst". LevelDB before 1.14 named
+  // its tables ".sst"; such old tables of a store it has since written get
+  // the wrong name in hints and stay unknown to placement.
+  std::string TableExtensionLocked(const std::string& dir, const VersionEdit& edit);
 
   std::shared_ptr<HintBus> bus_;
   std::shared_ptr<IoObserver> next_;

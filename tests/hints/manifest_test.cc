@@ -4,45 +4,23 @@
 // and damage is an error with an offset, never a crash.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-
-#include <fstream>
 #include <map>
 #include <random>
 #include <set>
-#include <sstream>
-
-#include <leveldb/db.h>
-#include <rocksdb/db.h>
 
 #include "hints/manifest.h"
 #include "hints/table_map.h"
 #include "tests/fs/test_util.h"
+#include "tests/hints/test_stores.h"
 
 namespace hintfs {
 namespace {
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<std::string> List(const std::string& dir) {
-  std::vector<std::string> names;
-  DIR* d = opendir(dir.c_str());
-  while (struct dirent* e = d ? readdir(d) : nullptr) names.push_back(e->d_name);
-  if (d) closedir(d);
-  return names;
-}
-
-std::string FindManifest(const std::string& dir) {
-  for (const auto& n : List(dir)) {
-    if (n.rfind("MANIFEST-", 0) == 0) return dir + "/" + n;
-  }
-  return "";
-}
+using test::FindManifest;
+using test::List;
+using test::Slurp;
+using test::WriteLevelDb;
+using test::WriteRocksDb;
 
 std::set<uint64_t> TableNumbers(const std::string& dir, const std::string& ext) {
   std::set<uint64_t> numbers;
@@ -82,47 +60,6 @@ std::vector<VersionEdit> ParseInPieces(const std::string& bytes, std::mt19937_64
   }
   EXPECT_TRUE(reader.Finish().ok());
   return edits;
-}
-
-std::string WriteRocksDb(const std::string& dir) {
-  rocksdb::Options o;
-  o.create_if_missing = true;
-  o.write_buffer_size = 64 << 10;
-  o.target_file_size_base = 64 << 10;
-  o.max_bytes_for_level_base = 256 << 10;
-  o.level0_file_num_compaction_trigger = 2;
-  o.compression = rocksdb::kNoCompression;
-  rocksdb::DB* db = nullptr;
-  EXPECT_TRUE(rocksdb::DB::Open(o, dir, &db).ok());
-  std::mt19937_64 rng(3);
-  std::string v(200, 'x');
-  for (int i = 0; i < 40000; i++) {
-    for (char& c : v) c = static_cast<char>(rng());
-    db->Put(rocksdb::WriteOptions(), "key" + std::to_string(rng() % 30000), v);
-  }
-  db->Flush(rocksdb::FlushOptions());
-  db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr);
-  delete db;
-  return FindManifest(dir);
-}
-
-std::string WriteLevelDb(const std::string& dir) {
-  leveldb::Options o;
-  o.create_if_missing = true;
-  o.write_buffer_size = 64 << 10;
-  o.max_file_size = 64 << 10;
-  o.compression = leveldb::kNoCompression;
-  leveldb::DB* db = nullptr;
-  EXPECT_TRUE(leveldb::DB::Open(o, dir, &db).ok());
-  std::mt19937_64 rng(4);
-  std::string v(200, 'x');
-  for (int i = 0; i < 40000; i++) {
-    for (char& c : v) c = static_cast<char>(rng());
-    db->Put(leveldb::WriteOptions(), "key" + std::to_string(rng() % 30000), v);
-  }
-  db->CompactRange(nullptr, nullptr);
-  delete db;
-  return FindManifest(dir);
 }
 
 // RocksDB records each table's smallest and largest sequence numbers,
