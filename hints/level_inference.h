@@ -27,9 +27,11 @@
 //     page cache serves (a compaction's L0 input the store read moments
 //     before) and include lookups that read a table's first block; the
 //     compaction's inputs are then its upper level's (L0: the oldest
-//     tables; deeper: the first read from its start after the line) and
-//     the tables below whose key ranges meet theirs, and its count is the
-//     LOG's (docs/benchmarks.md, issue 20, session 69).
+//     tables; deeper: the first read from its start after the line, and
+//     the others of its level within the range of all inputs when the LOG
+//     counts more: LevelDB widens them so) and the tables below whose key
+//     ranges meet theirs, and its count is the LOG's (docs/benchmarks.md,
+//     issue 20, sessions 69 and 70).
 // Where the first entry's number decides, a flush is level 0 (or where the
 // store's last flush went) and a compaction's output is placed by the
 // compaction whose inputs hold its first entry. Live tables scanned within
@@ -220,9 +222,18 @@ class LevelInference : public IoObserver {
   void OnInfoLog(const std::string& path, std::string_view data);
   // The inputs of a compaction its LOG announced: of its upper level, the
   // tables the LOG counts (L0: the oldest; deeper: the first read from
-  // their first byte since the line came), and the tables of the lower
-  // level whose key ranges meet theirs.
+  // their first byte since the line came, or if fewer were read than the
+  // LOG counts and it counts every table of that level within the range of
+  // all inputs, those: LevelDB widens its upper inputs so), and the tables
+  // of the lower level whose key ranges meet theirs.
   std::vector<HintFile> InputsFromLogLocked(const std::string& dir, const LoggedCompaction& logged) const;
+  // The recorded tables among paths, for their key ranges.
+  std::vector<Table> RangesOfLocked(const std::vector<std::string>& paths) const;
+  // A range from the smallest to the largest key of the tables at paths.
+  Table SpanLocked(const std::vector<std::string>& paths) const;
+  // The tables of the store in dir at level whose key ranges meet one of ranges.
+  std::vector<std::string> TablesMeetingLocked(const std::string& dir, int level,
+                                               const std::vector<Table>& ranges) const;
   // first: the table's first entry, or null if its first bytes did not show it.
   Guess GuessLocked(const std::string& dir, const Pending& pending, const FirstTableKey* first, uint64_t now);
   // The level of a compaction's output in the store in dir whose first

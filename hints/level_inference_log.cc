@@ -52,29 +52,67 @@ void LevelInference::OnInfoLog(const std::string& path, std::string_view data) {
 std::vector<HintFile> LevelInference::InputsFromLogLocked(const std::string& dir,
                                                           const LoggedCompaction& logged) const {
   const InfoLogEvent& e = logged.event;
-  std::vector<std::pair<uint64_t, std::string>> upper;  // (order, path)
+  std::vector<std::pair<uint64_t, std::string>> order;  // (order, path) of the upper level's
   for (const auto& [path, t] : tables_) {
     if (DirOf(path) != dir || t.level != e.input_level) continue;
     if (e.input_level == 0) {
-      upper.emplace_back(t.recorded_ns, path);  // the store compacts its oldest L0 tables
+      order.emplace_back(t.recorded_ns, path);  // the store compacts its oldest L0 tables
       continue;
     }
     auto scan = scans_.find(path);
     if (scan != scans_.end() && scan->second.started_ns >= logged.since_ns) {
-      upper.emplace_back(scan->second.started_ns, path);
+      order.emplace_back(scan->second.started_ns, path);
     }
   }
-  std::sort(upper.begin(), upper.end());
-  if (upper.size() > e.input_tables) upper.resize(e.input_tables);
-  std::vector<HintFile> inputs;
-  for (const auto& [order, path] : upper) inputs.push_back(HintFile{path, e.input_level});
-  if (e.lower_level == e.input_level || e.lower_tables == 0) return inputs;
-  for (const auto& [path, t] : tables_) {
-    if (DirOf(path) != dir || t.level != e.lower_level) continue;
-    bool met = std::any_of(upper.begin(), upper.end(), [&](const auto& u) { return tables_.at(u.second).Meets(t); });
-    if (met) inputs.push_back(HintFile{path, e.lower_level});
+  std::sort(order.begin(), order.end());
+  if (order.size() > e.input_tables) order.resize(e.input_tables);
+  std::vector<std::string> upper;
+  for (const auto& [when, path] : order) upper.push_back(path);
+  std::vector<std::string> lower = TablesMeetingLocked(dir, e.lower_level, RangesOfLocked(upper));
+  if (e.input_level == e.lower_level || e.lower_tables == 0) lower.clear();
+  if (e.input_level > 0 && !upper.empty() && upper.size() < e.input_tables) {
+    // LevelDB widens a compaction's upper inputs to every table of their
+    // level within the key range of all its inputs when that takes no more
+    // tables below, and reads show the first only (the kernel's page cache
+    // may serve the rest): take the widened set if it has the LOG's count.
+    std::vector<std::string> all = upper;
+    all.insert(all.end(), lower.begin(), lower.end());
+    std::vector<std::string> widened = TablesMeetingLocked(dir, e.input_level, {SpanLocked(all)});
+    if (widened.size() == e.input_tables) upper = widened;
   }
+  std::vector<HintFile> inputs;
+  for (const std::string& path : upper) inputs.push_back(HintFile{path, e.input_level});
+  for (const std::string& path : lower) inputs.push_back(HintFile{path, e.lower_level});
   return inputs;
+}
+
+std::vector<LevelInference::Table> LevelInference::RangesOfLocked(const std::vector<std::string>& paths) const {
+  std::vector<Table> ranges;
+  for (const std::string& path : paths) {
+    auto t = tables_.find(path);
+    if (t != tables_.end()) ranges.push_back(t->second);
+  }
+  return ranges;
+}
+
+LevelInference::Table LevelInference::SpanLocked(const std::vector<std::string>& paths) const {
+  Table span;
+  for (const Table& t : RangesOfLocked(paths)) {
+    if (t.smallest.empty() || t.largest.empty()) continue;
+    if (span.smallest.empty() || t.smallest < span.smallest) span.smallest = t.smallest;
+    if (span.largest.empty() || t.largest > span.largest) span.largest = t.largest;
+  }
+  return span;
+}
+
+std::vector<std::string> LevelInference::TablesMeetingLocked(const std::string& dir, int level,
+                                                             const std::vector<Table>& ranges) const {
+  std::vector<std::string> met;
+  for (const auto& [path, t] : tables_) {
+    if (DirOf(path) != dir || t.level != level) continue;
+    if (std::any_of(ranges.begin(), ranges.end(), [&](const Table& r) { return r.Meets(t); })) met.push_back(path);
+  }
+  return met;
 }
 
 }  // namespace hintfs

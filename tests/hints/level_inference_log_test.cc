@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hints/level_inference.h"
+#include "tests/hints/hints_of_kind.h"
 
 namespace hintfs {
 namespace {
@@ -59,13 +60,7 @@ class LevelInferenceLogTest : public ::testing::Test {
     return -100;
   }
 
-  std::vector<Hint> Of(Hint::Kind kind) const {
-    std::vector<Hint> out;
-    for (const Hint& h : inferred_) {
-      if (h.kind == kind) out.push_back(h);
-    }
-    return out;
-  }
+  std::vector<Hint> Of(Hint::Kind kind) const { return test::HintsOfKind(inferred_, kind); }
 
   static std::vector<std::string> Paths(const std::vector<HintFile>& files) {
     std::vector<std::string> paths;
@@ -125,6 +120,30 @@ TEST_F(LevelInferenceLogTest, TheUpperInputIsTheTableReadFromItsStartAfterTheLin
   Log("x 1 Compacting 1@2 + 0@3 files\n");
   EXPECT_EQ(Of(Hint::Kind::kCompactionEnd).size(), 1u);
   EXPECT_EQ(NewTable("/db/000031.ldb"), 3);
+}
+
+// LevelDB widens a compaction's upper inputs to every table of their level
+// within the range of all its inputs when no more tables below join; the
+// page cache may serve all reads but the first one's, and the LOG's count
+// says the widened set is meant.
+TEST_F(LevelInferenceLogTest, UpperInputsWidenToTheLogsCount) {
+  Recorded("/db/000016.ldb", 3, "a", "k");
+  Recorded("/db/000017.ldb", 3, "l", "z");
+  Log("x 1 Compacting 2@2 + 1@3 files\n");
+  Read("/db/000014.ldb");
+  EXPECT_EQ(NewTable("/db/000030.ldb"), 3);
+  std::vector<Hint> begin = Of(Hint::Kind::kCompactionBegin);
+  ASSERT_EQ(begin.size(), 1u);
+  EXPECT_EQ(Paths(begin[0].inputs),
+            (std::vector<std::string>{"/db/000013.ldb", "/db/000014.ldb", "/db/000016.ldb"}));
+  // Where the tables in range are not the LOG's count, only those read.
+  Log("x 1 Compacted 2@2 + 1@3 files => 1 bytes\n");
+  Log("x 1 Compacting 3@2 + 1@3 files\n");
+  Read("/db/000014.ldb");
+  EXPECT_EQ(NewTable("/db/000031.ldb"), 3);
+  begin = Of(Hint::Kind::kCompactionBegin);
+  ASSERT_EQ(begin.size(), 1u);
+  EXPECT_EQ(Paths(begin[0].inputs), (std::vector<std::string>{"/db/000014.ldb", "/db/000016.ldb"}));
 }
 
 // Lines split over appends count once whole; without a LOG line the reads
