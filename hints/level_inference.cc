@@ -95,11 +95,12 @@ void LevelInference::OnCreate(const std::string& path, ZoneRole role) {
       // the table's first bytes may reach us much later (the kernel's
       // write-back), after other flushes and compactions began.
       uint64_t now = clock_();
+      const std::string dir = DirOf(path);
+      Store& store = stores_[dir];
       Pending& p = pending_[path];
-      p.switches = stores_[DirOf(path)].switches;
-      p.scanned = ScannedLocked(DirOf(path), now, false);
-      p.started = ScannedLocked(DirOf(path), now, true);
-      Store& store = stores_[DirOf(path)];
+      p.switches = store.switches;
+      p.scanned = ScannedLocked(dir, now, false);
+      p.started = ScannedLocked(dir, now, true);
       p.logged_flush = store.logged_flushes.erase(TableNumberOf(path)) > 0;
       p.logged = store.logged;
     }

@@ -6,6 +6,7 @@
 
 #include "hints/file_tag.h"
 #include "hints/level_inference.h"
+#include "tests/hints/hints_of_kind.h"
 
 namespace hintfs {
 namespace {
@@ -61,13 +62,7 @@ class LevelInferenceTest : public ::testing::Test {
   }
 
   // The inferred hints of kind published by the last NewTable.
-  std::vector<Hint> Of(Hint::Kind kind) const {
-    std::vector<Hint> out;
-    for (const Hint& h : inferred_) {
-      if (h.kind == kind) out.push_back(h);
-    }
-    return out;
-  }
+  std::vector<Hint> Of(Hint::Kind kind) const { return test::HintsOfKind(inferred_, kind); }
 
   uint64_t now_ = 1000000000;
   std::shared_ptr<HintBus> bus_ = std::make_shared<HintBus>();
