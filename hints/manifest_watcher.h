@@ -37,9 +37,9 @@ class ManifestWatcher : public IoObserver {
 
   // What the tables of the store in dir are called: ".ldb" once a LevelDB
   // table was created there or an edit adds tables without sequence numbers
-  // (LevelDB's MANIFEST), else RocksDB's ".sst". LevelDB before 1.14 named
-  // its tables ".sst"; such old tables of a store it has since written get
-  // the wrong name in hints and stay unknown to placement.
+  // (LevelDB's MANIFEST), else RocksDB's ".sst". Old LevelDB releases named
+  // their tables ".sst"; such tables, still live in a store a newer LevelDB
+  // writes, get the wrong name in hints and stay unknown to placement.
   std::string TableExtensionLocked(const std::string& dir, const VersionEdit& edit);
 
   std::shared_ptr<HintBus> bus_;
