@@ -42,7 +42,7 @@ std::set<std::string> LiveTables(const std::vector<Hint>& hints) {
   return live;
 }
 
-// "/db/" and each of the store's table files in dir.
+// The table files of the store in dir, each named as if dir were "/db".
 std::set<std::string> StoreTables(const std::string& dir) {
   std::set<std::string> tables;
   for (const std::string& n : test::List(dir)) {
