@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
 # ldm.sh load POLICY QUERY DIR ; ldm.sh phase QUERY DIR W
+# MEM=MiB (added in session 71) runs the store (hintfs-ycsb) in a cgroup-v1
+# memory group of that limit, its page cache included, and prints the
+# group's peak use; B=BUILD picks the binaries.
 set -euo pipefail
 B=${B:-/tmp/ci-s66b/build}; H=$B/adapters/cli/hintfs; Y=$B/adapters/bench/hintfs-ycsb
 cmd=$1
+CG=/sys/fs/cgroup/memory/ldm$$
+store() {
+  if [ -n "${MEM:-}" ]; then
+    mkdir -p $CG; echo $((MEM<<20)) > $CG/memory.limit_in_bytes
+    sh -c "echo \$\$ > $CG/tasks; exec \"\$@\"" sh "$@"
+    echo "cgroup: max_usage $(( $(cat $CG/memory.max_usage_in_bytes) >> 20 )) MiB, failcnt $(cat $CG/memory.failcnt); $(grep -E '^(total_rss|total_cache) ' $CG/memory.stat | tr '\n' ' ')" >&2
+    rmdir $CG
+  else
+    "$@"
+  fi
+}
 mountrun() {  # QUERY DIR ARGS...
   local q=$1 d=$2; shift 2
   mkdir -p $d/mnt
   $H mount -f "file:$d/ssd.img${q:+?$q}" $d/mnt >/dev/null 2>&1 &
   local pid=$!
   for i in $(seq 100); do mountpoint -q $d/mnt && break; sleep 0.1; done
-  $Y --dir $d/mnt/db --engine leveldb --db-options "write_buffer_size=984612;max_file_size=1969225" --block-cache 16384 --bloom-bits 10 --records 400000 --threads 8 "$@" 2>&1 | grep -E "^(load|run) " | cut -c1-220
+  store $Y --dir $d/mnt/db --engine leveldb --db-options "write_buffer_size=984612;max_file_size=1969225" --block-cache 16384 --bloom-bits 10 --records 400000 --threads 8 "$@" 2>&1 | grep -E "^(load|run|cgroup)" | cut -c1-220
   fusermount3 -u $d/mnt; wait $pid
 }
 if [ $cmd = load ]; then
