@@ -33,7 +33,7 @@ bool FsImpl::PickVictimLocked(std::set<std::pair<uint32_t, uint32_t>>* skip, int
       // are read all the time (block tiering under a hot set) in place for
       // good (docs/benchmarks.md).
       const uint64_t padding = kGcPaddingBlocks * m->block_size;
-      if (s.reserved || s.writer || s.live == 0 || s.used <= s.live + padding || RoleOwnsZonesLocked(m, s.role) ||
+      if (s.reserved || s.writer || s.live == 0 || s.used <= s.live + padding || !CollectableLocked(m, s) ||
           skip->count({d, z})) {
         continue;
       }

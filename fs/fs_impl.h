@@ -173,10 +173,17 @@ class FsImpl : public Filesystem {
   Status FinishOwnZone(Inode* ino);
   // Whether files of role own their zones on m (AllocationPolicy::ZonePerFile):
   // such a file starts in an empty zone and finishes it at close; the garbage
-  // of its zone is the rest it left unwritten, which only its deletion frees
-  // (relocating it would leave the same rest elsewhere), so GC neither picks
-  // the zone nor counts that garbage as reclaimable.
+  // of its zone is the rest it left unwritten, which its deletion frees.
   bool RoleOwnsZonesLocked(const Member* m, ZoneRole role);
+  // Whether GC may pick zone s of m and count its garbage as reclaimable:
+  // any zone of a class whose files share zones, and of a class whose files
+  // own them only a finished zone less than half of which is live, the zone
+  // of a file that stopped well short of it (stores end some files early: a
+  // third of the fast tier's zones of one class held one such file each in
+  // docs/benchmarks.md). GC's copies fill partly written zones of the class,
+  // so such files end up packed together and their zones are reset. A file
+  // that fills most of its zone is left alone: moving it frees too little.
+  bool CollectableLocked(const Member* m, const ZoneSlot& s);
   void ReleaseWriterZone(Inode* ino);                 // ino->mu held
   void CloseHandle(const std::shared_ptr<Inode>& ino);
   Status ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, size_t* got);

@@ -346,7 +346,7 @@ FsImpl::Reclaimable FsImpl::ReclaimableLocked(uint32_t device) {
     if (s.reserved) continue;
     r.zone_capacity = s.capacity;
     r.dead_zone = r.dead_zone || (s.used > 0 && s.live == 0 && !s.writer);
-    if (!RoleOwnsZonesLocked(members_[device].get(), s.role)) r.garbage += s.used - s.live;
+    if (CollectableLocked(members_[device].get(), s)) r.garbage += s.used - s.live;
   }
   return r;
 }
@@ -496,6 +496,11 @@ void FsImpl::ReclaimZones() {
 
 bool FsImpl::RoleOwnsZonesLocked(const Member* m, ZoneRole role) {
   return policy_->ZonePerFile(role, m->info.zone_capacity);
+}
+
+bool FsImpl::CollectableLocked(const Member* m, const ZoneSlot& s) {
+  if (!RoleOwnsZonesLocked(m, s.role)) return true;
+  return s.used >= s.capacity && 2 * s.live < s.capacity;
 }
 
 Status FsImpl::Usage(std::vector<DeviceUsage>* usage) {

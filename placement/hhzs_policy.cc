@@ -161,11 +161,13 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   }
   table_size_.NoteFastZone(zone_bytes);
   const uint64_t table_bytes = table_size_.bytes();
-  int64_t fast_tables = 0;
+  int64_t fast_slots = 0, fast_tables = 0;
   uint64_t budget = 0, set_aside_blocks = 0;
   {
     std::lock_guard<std::mutex> l(mu_);
-    fast_tables = ledger_.fast_total();
+    ledger_.SetSlotBytes(table_bytes);
+    fast_slots = ledger_.fast_total();
+    fast_tables = ledger_.fast_tables();
     set_aside_blocks = std::max<uint64_t>(set_aside_bytes_, blocks_used);
     wal_zones_ = static_cast<int64_t>((wal_bytes + table_bytes - 1) / table_bytes);
     wal_peak_bytes_ = std::max(wal_peak_bytes_, wal_bytes);
@@ -173,16 +175,18 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     CheckFastTierLocked(fast_bytes, budget, table_bytes);
     NotePeaksLocked();
   }
-  // What tables hold: a slot each, or the zones they fill if more (below).
-  uint64_t table_held = std::max<uint64_t>(static_cast<uint64_t>(fast_tables), table_zones) * table_bytes;
+  // What tables hold: their slots, or the zones they fill if more (below).
+  uint64_t table_held = std::max<uint64_t>(static_cast<uint64_t>(fast_slots), table_zones) * table_bytes;
   uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
   others = std::max(others, data_zones * zone_bytes);
   // The cache's zones count within the budget only: past it they are
   // borrowed empty zones, given back to the first writer that needs one.
   uint64_t set_aside = std::max(budget, wal_bytes) + set_aside_blocks + others;
   int64_t capacity = fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / table_bytes) : 0;
-  // Tables longer than their zone hold more zones than slots (their tails
-  // share zones, ZoneSlot::shared_overflow): those zones are no slots.
+  // Tables longer than their zone hold more zones than there are tables
+  // (their tails share zones, ZoneSlot::shared_overflow): those zones are no
+  // slots. (A short table's zone is no such zone: the filesystem packs short
+  // tables together when it needs their zones, FsImpl::CollectableLocked.)
   if (table_bytes >= zone_bytes / 2 && static_cast<int64_t>(table_zones) > fast_tables) {
     capacity = std::max<int64_t>(0, capacity - (static_cast<int64_t>(table_zones) - fast_tables));
   }

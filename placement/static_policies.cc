@@ -41,11 +41,14 @@ void CountMountedTables(const std::vector<MountedFile>& files, TableLedger* ledg
   for (const MountedFile& f : files) {
     if (LsmRoleFor(f.path) != kTableClass) continue;
     FileTag tag = FileTagOf(f.tag);
-    ledger->Found(f.path, tag.level, f.fast_bytes >= f.slow_bytes && f.fast_bytes > 0 ? Tier::kFast : Tier::kSlow);
+    ledger->Found(f.path, tag.level, f.fast_bytes >= f.slow_bytes && f.fast_bytes > 0 ? Tier::kFast : Tier::kSlow,
+                  f.fast_bytes + f.slow_bytes);
   }
 }
 
 void RelevelTables(const Hint& h, TableLedger* ledger) {
+  // An output's size is its file's, whoever inferred the rest.
+  if (h.kind == Hint::Kind::kCompactionOutput && h.bytes > 0) ledger->Sized(h.path, h.bytes);
   if (h.reason == "inferred") return;
   if (h.kind == Hint::Kind::kCompactionOutput) ledger->Relevel(h.path, h.level);
   if (h.kind == Hint::Kind::kCompactionEnd) {
@@ -113,6 +116,7 @@ void LevelThresholdPolicy::ChooseDevices(const AllocationRequest& request,
   const uint64_t table_bytes = table_size_.bytes();
   {
     std::lock_guard<std::mutex> l(mu_);
+    ledger_.SetSlotBytes(table_bytes);
     if (request.file_size == 0) ledger_.Expect(request.path, level);
     uint64_t tables = static_cast<uint64_t>(ledger_.fast_total()) * table_bytes;
     uint64_t others = live > tables + blocks ? live - tables - blocks : 0;

@@ -28,6 +28,7 @@ class TablesOwnZones : public FastFirstPolicy {
 
 class ZonePerFileTest : public test::FsTest {
  protected:
+  using test::FsTest::WriteFile;
   void MountWith(bool own) {
     MountOptions o;
     o.policy = std::make_shared<TablesOwnZones>(own);
@@ -55,8 +56,8 @@ class ZonePerFileTest : public test::FsTest {
 TEST_F(ZonePerFileTest, EachFileStartsInAnEmptyZoneAndFinishesItsLast) {
   Format();
   MountWith(/*own=*/true);
-  WriteFile("/a.tbl", 100 << 10);  // zones hold 256 KiB
-  WriteFile("/b.tbl", 100 << 10);
+  WriteFile("/a.tbl", 150 << 10);  // zones hold 256 KiB
+  WriteFile("/b.tbl", 150 << 10);
   WriteFile("/c.tbl", 300 << 10);  // more than a zone: two of its own
   auto a = ZonesOf("/a.tbl"), b = ZonesOf("/b.tbl"), c = ZonesOf("/c.tbl");
   ASSERT_EQ(a.size(), 1u);
@@ -72,8 +73,7 @@ TEST_F(ZonePerFileTest, EachFileStartsInAnEmptyZoneAndFinishesItsLast) {
   WriteFile("/y", 10 << 10);
   EXPECT_EQ(ZonesOf("/x"), ZonesOf("/y"));
   ExpectClean();
-  // The rest a file left of its zone is no garbage GC could reclaim by
-  // moving the file.
+  // The rest a file left of a zone it mostly fills is not worth a move.
   uint32_t freed = 0;
   ASSERT_OK(fs_->CollectGarbage(8, &freed));
   EXPECT_EQ(ZonesOf("/a.tbl"), a);
@@ -112,6 +112,36 @@ TEST_F(ZonePerFileTest, TheTailsOfFilesLongerThanAZoneShareZones) {
   ASSERT_OK(fs_->SyncMetadata());
   for (const auto& z : both) EXPECT_EQ(ConditionOf(z), ZoneCondition::kEmpty);
   Remount();
+  ExpectClean();
+}
+
+// A file that stopped short of half its zone leaves most of it garbage for
+// as long as it lives; GC packs such files into a zone they share.
+TEST_F(ZonePerFileTest, GcPacksFilesThatLeftMostOfTheirZonesEmpty) {
+  Format();
+  MountWith(/*own=*/true);
+  const std::string a = Random(&rng_, 60 << 10), b = Random(&rng_, 40 << 10);
+  WriteFile("/a.tbl", a);  // zones hold 256 KiB
+  WriteFile("/b.tbl", b);
+  WriteFile("/c.tbl", Random(&rng_, 200 << 10));  // most of its zone: stays
+  const auto zones_a = ZonesOf("/a.tbl"), zones_b = ZonesOf("/b.tbl"), zones_c = ZonesOf("/c.tbl");
+  ASSERT_NE(zones_a, zones_b);
+  uint32_t freed = 0;
+  ASSERT_OK(fs_->CollectGarbage(8, &freed));
+  EXPECT_GE(freed, 2u);
+  EXPECT_EQ(ZonesOf("/a.tbl"), ZonesOf("/b.tbl")) << "the short files share a zone";
+  EXPECT_EQ(ZonesOf("/c.tbl"), zones_c);
+  ASSERT_OK(fs_->SyncMetadata());
+  EXPECT_EQ(ConditionOf(*zones_a.begin()), ZoneCondition::kEmpty);
+  EXPECT_EQ(ConditionOf(*zones_b.begin()), ZoneCondition::kEmpty);
+  EXPECT_EQ(ReadFile("/a.tbl"), a);
+  EXPECT_EQ(ReadFile("/b.tbl"), b);
+  // A new file still starts in an empty zone, not in the shared one.
+  WriteFile("/d.tbl", Random(&rng_, 10 << 10));
+  EXPECT_NE(ZonesOf("/d.tbl"), ZonesOf("/a.tbl"));
+  Remount();
+  EXPECT_EQ(ReadFile("/a.tbl"), a);
+  EXPECT_EQ(ReadFile("/b.tbl"), b);
   ExpectClean();
 }
 
