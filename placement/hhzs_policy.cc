@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "fs/clock.h"
 #include "hints/file_tag.h"
 #include "placement/static_policies.h"
 
@@ -319,9 +320,14 @@ TieringView HhzsPolicy::Tiering() const {
   // a compaction at L_t whose outputs took those slots sent as many tables
   // down as it read, and the slots sat empty once its inputs were deleted.
   v.fast_at_tiering_level = ledger_.fast(d.tiering_level) - ledger_.FastAmong(d.tiering_level, inputs);
+  for (int i = 0; i < d.tiering_level; i++) v.demand_below += DemandLocked(i);
+  v.up_moves_wait_until_ns = UpMovesWaitUntilLocked(d.tiering_level);
+  return v;
+}
+
+uint64_t HhzsPolicy::UpMovesWaitUntilLocked(int tiering_level) const {
   uint64_t latest[2] = {0, 0};  // the two latest writes above L_t
-  for (int i = 0; i < d.tiering_level; i++) {
-    v.demand_below += DemandLocked(i);
+  for (int i = 0; i < std::min(tiering_level, kMaxLevels); i++) {
     for (uint64_t ns : written_ns_[i]) {
       if (ns > latest[0]) {
         latest[1] = latest[0];
@@ -333,15 +339,17 @@ TieringView HhzsPolicy::Tiering() const {
   }
   // From the second latest: a lone compaction (a store's first, at open)
   // is no burst to keep room for.
-  if (config_.up_moves_wait_ns > 0 && latest[1] > 0) {
-    v.up_moves_wait_until_ns = latest[1] + config_.up_moves_wait_ns;
-  }
-  return v;
+  if (config_.up_moves_wait_ns == 0 || latest[1] == 0) return 0;
+  return latest[1] + config_.up_moves_wait_ns;
 }
 
 std::string HhzsPolicy::StateJson() const {
   std::lock_guard<std::mutex> l(mu_);
   Decision d = DecideLocked(0, false, last_capacity_slots_);
+  // How long migration still holds moves up (Tiering): a harness that waits
+  // for the store's background work to end waits for this too.
+  const uint64_t until = config_.services.migration ? UpMovesWaitUntilLocked(d.tiering_level) : 0;
+  const uint64_t now = MonotonicNs();
   nlohmann::json levels = nlohmann::json::array();
   for (int i = 0; i < kMaxLevels; i++) {
     levels.push_back({{"level", i}, {"allocated", ledger_.allocated(i)}, {"fast", ledger_.fast(i)}, {"demand", DemandLocked(i)}});
@@ -358,6 +366,7 @@ std::string HhzsPolicy::StateJson() const {
                         {"hold_ms", config_.hold_ns / 1000000},
                         {"replace_inputs", config_.replace_inputs},
                         {"up_wait_ms", config_.up_moves_wait_ns / 1000000},
+                        {"up_moves_held_ms", until > now ? (until - now + 999999) / 1000000 : 0},
                         {"fill", config_.fill_tiering_level ? "tiering" : "upper"},
                         {"wal_peak_bytes", wal_peak_bytes_},
                         {"capacity_slots", last_capacity_slots_},

@@ -180,6 +180,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   void CheckFastTierLocked(uint64_t fast_bytes, uint64_t budget, uint64_t table_bytes);
   uint64_t WalBudgetForStateLocked() const;  // the WAL's share of the budget in effect
   int64_t ClaimLocked(int level) const;  // A_i + D_i, or its held peak
+  // When migration may move tables up again (HhzsConfig::up_moves_wait_ns;
+  // 0: now), given the tiering level.
+  uint64_t UpMovesWaitUntilLocked(int tiering_level) const;
   void NotePeaksLocked();
 
   TableSize table_size_;

@@ -14,11 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <functional>
 #include <iostream>
-#include <optional>
 #include <thread>
 #include <vector>
 
@@ -29,6 +25,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "adapters/bench/fs_activity.h"
 #include "adapters/bench/key_generators.h"
 #include "adapters/bench/kv_store.h"
 #include "adapters/common/cli_conventions.h"
@@ -102,25 +99,6 @@ uint64_t ProcessCpuNs() {
   return ns(ru.ru_utime) + ns(ru.ru_stime);
 }
 
-// The hintfs mount's statistics file that holds host_dir (the
-// `.hintfs/stats.json` at the mount's root), or "" for a directory on
-// another filesystem.
-std::string MountStatsFile(const std::string& host_dir) {
-  std::error_code ec;
-  for (std::filesystem::path dir = std::filesystem::absolute(host_dir, ec); !ec && !dir.empty();
-       dir = dir.parent_path()) {
-    std::filesystem::path stats = dir / ".hintfs" / "stats.json";
-    if (std::filesystem::exists(stats, ec)) return stats.string();
-    if (dir == dir.root_path()) break;
-  }
-  return "";
-}
-
-json ReadMountStats(const std::string& file) {
-  std::ifstream in(file);
-  return json::parse(in, nullptr, /*allow_exceptions=*/false);
-}
-
 // obj[key] if it is a count, else 0 (a statistics file is read, not trusted).
 uint64_t CountAt(const json& obj, const char* key) {
   auto it = obj.find(key);
@@ -178,62 +156,6 @@ Totals Snapshot(Filesystem* fs, const std::string& mount_stats) {
     for (const DeviceUsage& u : usage) t.busy_ns[u.tier == Tier::kFast ? 0 : 1] += u.busy_ns;
   }
   return t;
-}
-
-// The bytes a filesystem has written and migrated so far, growing while a
-// store compacts or migration moves tables: of fs when the store runs on it
-// in this process, else of the hintfs mount that holds host_dir (the
-// `.hintfs/stats.json` at its root); none for a directory on another
-// filesystem.
-using ActivityCounter = std::function<std::optional<uint64_t>()>;
-
-ActivityCounter FilesystemActivity(Filesystem* fs, const std::string& host_dir) {
-  if (fs != nullptr) {
-    return [fs]() -> std::optional<uint64_t> {
-      FsStats st = fs->Stats();
-      return st.bytes_written[0] + st.bytes_written[1] + st.migrated_bytes[0] + st.migrated_bytes[1];
-    };
-  }
-  const std::string stats = MountStatsFile(host_dir);
-  if (stats.empty()) return [] { return std::optional<uint64_t>(); };
-  return [stats]() -> std::optional<uint64_t> {
-    json j = ReadMountStats(stats);
-    if (j.is_discarded()) return std::nullopt;
-    uint64_t total = 0;
-    for (const char* group : {"bytes_written", "migrated_bytes"}) {
-      if (!j.contains(group)) return std::nullopt;
-      for (const json& bytes : j[group]) total += bytes.is_number_unsigned() ? bytes.get<uint64_t>() : 0;
-    }
-    return total;
-  };
-}
-
-// After a load's compactions: lets the moves migration has in flight, and
-// any it starts once the compactions are over, finish before the state is
-// kept, as they would in a store left running. Waits (up to timeout
-// seconds) until the filesystem has written and migrated nothing for three
-// seconds, a table's move at the slowest rate taking well under that. For
-// a store that cannot say whether it is compacting (LevelDB) this is also
-// the wait for its compactions, whose outputs are writes. (It cannot wait
-// for what the policy will want only after the next open: under hhzs, the
-// load's live WALs keep L0's demand up until the store's recovery flushes
-// them.) Returns the seconds waited; 0 when nothing tells the activity.
-double WaitForFilesystemQuiet(const ActivityCounter& activity, double timeout) {
-  auto t0 = Clock::now();
-  std::optional<uint64_t> last = activity();
-  if (!last) return 0;
-  auto quiet_since = Clock::now();
-  while (std::chrono::duration<double>(Clock::now() - t0).count() < timeout) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    std::optional<uint64_t> now = activity();
-    if (now != last) {
-      last = now;
-      quiet_since = Clock::now();
-    } else if (Clock::now() - quiet_since >= std::chrono::seconds(3)) {
-      break;
-    }
-  }
-  return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 json Percentiles(std::vector<uint64_t>* ns) {

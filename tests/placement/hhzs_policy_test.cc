@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fs/clock.h"
 #include "hints/block_index_keeper.h"
 #include "hints/file_tag.h"
 #include "placement/hhzs_policy.h"
@@ -431,6 +432,26 @@ TEST_F(HhzsTest, MovesUpWaitForWritesAboveTheTieringLevel) {
     EXPECT_EQ(v.tiering_level, 2);
     EXPECT_EQ(v.up_moves_wait_until_ns, wait_ms == 0 ? 0 : (1000 + wait_ms) * 1000000) << wait_ms;
     EXPECT_EQ(v.now_ns, 0u) << "the caller's clock, not the policy's";
+  }
+  // The state says how long moves are still held, on the hints' clock, so
+  // that a harness can wait for them (adapters/bench/fs_activity.h).
+  for (bool migration : {true, false}) {
+    HhzsConfig c;
+    c.services.migration = migration;
+    Make(c);
+    Place("/db/000011.log", -1);
+    for (int i = 0; i < 10; i++) Place("/db/l2-" + std::to_string(i) + ".sst", 2);
+    auto held_ms = [&] { return nlohmann::json::parse(policy_->StateJson())["up_moves_held_ms"].get<uint64_t>(); };
+    EXPECT_EQ(held_ms(), 0u);
+    const uint64_t now_ms = MonotonicNs() / 1000000;
+    Publish(Hint::Kind::kTableFileCreation, 0, "/db/l1-a.sst", 1, 0, now_ms);
+    Publish(Hint::Kind::kTableFileCreation, 0, "/db/l1-b.sst", 1, 0, now_ms);
+    if (migration) {
+      EXPECT_GT(held_ms(), 0u);
+      EXPECT_LE(held_ms(), 5000u);
+    } else {
+      EXPECT_EQ(held_ms(), 0u) << "no migration holds nothing";
+    }
   }
   std::shared_ptr<AllocationPolicy> p;
   ASSERT_TRUE(NewAllocationPolicy("hhzs:up_wait_ms=250", bus_, &p).ok());
