@@ -326,8 +326,10 @@ TieringView HhzsPolicy::Tiering() const {
 }
 
 uint64_t HhzsPolicy::UpMovesWaitUntilLocked(int tiering_level) const {
+  // With every level fitting there is no L_t, and nothing to keep room for.
+  if (tiering_level >= kMaxLevels) return 0;
   uint64_t latest[2] = {0, 0};  // the two latest writes above L_t
-  for (int i = 0; i < std::min(tiering_level, kMaxLevels); i++) {
+  for (int i = 0; i < tiering_level; i++) {
     for (uint64_t ns : written_ns_[i]) {
       if (ns > latest[0]) {
         latest[1] = latest[0];

@@ -181,7 +181,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   uint64_t WalBudgetForStateLocked() const;  // the WAL's share of the budget in effect
   int64_t ClaimLocked(int level) const;  // A_i + D_i, or its held peak
   // When migration may move tables up again (HhzsConfig::up_moves_wait_ns;
-  // 0: now), given the tiering level.
+  // 0: now), given the tiering level (kMaxLevels: none, no wait).
   uint64_t UpMovesWaitUntilLocked(int tiering_level) const;
   void NotePeaksLocked();
 
