@@ -21,6 +21,24 @@ BREAKDOWN = {"W1": (0.1, 0.9), "W2": (0.5, 0.9), "W3": (0.5, 1.2), "W4": (1.0, 1
 SKEWS = [0.8, 0.9, 1.0, 1.1, 1.2]
 EXP5_SCHEMES = ["B1", "B2", "B3", "B4", "AUTO", "P", "HHZS"]
 EXP5_ZONES = [20, 40, 60, 80]
+EXP4_SCHEMES = ["B3", "AUTO", "HHZS", "HINTFS"]
+READ_RATIOS = [0.1, 0.3, 0.5, 0.7, 0.9]
+# Exp#6: P+M (no cache, as in the paper) with migration at these MiB/s.
+EXP6_SCHEME = "P+M"
+MIGRATION_RATES = [1, 2, 4, 8, 16, 32, 64]
+READ_PERCENTILES = [("p99", "read_p99_us"), ("p99.9", "read_p999_us"), ("p99.99", "read_p9999_us")]
+
+
+def exp4_label(reads):
+    return "read%d" % round(100 * reads)
+
+
+def exp6_label(rate):
+    return f"migrate{rate}"
+
+
+def exp6_row(rate):
+    return f"{rate} MiB/s"
 
 
 def split_label(label):
@@ -47,8 +65,9 @@ def load_results(out):
                     ops.setdefault((scheme, phase, "point_hdd"), {})[run] = float(row["point_read_hdd_share"])
                 if row["cache_hit_ratio"]:
                     ops.setdefault((scheme, phase, "hits"), {})[run] = float(row["cache_hit_ratio"])
-            # What bound the phase (rows of older runs lack these columns).
-            for column in ("fast_busy", "slow_busy", "cpu_cores"):
+            # What bound the phase, and the reads' tail (rows of older runs
+            # lack these columns).
+            for column in ("fast_busy", "slow_busy", "cpu_cores") + tuple(c for _, c in READ_PERCENTILES):
                 if row.get(column):
                     ops.setdefault((scheme, phase, column), {})[run] = float(row[column])
     return ops
@@ -146,6 +165,12 @@ def report(out, args):
     if 5 in args.exp:
         schemes = [s for s in EXP5_SCHEMES if alias(s, ops) in present]
         md += table(ops, schemes, exp5_phases(), "Exp#5: SSD data zones, load and 50% reads (HHZS Fig. 9)") + [""]
+    if 4 in args.exp:
+        schemes = [s for s in EXP4_SCHEMES if alias(s, ops) in present]
+        md += table(ops, schemes, [exp4_label(r) for r in READ_RATIOS],
+                    "Exp#4: read ratio, zipf 0.9 (HHZS Fig. 8)") + [""]
+    if 6 in args.exp:
+        md += latency_table(ops, meta) + [""]
     md += oracle_table(out, ops) + [""]
     hdd = [f"{s} {spread([100 * v for v in ops[(s, 'A', 'hdd')].values()], '%.0f')}%"
            for s in sorted(present) if (s, "A", "hdd") in ops]
@@ -155,6 +180,22 @@ def report(out, args):
         fh.write("\n".join(md) + "\n")
     print("\n".join(md))
     plots(out, ops, args)
+
+
+def latency_table(ops, meta):
+    """Exp#6: P+M's throughput and read tail latencies per migration rate."""
+    speedup = meta.get("speedup", 1)
+    rate_text = "MiB/s" if speedup == 1 else f"MiB/s (run {speedup}x faster, as the devices)"
+    lines = [f"### Exp#6: migration rate, {EXP6_SCHEME}, 50% reads, zipf 0.9 (HHZS Fig. 10)", "",
+             f"| migration {rate_text} | ops/s | " + " | ".join(f"read {p} (ms)" for p, _ in READ_PERCENTILES) + " |",
+             "|---|---:|" + "---:|" * len(READ_PERCENTILES)]
+    for rate in MIGRATION_RATES:
+        w = exp6_label(rate)
+        cells = [spread(list(ops.get((EXP6_SCHEME, w), {}).values()), "%.0f")]
+        cells += [spread([v / 1000 for v in ops.get((EXP6_SCHEME, w, c), {}).values()], "%.1f")
+                  for _, c in READ_PERCENTILES]
+        lines.append(f"| {exp6_row(rate)} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def oracle_rows(out):
@@ -176,7 +217,9 @@ def oracle_table(out, ops):
     fast = min(k[2] for k in found)
     schemes = sorted({k[0] for k in found})
     base = "B3" if "B3" in schemes else schemes[0]
-    workloads = sorted({k[1] for k in found})
+    workloads = sorted({k[1] for k in found if k[0] == base})
+    # Schemes whose workloads are the base's (Exp#6's P+M runs only its own).
+    schemes = [s for s in schemes if any((s, w, fast) in found for w in workloads)]
     lines = ["### Slow tier's share of device reads: measured, and the least the SSD allows", "",
              f"Bounds (hintfs-oracle on the store each scheme's first load left; the SSD's {fast / 1048576:.0f} MiB "
              "of data zones not held for the WAL): the HDD's share of point reads when the SSD holds the hottest "
@@ -296,9 +339,14 @@ def plots(out, ops, args):
     if 3 in args.exp:
         bars("fig7.png", EXP3_SCHEMES, ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew (50% reads)",
              ["%.1f" % z for z in SKEWS])
+    if 4 in args.exp:
+        bars("fig8.png", EXP4_SCHEMES, [exp4_label(r) for r in READ_RATIOS], "Exp#4: read ratio (zipf 0.9)",
+             ["%d%% reads" % round(100 * r) for r in READ_RATIOS])
     if 5 in args.exp:
         bars("fig9.png", EXP5_SCHEMES, exp5_phases(), "Exp#5: SSD data zones (load, then 50% reads)",
              [p.replace("@", " ") for p in exp5_phases()])
+    if 6 in args.exp:
+        latency_plot(out, ops, plt)
 
 
 def levels_plot(out, plt):
@@ -323,3 +371,36 @@ def levels_plot(out, plt):
     plt.close(fig)
 
 
+
+
+def latency_plot(out, ops, plt):
+    """Fig. 10: P+M's read tail latencies against the migration rate."""
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    drawn = False
+    for name, column in READ_PERCENTILES:
+        xs, ys, lo, hi = [], [], [], []
+        for rate in MIGRATION_RATES:
+            values = [v / 1000 for v in ops.get((EXP6_SCHEME, exp6_label(rate), column), {}).values()]
+            if not values:
+                continue
+            m = statistics.median(values)
+            xs.append(rate)
+            ys.append(m)
+            lo.append(m - min(values))
+            hi.append(max(values) - m)
+        if xs:
+            ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=2, label=name)
+            drawn = True
+    if not drawn:
+        plt.close(fig)
+        return
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(MIGRATION_RATES)
+    ax.set_xticklabels([str(r) for r in MIGRATION_RATES])
+    ax.set_xlabel("migration rate (MiB/s)")
+    ax.set_ylabel("read latency (ms; median, min-max)")
+    ax.set_title(f"Exp#6: {EXP6_SCHEME}, 50% reads, zipf 0.9", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "fig10.png"), dpi=110)
+    plt.close(fig)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A scaled reproduction of the HHZS experiments (HHZS paper, section 4).
 
-    bash tests/bench/hhzs_repro.sh [--quick] [--out DIR] [--exp 1,2,3,5] [--runs 3]
+    bash tests/bench/hhzs_repro.sh [--quick] [--out DIR] [--exp 1,2,3,4,5,6] [--runs 3]
                                    [--schemes B3,HHZS] [--threads N] [--max-minutes M] [--fresh]
 
 Every size of the paper's setting is divided by SCALE (512): 2 MiB zones for
@@ -31,9 +31,15 @@ as the paper clears and reloads.
   Exp#1  load + YCSB A-F, schemes B1-B4, AUTO, HHZS (P+M+C), ALL-FAST
   Exp#2  load + W1-W4 (10/50/50/100% reads, zipf 0.9/0.9/1.2/1.2),
          schemes B3, B3+M, P, P+M, P+M+C, HINTFS (P+M+C and block tiering)
-  Exp#3  50% reads, zipf 0.8-1.2, schemes B3, AUTO, HHZS
+  Exp#3  50% reads, zipf 0.8-1.2, schemes B3, AUTO, HHZS, HINTFS
+  Exp#4  10, 30, 50, 70 and 90% reads (zipf 0.9), schemes B3, AUTO, HHZS,
+         HINTFS
   Exp#5  SSD of 20, 40, 60 and 80 data zones: load + 50% reads (zipf 0.9),
-         schemes B1-B4, AUTO, P, HHZS (not in the default --exp 1,2,3)
+         schemes B1-B4, AUTO, P, HHZS (not in the default --exp 1,2,3,4,6:
+         a load per size and scheme)
+  Exp#6  50% reads (zipf 0.9) under P+M with migration at 1-64 MiB/s, one
+         load per run: throughput and read p99, p99.9, p99.99
+(hhzs_plan.py has the workloads.)
 
 Every cell runs --runs times (3; 1 with --quick). The work is cut into
 parts, one scheme's load and workloads for one run, ordered run by run with
@@ -46,7 +52,7 @@ Writes results.csv (one row per phase, from hintfs-ycsb --csv), levels.csv
 (bytes per level and tier at the end of workload A), oracle.csv (after each
 scheme's first load: the slow tier's least share of point reads if the SSD
 held the hottest tables, blocks or records, from hintfs-oracle), tables.md and PNG plots
-(fig5a.png, fig5b.png, fig6.png, fig7.png) to --out. --quick shrinks
+(fig5a.png, fig5b.png, fig6.png, fig7.png, fig8.png, fig9.png, fig10.png) to --out. --quick shrinks
 everything and runs the devices 20x faster (about 4 minutes on 2 cores; a
 smoke test, not a measurement).
 """
@@ -60,8 +66,9 @@ import subprocess
 import sys
 import time
 
-from hhzs_report import (BREAKDOWN, EXP1_SCHEMES, EXP3_SCHEMES, EXP5_SCHEMES, EXP5_ZONES, PROFILE_SCALE, SCALE, SKEWS, YCSB,
-                         exp5_phases, report, split_label)
+from hhzs_plan import YCSB_OPS, WORKLOAD_OPS, oracle_distribution, phase_query, plan, run_mix
+from hhzs_report import (BREAKDOWN, MIGRATION_RATES, PROFILE_SCALE, READ_RATIOS, SCALE, SKEWS, YCSB, exp4_label,
+                         exp5_phases, exp6_row, report, split_label)
 from repro_parts import copy_images, drop_rows, empty_dirs, scratch_dir, sh
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -151,77 +158,6 @@ MOUNT_QUERY = {"HINTFS": "blocks=32MiB"}
 MOUNT_CACHE_STORES = {"rocksdb-mount"}
 
 
-# The paper's operation counts (1M per YCSB workload, 5M per workload of
-# Exp#2-#5) scaled like every other size: a run must change the same share
-# of the tree as the paper's. Unscaled, a run of A rewrote 10% of the
-# records (the paper's: 0.25%) and its compactions rewrote L2 onto the SSD
-# under every scheme, undoing the placement the load left.
-YCSB_OPS = 1_000_000 // SCALE
-WORKLOAD_OPS = 5_000_000 // SCALE
-
-
-def plan(exps, ops=None):
-    """(scheme -> [(workload label, hintfs-ycsb arguments)]) for the experiments
-    asked; ops, if given, replaces the scaled operation counts."""
-    runs = {}
-    ycsb_ops = ["--ops", str(ops or YCSB_OPS)]
-    workload_ops = ["--ops", str(ops or WORKLOAD_OPS)]
-
-    def add(scheme, label, args):
-        if label not in [l for l, _ in runs.setdefault(scheme, [])]:
-            runs[scheme].append((label, args))
-
-    if 1 in exps:
-        for s in EXP1_SCHEMES:
-            for w in YCSB:
-                # A spelled as its mix, as W2 and zipf 0.9 are (the same workload at
-                # the same count reuse one run).
-                mix = ["--read", "0.5", "--update", "0.5"] if w == "A" else ["--workload", w]
-                add(s, w, ycsb_ops + mix + ["--zipf", "0.9"])
-    if 2 in exps:
-        for s in ["B3", "B3+M", "P", "P+M", "P+M+C", "HINTFS"]:
-            for w, (reads, zipf) in BREAKDOWN.items():
-                add(s, w, workload_ops + ["--read", str(reads), "--update", str(round(1 - reads, 2)), "--zipf", str(zipf)])
-    if 3 in exps:
-        for s in EXP3_SCHEMES:
-            for z in SKEWS:
-                add(s, "zipf%.1f" % z, workload_ops + ["--read", "0.5", "--update", "0.5", "--zipf", str(z)])
-    if 5 in exps:
-        # Each SSD size is a scheme of its own ("B3@40"): a load of its own.
-        for zones in EXP5_ZONES:
-            for s in EXP5_SCHEMES:
-                add(f"{s}@{zones}", "W2", workload_ops + ["--read", "0.5", "--update", "0.5", "--zipf", "0.9"])
-    return runs
-
-
-def oracle_distribution(extra):
-    """(distribution, zipf) of a workload's point reads from its hintfs-ycsb
-    arguments, or None for scans (E: a scan reads runs of blocks in every
-    level, which the point-read oracle does not model)."""
-    zipf = float(extra[extra.index("--zipf") + 1]) if "--zipf" in extra else 0.9
-    workload = extra[extra.index("--workload") + 1] if "--workload" in extra else None
-    if workload == "E":
-        return None
-    return ("latest" if workload == "D" else "zipfian", zipf)
-
-
-# YCSB's mixes as hintfs-ycsb runs them (adapters/bench/ycsb_main.cc):
-# shares of reads, updates and read-modify-writes of stored records.
-YCSB_MIXES = {"A": (0.5, 0.5, 0.0), "B": (0.95, 0.05, 0.0), "C": (1.0, 0.0, 0.0), "D": (0.95, 0.0, 0.0),
-              "E": (0.0, 0.0, 0.0), "F": (0.5, 0.0, 0.5)}
-
-
-def run_mix(extra):
-    """(operations, read, update, read-modify-write) of a workload from its
-    hintfs-ycsb arguments."""
-    ops = int(extra[extra.index("--ops") + 1])
-    if "--workload" in extra:
-        return (ops,) + YCSB_MIXES[extra[extra.index("--workload") + 1]]
-    read = float(extra[extra.index("--read") + 1])
-    update = float(extra[extra.index("--update") + 1]) if "--update" in extra else 0.0
-    return (ops, read, update, 0.0)
-
-
 class Repro:
     def __init__(self, args):
         self.args = args
@@ -265,8 +201,10 @@ class Repro:
 
     def uri(self, where, label):
         """The filesystem's URI for a phase of label's scheme, with the mount's keys."""
-        scheme = label.split("/")[0].partition("@")[0]
+        scheme_label, _, workload = label.partition("/")
+        scheme = scheme_label.partition("@")[0]
         query = [MOUNT_QUERY[scheme]] if scheme in MOUNT_QUERY else []
+        query += phase_query(workload.partition("#")[0], self.args.speedup)
         if self.args.store in MOUNT_CACHE_STORES and "cache=all" in self.schemes.get(scheme, ""):
             query.append("cache=all")
         return f"file:{where}/ssd.img" + ("?" + "&".join(query) if query else "")
@@ -328,10 +266,11 @@ class Repro:
             self.record_oracle(scheme, workloads, dev)
         done = {}  # arguments -> label: workload A, W2 and zipf 0.9 are one workload
         for i, (label, extra) in enumerate(workloads):
-            if tuple(extra) in done:
-                self.copy_row(f"{scheme}/{done[tuple(extra)]}#{run}", f"{scheme}/{label}#{run}")
+            same = (tuple(extra), tuple(phase_query(label, self.args.speedup)))
+            if same in done:
+                self.copy_row(f"{scheme}/{done[same]}#{run}", f"{scheme}/{label}#{run}")
                 continue
-            done[tuple(extra)] = label
+            done[same] = label
             if i > 0:
                 copy_images(IMAGES, saved, dev)
             self.progress(f"{scheme} run {run}: {label}")
@@ -499,8 +438,9 @@ def validate(out, args):
     problems = []
     text = open(os.path.join(out, "tables.md")).read()
     expected = {1: ["load"] + YCSB, 2: ["load"] + list(BREAKDOWN), 3: ["zipf%.1f" % z for z in SKEWS],
-                5: exp5_phases()}
-    figures = {1: ["fig5a.png", "fig5b.png"], 2: ["fig6.png"], 3: ["fig7.png"], 5: ["fig9.png"]}
+                4: [exp4_label(r) for r in READ_RATIOS], 5: exp5_phases(), 6: [exp6_row(r) for r in MIGRATION_RATES]}
+    figures = {1: ["fig5a.png", "fig5b.png"], 2: ["fig6.png"], 3: ["fig7.png"], 4: ["fig8.png"], 5: ["fig9.png"],
+               6: ["fig10.png"]}
     for e in args.exp:
         section = text.split(f"### Exp#{e}:", 1)
         if len(section) < 2:
@@ -522,7 +462,7 @@ def parse_args():
     p = argparse.ArgumentParser(description="Scaled reproduction of the HHZS experiments")
     p.add_argument("--quick", action="store_true", help="tiny sizes, fewer schemes: a smoke test")
     p.add_argument("--out", default=os.path.join(ROOT, "build", "hhzs-repro"), help="output directory")
-    p.add_argument("--exp", default="1,2,3", help="experiments to run, e.g. 1,3 (5: the SSD size)")
+    p.add_argument("--exp", default="1,2,3,4,6", help="experiments to run, e.g. 1,3 (5, the SSD size, is not a default)")
     p.add_argument("--schemes", default="", help="run only these schemes, e.g. B3,HHZS (default: all)")
     p.add_argument("--runs", type=int, default=0, help="runs per cell (default 3; 1 with --quick)")
     p.add_argument("--max-minutes", type=float, default=0,
@@ -557,12 +497,12 @@ def parse_args():
         args.exp = sorted({int(x) for x in args.exp.split(",")})
         if args.speedup is None:
             args.speedup = PROFILE_SCALE if args.quick else 1
-        if (not set(args.exp) <= {1, 2, 3, 5} or args.runs < 0 or args.max_minutes < 0 or (args.ops is not None and args.ops < 1)
+        if (not set(args.exp) <= {1, 2, 3, 4, 5, 6} or args.runs < 0 or args.max_minutes < 0 or (args.ops is not None and args.ops < 1)
                 or args.threads < 1 or args.speedup < 1 or args.settle < 0
             or (args.migration_rate is not None and args.migration_rate < 1)):
             raise ValueError
     except ValueError:
-        print("hhzs_repro: --exp takes experiment numbers 1, 2, 3, 5 separated by commas; --runs and "
+        print("hhzs_repro: --exp takes experiment numbers 1 to 6 separated by commas; --runs and "
               "--max-minutes and --settle are not negative; --ops, --threads, --speedup and --migration-rate are positive", file=sys.stderr)
         sys.exit(2)
     return args
