@@ -217,7 +217,9 @@ def oracle_table(out, ops):
     fast = min(k[2] for k in found)
     schemes = sorted({k[0] for k in found})
     base = "B3" if "B3" in schemes else schemes[0]
-    workloads = sorted({k[1] for k in found if k[0] == base})
+    # In the experiments' order: "migrate2" before "migrate16".
+    workloads = sorted({k[1] for k in found if k[0] == base},
+                       key=lambda w: (w.rstrip("0123456789"), int(w[len(w.rstrip("0123456789")):] or 0)))
     # Schemes whose workloads are the base's (Exp#6's P+M runs only its own).
     schemes = [s for s in schemes if any((s, w, fast) in found for w in workloads)]
     lines = ["### Slow tier's share of device reads: measured, and the least the SSD allows", "",
