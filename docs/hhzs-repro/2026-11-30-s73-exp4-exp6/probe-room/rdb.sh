@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rdb.sh load POLICY DIR ; rdb.sh phase QUERY DIR W [OPS]
+# rdb.sh load POLICY DIR ; rdb.sh phase QUERY DIR W [OPS]   (W: a YCSB workload, or rN for N0% reads, the rest updates)
 # RocksDB through the plugin as hhzs_repro.py runs it (store rocksdb, 8 threads,
 # real speed); a load is saved in DIR/saved and every phase starts from it.
 set -euo pipefail
@@ -14,6 +14,7 @@ if [ $1 = load ]; then
 else
   Q=$2 D=$3 W=$4 OPS=${5:-1953}
   cp --sparse=always $D/saved/*.img $D/
-  ycsb "$Q" $D --workload $W --ops $OPS --zipf 0.9
+  case $W in r*) R=${W#r}; MIX="--read 0.$R --update $(python3 -c "print(round(1-0.$R,2))")";; *) MIX="--workload $W";; esac
+  ycsb "$Q" $D $MIX --ops $OPS --zipf 0.9
   $H info --json "file:$D/ssd.img" > $D/info-$W.json
 fi
