@@ -4,7 +4,7 @@ its workloads as hintfs-ycsb arguments, and the URI keys a phase adds.
   Exp#1  load + YCSB A-F (1M operations each in the paper)
   Exp#2  W1-W4: 10/50/50/100% reads, zipf 0.9/0.9/1.2/1.2 (5M)
   Exp#3  50% reads, zipf 0.8-1.2 (5M)
-  Exp#4  10-90% reads, zipf 0.9 (5M), B3, AUTO and HHZS (Fig. 8)
+  Exp#4  10-90% reads, zipf 0.9 (5M), B3, AUTO, HHZS and HINTFS (Fig. 8)
   Exp#5  50% reads, zipf 0.9, on SSDs of 20-80 data zones (1M in the paper's
          Fig. 9(b); 5M here, as before, so the phase is the other
          experiments' W2)

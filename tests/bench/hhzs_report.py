@@ -33,6 +33,10 @@ def exp4_label(reads):
     return "read%d" % round(100 * reads)
 
 
+def exp4_phases():
+    return [exp4_label(r) for r in READ_RATIOS]
+
+
 def exp6_label(rate):
     return f"migrate{rate}"
 
@@ -167,7 +171,7 @@ def report(out, args):
         md += table(ops, schemes, exp5_phases(), "Exp#5: SSD data zones, load and 50% reads (HHZS Fig. 9)") + [""]
     if 4 in args.exp:
         schemes = [s for s in EXP4_SCHEMES if alias(s, ops) in present]
-        md += table(ops, schemes, [exp4_label(r) for r in READ_RATIOS],
+        md += table(ops, schemes, exp4_phases(),
                     "Exp#4: read ratio, zipf 0.9 (HHZS Fig. 8)") + [""]
     if 6 in args.exp:
         md += latency_table(ops, meta) + [""]
@@ -342,7 +346,7 @@ def plots(out, ops, args):
         bars("fig7.png", EXP3_SCHEMES, ["zipf%.1f" % z for z in SKEWS], "Exp#3: skew (50% reads)",
              ["%.1f" % z for z in SKEWS])
     if 4 in args.exp:
-        bars("fig8.png", EXP4_SCHEMES, [exp4_label(r) for r in READ_RATIOS], "Exp#4: read ratio (zipf 0.9)",
+        bars("fig8.png", EXP4_SCHEMES, exp4_phases(), "Exp#4: read ratio (zipf 0.9)",
              ["%d%% reads" % round(100 * r) for r in READ_RATIOS])
     if 5 in args.exp:
         bars("fig9.png", EXP5_SCHEMES, exp5_phases(), "Exp#5: SSD data zones (load, then 50% reads)",
@@ -371,8 +375,6 @@ def levels_plot(out, plt):
     fig.tight_layout()
     fig.savefig(os.path.join(out, "fig5b.png"), dpi=110)
     plt.close(fig)
-
-
 
 
 def latency_plot(out, ops, plt):
