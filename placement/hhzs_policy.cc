@@ -113,6 +113,7 @@ int64_t HhzsPolicy::ClaimLocked(int level) const {
 }
 
 void HhzsPolicy::NotePeaksLocked() {
+  NoteReservationLocked();
   if (config_.hold_ns == 0) return;
   for (int i = 0; i < kMaxLevels; i++) {
     int64_t claim = ledger_.allocated(i) + DemandLocked(i);
@@ -121,6 +122,16 @@ void HhzsPolicy::NotePeaksLocked() {
       peak_ns_[i] = now_ns_;
     }
   }
+}
+
+void HhzsPolicy::NoteReservationLocked() {
+  if (config_.steady_room_ns == 0) return;
+  Decision d = DecideLocked(0, false, last_capacity_slots_);
+  if (d.tiering_level != reserved_history_level_) {
+    reserved_history_.Clear();  // another level's room
+    reserved_history_level_ = d.tiering_level;
+  }
+  if (d.tiering_level < kMaxLevels) reserved_history_.Note(now_ns_, d.reserved);
 }
 
 int64_t HhzsPolicy::DemandLocked(int level) const {
@@ -202,6 +213,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   {
     std::lock_guard<std::mutex> l(mu_);
     last_capacity_slots_ = capacity;
+    NoteReservationLocked();
     if (level == LevelTracker::kWal) {
       live_wals_.insert(request.path);  // the WAL always goes fast
     } else if (level >= 0 && level < kMaxLevels) {
@@ -290,6 +302,7 @@ void HhzsPolicy::SetAsideFastBytes(uint64_t bytes) {
   std::lock_guard<std::mutex> l(mu_);
   last_capacity_slots_ = ShiftedSlots(last_capacity_slots_, set_aside_bytes_, bytes, table_size_.bytes());
   set_aside_bytes_ = bytes;
+  NoteReservationLocked();
 }
 
 void HhzsPolicy::OnMountedFiles(const std::vector<MountedFile>& files) {
@@ -322,6 +335,11 @@ TieringView HhzsPolicy::Tiering() const {
   v.fast_at_tiering_level = ledger_.fast(d.tiering_level) - ledger_.FastAmong(d.tiering_level, inputs);
   for (int i = 0; i < d.tiering_level; i++) v.demand_below += DemandLocked(i);
   v.up_moves_wait_until_ns = UpMovesWaitUntilLocked(d.tiering_level);
+  if (reserved_history_level_ == d.tiering_level) {
+    v.reserved_history = reserved_history_;
+    v.steady_room_ns = config_.steady_room_ns;
+  }
+  v.swap_margin = config_.swap_margin;
   return v;
 }
 
@@ -348,10 +366,15 @@ uint64_t HhzsPolicy::UpMovesWaitUntilLocked(int tiering_level) const {
 std::string HhzsPolicy::StateJson() const {
   std::lock_guard<std::mutex> l(mu_);
   Decision d = DecideLocked(0, false, last_capacity_slots_);
-  // How long migration still holds moves up (Tiering): a harness that waits
-  // for the store's background work to end waits for this too.
-  const uint64_t until = config_.services.migration ? UpMovesWaitUntilLocked(d.tiering_level) : 0;
+  // How long migration still holds moves up (Tiering), or some of L_t's
+  // room (its floor has not risen to the reservation yet): a harness that
+  // waits for the store's background work to end waits for this too.
+  const bool steady = reserved_history_level_ == d.tiering_level && !reserved_history_.empty();
+  uint64_t until = UpMovesWaitUntilLocked(d.tiering_level);
+  if (steady) until = std::max(until, reserved_history_.SettlesAt(config_.steady_room_ns));
+  if (!config_.services.migration) until = 0;
   const uint64_t now = MonotonicNs();
+  const int64_t steady_room = steady ? reserved_history_.Floor(now, config_.steady_room_ns) : d.reserved;
   nlohmann::json levels = nlohmann::json::array();
   for (int i = 0; i < kMaxLevels; i++) {
     levels.push_back({{"level", i}, {"allocated", ledger_.allocated(i)}, {"fast", ledger_.fast(i)}, {"demand", DemandLocked(i)}});
@@ -369,11 +392,14 @@ std::string HhzsPolicy::StateJson() const {
                         {"replace_inputs", config_.replace_inputs},
                         {"up_wait_ms", config_.up_moves_wait_ns / 1000000},
                         {"up_moves_held_ms", until > now ? (until - now + 999999) / 1000000 : 0},
+                        {"steady_room_ms", config_.steady_room_ns / 1000000},
+                        {"swap_margin", config_.swap_margin},
                         {"fill", config_.fill_tiering_level ? "tiering" : "upper"},
                         {"wal_peak_bytes", wal_peak_bytes_},
                         {"capacity_slots", last_capacity_slots_},
                         {"tiering_level", d.tiering_level},
                         {"reserved_for_tiering_level", d.reserved},
+                        {"steady_room", std::min(d.reserved, steady_room)},
                         {"live_wals", live_wals_.size()},
                         {"running_compactions", jobs_.size()},
                         {"fast_decisions", fast_decisions_},

@@ -94,6 +94,16 @@ struct HhzsConfig {
   // from the HDD and moved up to 12 MB down per phase, where HHZS's rule
   // moved at most 1 MB (docs/benchmarks.md, session 54).
   bool fill_tiering_level = false;
+  // Moves up into the tiering level's reserved room use only the room it
+  // held over this window (TieringView::steady_room_ns), and a swap within
+  // a level needs the slow table read swap_margin times as often as the
+  // fast one. Extensions of HHZS; 0 and 1 are HHZS's migration. Under steady
+  // writes the reservation falls and rises with each compaction above the
+  // tiering level, and HHZS moved tables up at its peaks that capacity
+  // migration moved down a second later (docs/benchmarks.md, issue 19,
+  // session 74).
+  uint64_t steady_room_ns = 30ull * 1000 * 1000 * 1000;
+  double swap_margin = 2;
 };
 
 class HhzsPolicy : public AllocationPolicy, public TieringSource {
@@ -184,6 +194,8 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   // 0: now), given the tiering level (kMaxLevels: none, no wait).
   uint64_t UpMovesWaitUntilLocked(int tiering_level) const;
   void NotePeaksLocked();
+  // Notes L_t's reservation for steady_room_ns (starting over when L_t moves).
+  void NoteReservationLocked();
 
   TableSize table_size_;
   TemperatureBook temperatures_;
@@ -198,6 +210,8 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   uint64_t written_ns_[kMaxLevels][2] = {};  // a compaction's begin or output there, latest first
   int64_t peak_[kMaxLevels] = {};  // held claims (hold_ns)
   uint64_t peak_ns_[kMaxLevels] = {};
+  RecentFloor reserved_history_;  // L_t's reservation over time
+  int reserved_history_level_ = kMaxLevels;  // the L_t it is of
   int64_t last_capacity_slots_ = 0;
   uint64_t set_aside_bytes_ = 0;  // SetAsideFastBytes
   uint64_t last_budget_bytes_ = 0;

@@ -1,5 +1,7 @@
 #include "placement/migration_planner.h"
 
+#include <algorithm>
+
 namespace hintfs {
 
 const char* MigrationReasonName(MigrationPlan::Reason reason) {
@@ -23,6 +25,29 @@ bool HigherPriority(const TableView& a, const TableView& b) {
   return a.path > b.path;
 }
 
+void RecentFloor::Note(uint64_t now_ns, int64_t value) {
+  if (!points_.empty()) {
+    if (points_.back().value == value) return;
+    points_.back().until_ns = now_ns;
+  }
+  // A value no smaller that ended no later can never be the floor again.
+  while (!points_.empty() && points_.back().value >= value) points_.pop_back();
+  points_.push_back(Point{0, value});
+}
+
+int64_t RecentFloor::Floor(uint64_t now_ns, uint64_t window_ns) const {
+  for (const Point& p : points_) {
+    bool expired = now_ns != 0 && p.until_ns != 0 && p.until_ns + window_ns <= now_ns;
+    if (!expired) return p.value;  // values increase: the first in the window is the least
+  }
+  return points_.back().value;
+}
+
+uint64_t RecentFloor::SettlesAt(uint64_t window_ns) const {
+  // The point before the current one ended last of all earlier ones.
+  return points_.size() < 2 ? 0 : points_[points_.size() - 2].until_ns + window_ns;
+}
+
 namespace {
 
 bool Movable(const TableView& t) { return !t.compacting && t.level >= 0; }
@@ -33,10 +58,25 @@ bool Movable(const TableView& t) { return !t.compacting && t.level >= 0; }
 // capacity migration trim it again at every compaction (single runs of YCSB
 // A-F at the devices' real speed moved 12-42 MB up and as much down per
 // 2,000 operations).
-bool BelongsOnFastTier(const TableView& t, const TieringView& tiering) {
+bool BelongsOnFastTier(const TableView& t, const TieringView& tiering, int64_t steady_room) {
   if (tiering.tiering_level == TieringView::kNone || t.level < tiering.tiering_level) return true;
   return tiering.fill_tiering_level && t.level == tiering.tiering_level &&
-         tiering.fast_at_tiering_level < tiering.reserved;
+         tiering.fast_at_tiering_level < steady_room;
+}
+
+// The room moves up may fill at L_t: its reservation now, or the least it
+// held over the window, so that a table moved up at a peak is not moved
+// down again at the next dip.
+int64_t SteadyRoom(const TieringView& tiering) {
+  if (tiering.steady_room_ns == 0 || tiering.reserved_history.empty()) return tiering.reserved;
+  return std::min(tiering.reserved, tiering.reserved_history.Floor(tiering.now_ns, tiering.steady_room_ns));
+}
+
+// Whether a swap of hot (slow) for cold (fast) pays for its two moves:
+// across levels by priority, within one by the margin of their read rates.
+bool WorthSwapping(const TableView& hot, const TableView& cold, double margin) {
+  if (hot.level != cold.level || margin <= 1) return HigherPriority(hot, cold);
+  return hot.read_rate > cold.read_rate * margin;
 }
 
 // The lowest-priority movable table on the fast tier, or null.
@@ -76,10 +116,11 @@ MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringV
   // table above L_t, where placement would now put it.
   const bool pressure = slow_read_iops > 0 && slow_read_rate > slow_read_iops / 2;
   const bool room = tiering.free_slots > tiering.demand_below;
+  const int64_t steady_room = SteadyRoom(tiering);
   if (room) {
     const TableView* up = nullptr;
     for (const TableView& table : tables) {
-      if (table.fast || !Movable(table) || !BelongsOnFastTier(table, tiering)) continue;
+      if (table.fast || !Movable(table) || !BelongsOnFastTier(table, tiering, steady_room)) continue;
       if (up == nullptr || HigherPriority(table, *up)) up = &table;
     }
     if (up != nullptr) {
@@ -98,14 +139,14 @@ MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringV
     if (hot == nullptr || HigherPriority(table, *hot)) hot = &table;
   }
   if (hot == nullptr) return plan;
-  if (room && tiering.fast_at_tiering_level < tiering.reserved) {
+  if (room && tiering.fast_at_tiering_level < steady_room) {
     plan.reason = MigrationPlan::Reason::kPopularity;  // L_t's reserved room, by reads
     plan.path = hot->path;
     plan.to_fast = true;
     return plan;
   }
   const TableView* cold = ColdestFast(tables);
-  if (cold != nullptr && HigherPriority(*hot, *cold)) {
+  if (cold != nullptr && WorthSwapping(*hot, *cold, tiering.swap_margin)) {
     plan.reason = MigrationPlan::Reason::kSwap;
     plan.path = hot->path;
     plan.to_fast = true;

@@ -32,7 +32,16 @@
 //               otherwise it stays popularity's.
 // Moves up (popularity, swap, fill) wait while the policy says the store is
 // writing the levels above L_t (TieringView::up_moves_wait_until_ns);
-// capacity moves down never wait.
+// capacity moves down never wait. Two more extensions of HHZS keep migration
+// from undoing its own moves under steady writes, where L_t's reservation
+// rises and falls with every compaction above it (by 2-8 table slots every
+// few seconds in Exp#4's 30% reads; docs/benchmarks.md, issue 19, session
+// 74): moves up into L_t's reserved room use only the least room it held
+// over the last TieringView::steady_room_ns, and a swap within one level
+// needs the slow table read TieringView::swap_margin times as often as the
+// fast one. Without them, tables moved up at a peak of the reservation were
+// moved down again a second later, and same-level swaps traded tables read
+// 0.69 and 0.67 times a second back and forth.
 #ifndef HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 #define HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 
@@ -49,6 +58,30 @@ struct TableView {
   uint64_t bytes = 0;
   double read_rate = 0;    // reads per second since it was written
   bool compacting = false; // an input of a running compaction
+};
+
+// The smallest value a quantity took over a sliding window of time, kept as
+// the change points that can still be the smallest (their values increase).
+// The policy notes L_t's reservation whenever it may change; the planner
+// asks for its floor at its own time.
+class RecentFloor {
+ public:
+  // value is in effect from now_ns on.
+  void Note(uint64_t now_ns, int64_t value);
+  // The smallest value in effect at any time within window_ns before now_ns
+  // (now_ns 0: not known, the smallest kept). Requires !empty().
+  int64_t Floor(uint64_t now_ns, uint64_t window_ns) const;
+  // When Floor will be the current value, if it does not change (0: it is).
+  uint64_t SettlesAt(uint64_t window_ns) const;
+  bool empty() const { return points_.empty(); }
+  void Clear() { points_.clear(); }
+
+ private:
+  struct Point {
+    uint64_t until_ns = 0;  // when a later value replaced it; 0: in effect
+    int64_t value = 0;
+  };
+  std::vector<Point> points_;
 };
 
 // What placement knows (TieringSource::Tiering(), tiering.h).
@@ -70,6 +103,13 @@ struct TieringView {
   // the wait above existed, this churned: every compaction above L_t shrank
   // the room and capacity migration moved the filled tables down again.
   bool fill_tiering_level = false;
+  // L_t's reservation over time (empty: not kept) and the window over which
+  // moves up take its floor as L_t's room (0: the reservation now, HHZS).
+  RecentFloor reserved_history;
+  uint64_t steady_room_ns = 0;
+  // A same-level swap needs the slow table read this many times as often as
+  // the fast one it replaces (1: any more often, HHZS).
+  double swap_margin = 1;
 };
 
 struct MigrationPlan {

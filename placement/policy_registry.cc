@@ -129,7 +129,8 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;
   std::set<std::string> known = kTieringOptions;
-  known.insert({"table_bytes", "wal_budget", "hold_ms", "replace_inputs", "up_wait_ms", "fill"});
+  known.insert({"table_bytes", "wal_budget", "hold_ms", "replace_inputs", "up_wait_ms", "fill", "steady_room_ms",
+               "swap_margin"});
   Status s = ParseOptions(options, known, &opts);
   HhzsConfig config;
   if (s.ok()) s = ParseTieringServices("hhzs", opts, &config.services);
@@ -142,6 +143,15 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
   if (s.ok()) s = MillisecondsOption(opts, "up_wait_ms", &config.up_moves_wait_ns);
   if (s.ok()) s = TwoWayOption(opts, "replace_inputs", "on", "off", &config.replace_inputs);
   if (s.ok()) s = TwoWayOption(opts, "fill", "tiering", "upper", &config.fill_tiering_level);
+  if (s.ok()) s = MillisecondsOption(opts, "steady_room_ms", &config.steady_room_ns);
+  if (s.ok() && opts.count("swap_margin")) {
+    const std::string& text = opts.at("swap_margin");
+    char* end = nullptr;
+    config.swap_margin = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !(config.swap_margin >= 1) || config.swap_margin > 1e6) {
+      s = Status::InvalidArgument("hhzs: swap_margin must be a number from 1 up, not '" + text + "'");
+    }
+  }
   if (!s.ok()) return s;
   *policy = std::make_shared<HhzsPolicy>(name, std::move(bus), config);
   return Status::OK();

@@ -178,5 +178,77 @@ TEST(MigrationPlannerTest, MovesUpWaitWhileTheUpperLevelsAreWritten) {
     EXPECT_EQ(PlanMigration(tables, swap, 200, 100).reason, MigrationPlan::Reason::kSwap) << now;
   }
 }
+
+TEST(MigrationPlannerTest, RecentFloorIsTheLeastValueWithinTheWindow) {
+  RecentFloor f;
+  EXPECT_TRUE(f.empty());
+  f.Note(1000, 8);
+  EXPECT_EQ(f.Floor(1000, 500), 8);
+  EXPECT_EQ(f.SettlesAt(500), 0u) << "one value: the floor is the value now";
+  f.Note(2000, 3);  // a dip
+  f.Note(2200, 9);  // and a peak past the first value
+  EXPECT_EQ(f.Floor(2300, 500), 3);
+  EXPECT_EQ(f.Floor(0, 500), 3) << "no clock: the least kept";
+  // The dip ended at 2200: it counts until 2200 + 500.
+  EXPECT_EQ(f.SettlesAt(500), 2700u);
+  EXPECT_EQ(f.Floor(2699, 500), 3);
+  EXPECT_EQ(f.Floor(2700, 500), 9);
+  // A value no larger replaces those it undercuts; equal values are no change.
+  f.Note(3000, 9);
+  EXPECT_EQ(f.SettlesAt(500), 2700u);
+  f.Note(3100, 2);
+  EXPECT_EQ(f.Floor(3100, 500), 2);
+  EXPECT_EQ(f.SettlesAt(500), 0u);
+  f.Clear();
+  EXPECT_TRUE(f.empty());
+}
+
+// Under steady writes L_t's reservation dips with every compaction above it:
+// moves up use the room it kept over the window, capacity the room it has now.
+TEST(MigrationPlannerTest, MovesUpFillOnlyTheRoomTheTieringLevelKept) {
+  std::vector<TableView> tables = {T("l2-fast", 2, true, 30), T("l2-hot", 2, false, 40)};
+  TieringView v = Tiering(2, 6, 1, 8, 0);  // 6 slots reserved for L2 now, 1 used
+  v.swap_margin = 2;  // 40 reads/s are no reason to swap out a table read 30 times
+  v.reserved_history.Note(1000, 6);
+  v.reserved_history.Note(2000, 1);  // a dip to 1 slot ...
+  v.reserved_history.Note(3000, 6);  // ... that ended at 3000
+  v.steady_room_ns = 10000;
+  v.now_ns = 5000;
+  EXPECT_EQ(PlanMigration(tables, v, 200, 100).reason, MigrationPlan::Reason::kNone);
+  v.fill_tiering_level = true;
+  EXPECT_EQ(PlanMigration(tables, v, 0, 0).reason, MigrationPlan::Reason::kNone);
+  // The dip out of the window, the room is the reservation's again.
+  v.now_ns = 13000;
+  MigrationPlan p = PlanMigration(tables, v, 200, 100);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kPopularity);
+  EXPECT_EQ(p.path, "l2-hot");
+  // Without a window (HHZS) the reservation now decides at once.
+  v.now_ns = 5000;
+  v.steady_room_ns = 0;
+  EXPECT_EQ(PlanMigration(tables, v, 200, 100).reason, MigrationPlan::Reason::kPopularity);
+  // Capacity never waits for the floor: over the reservation now, down.
+  v.steady_room_ns = 10000;
+  v.reserved = 0;
+  p = PlanMigration(tables, v, 200, 100);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kCapacity);
+  EXPECT_EQ(p.path, "l2-fast");
+}
+
+TEST(MigrationPlannerTest, ASwapWithinALevelNeedsItsMarginOfReads) {
+  std::vector<TableView> tables = {T("l2-fast", 2, true, 1.0), T("l2-slow", 2, false, 1.9)};
+  TieringView v = Tiering(2, 1, 1, 0, 0);  // no room: only a swap can move it up
+  EXPECT_EQ(PlanMigration(tables, v, 200, 100).reason, MigrationPlan::Reason::kSwap) << "HHZS: any more reads";
+  v.swap_margin = 2;
+  EXPECT_EQ(PlanMigration(tables, v, 200, 100).reason, MigrationPlan::Reason::kNone);
+  tables[1].read_rate = 2.1;
+  EXPECT_EQ(PlanMigration(tables, v, 200, 100).reason, MigrationPlan::Reason::kSwap);
+  // Across levels the level decides, whatever the reads.
+  tables = {T("l2-fast", 2, true, 5.0), T("l1-slow", 1, false, 0.5)};
+  v.reserved = 0;  // no room at any level
+  v.fast_at_tiering_level = 0;
+  MigrationPlan p = PlanMigration(tables, v, 200, 100);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kSwap);
+  EXPECT_EQ(p.path, "l1-slow");
+}
 }  // namespace
 }  // namespace hintfs
