@@ -130,8 +130,10 @@ def schemes(speedup, migration_kib=None):
     tables = "table_bytes=1969225"
     # HHZS as the paper has it: rule (iii) counts a compaction's inputs until
     # they are deleted (replace_inputs=off); HINTFS takes hintfs's default.
-    # Both keep hhzs's migration extensions: the fill of free slots and the
-    # wait for moves up while compactions write the upper levels (up_wait_ms).
+    # Both keep hhzs's migration extensions: the fill of free slots, the
+    # wait for moves up while compactions write the upper levels (up_wait_ms),
+    # moves up only into the room the tiering level kept (steady_room_ms) and
+    # swaps within a level only for twice the reads (swap_margin).
     hintfs = f"hhzs:{tables},wal_budget=4MiB," + rate
     hhzs = hintfs + ",replace_inputs=off"
     s = {f"B{h}": f"b{h}:{tables}" for h in range(1, 5)}
