@@ -15,6 +15,6 @@ else
   Q=$2 D=$3 W=$4 OPS=${5:-1953}
   cp --sparse=always $D/saved/*.img $D/
   case $W in r*) R=${W#r}; MIX="--read 0.$R --update $(python3 -c "print(round(1-0.$R,2))")";; *) MIX="--workload $W";; esac
-  ycsb "$Q" $D $MIX --ops $OPS --zipf 0.9
+  ycsb "$Q" $D $MIX --ops $OPS --zipf 0.9 ${EXTRA:-}
   $H info --json "file:$D/ssd.img" > $D/info-$W.json
 fi
