@@ -28,7 +28,10 @@ void HhzsPolicy::OnHint(const Hint& h) {
   std::lock_guard<std::mutex> l(mu_);
   struct NotePeaks {  // after the hint has changed the counts
     HhzsPolicy* p;
-    ~NotePeaks() { p->NotePeaksLocked(); }
+    ~NotePeaks() {
+      p->NotePeaksLocked();
+      p->NoteReservationLocked();
+    }
   } note{this};
   now_ns_ = std::max(now_ns_, h.time_ns);
   RelevelTables(h, &ledger_);
@@ -113,7 +116,6 @@ int64_t HhzsPolicy::ClaimLocked(int level) const {
 }
 
 void HhzsPolicy::NotePeaksLocked() {
-  NoteReservationLocked();
   if (config_.hold_ns == 0) return;
   for (int i = 0; i < kMaxLevels; i++) {
     int64_t claim = ledger_.allocated(i) + DemandLocked(i);
@@ -295,7 +297,10 @@ void HhzsPolicy::OnMount(const std::vector<DeviceSpace>& devices) {
 void HhzsPolicy::OnAllocated(const AllocationRequest& request, const DeviceSpace& device) {
   std::lock_guard<std::mutex> l(mu_);
   // Counted where the first zone really landed (the fs may have spilled).
-  if (ledger_.Landed(request.path, device.tier)) NotePeaksLocked();
+  if (ledger_.Landed(request.path, device.tier)) {
+    NotePeaksLocked();
+    NoteReservationLocked();
+  }
 }
 
 void HhzsPolicy::SetAsideFastBytes(uint64_t bytes) {

@@ -194,7 +194,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   // 0: now), given the tiering level (kMaxLevels: none, no wait).
   uint64_t UpMovesWaitUntilLocked(int tiering_level) const;
   void NotePeaksLocked();
-  // Notes L_t's reservation for steady_room_ns (starting over when L_t moves).
+  // Notes L_t's reservation for steady_room_ns (starting over when L_t moves),
+  // after whatever changed it: once the capacity, not only the claims, is
+  // current (ChooseDevices notes it after both).
   void NoteReservationLocked();
 
   TableSize table_size_;
