@@ -1,6 +1,7 @@
 #include "placement/policy_registry.h"
 
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -68,6 +69,21 @@ Status SizeOption(const std::map<std::string, std::string>& opts, const std::str
   return Status::OK();
 }
 
+// opts[key], if given, as a number from min to max, into *value; what is
+// wrong with it otherwise ("must be ..., not 'x'"), named after policy.
+Status NumberOption(const std::string& policy, const std::map<std::string, std::string>& opts, const std::string& key,
+                    double min, double max, const std::string& must_be, double* value) {
+  auto it = opts.find(key);
+  if (it == opts.end()) return Status::OK();
+  char* end = nullptr;
+  double v = std::strtod(it->second.c_str(), &end);
+  if (end == it->second.c_str() || *end != '\0' || !(v >= min) || v > max) {
+    return Status::InvalidArgument(policy + ": " + key + " must be " + must_be + ", not '" + it->second + "'");
+  }
+  *value = v;
+  return Status::OK();
+}
+
 // The service options every tiering policy takes (TieringServices):
 // migration (on, off or auto), migration_rate and cache_budget (sizes), cache (off,
 // auto, all, cbf, expsmooth), cache_room (budget, free, auto), slow_read_iops
@@ -91,14 +107,8 @@ Status ParseTieringServices(const std::string& policy, const std::map<std::strin
     if (Status c = CheckCacheOption(key, it->second); !c.ok()) return bad(c.message());
     *out = it->second;
   }
-  if (auto it = opts.find("slow_read_iops"); it != opts.end()) {
-    char* end = nullptr;
-    services->slow_read_iops = std::strtod(it->second.c_str(), &end);
-    if (end == it->second.c_str() || *end != '\0' || !(services->slow_read_iops >= 0)) {
-      return bad("slow_read_iops must be a non-negative number");
-    }
-  }
-  return Status::OK();
+  return NumberOption(policy, opts, "slow_read_iops", 0, HUGE_VAL, "a non-negative number",
+                      &services->slow_read_iops);
 }
 
 // opts[key], if given, as whole milliseconds, into *ns.
@@ -144,14 +154,7 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
   if (s.ok()) s = TwoWayOption(opts, "replace_inputs", "on", "off", &config.replace_inputs);
   if (s.ok()) s = TwoWayOption(opts, "fill", "tiering", "upper", &config.fill_tiering_level);
   if (s.ok()) s = MillisecondsOption(opts, "steady_room_ms", &config.steady_room_ns);
-  if (s.ok() && opts.count("swap_margin")) {
-    const std::string& text = opts.at("swap_margin");
-    char* end = nullptr;
-    config.swap_margin = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0' || !(config.swap_margin >= 1) || config.swap_margin > 1e6) {
-      s = Status::InvalidArgument("hhzs: swap_margin must be a number from 1 up, not '" + text + "'");
-    }
-  }
+  if (s.ok()) s = NumberOption("hhzs", opts, "swap_margin", 1, 1e6, "a number from 1 to 1e6", &config.swap_margin);
   if (!s.ok()) return s;
   *policy = std::make_shared<HhzsPolicy>(name, std::move(bus), config);
   return Status::OK();
