@@ -453,7 +453,8 @@ def validate(out, args):
         for w in expected[e]:
             cells = [c.strip() for c in rows.get(w, "").split("|")[2:-1]]
             # The first cell is a count of ops/s (Exp#6's with its spread after it).
-            if not cells or not cells[0].split()[0].replace(",", "").isdigit() or any(c == "-" for c in cells):
+            first = cells[0].split()[:1] if cells else []
+            if not first or not first[0].replace(",", "").isdigit() or any(c == "-" for c in cells):
                 problems.append(f"Exp#{e}: row {w} is missing or incomplete")
         for f in figures[e]:
             if not os.path.getsize(os.path.join(out, f)) if os.path.exists(os.path.join(out, f)) else True:
