@@ -9,12 +9,12 @@ ycsb() { local q=$1 d=$2; shift 2; $Y --uri "file:$d/ssd.img${q:+?$q}" --db-opti
 if [ $1 = load ]; then
   P=$2 D=$3; rm -rf $D; mkdir -p $D/saved
   $H mkfs --policy "$P" --fast "file:$D/ssd.img?zone_size=2MiB&zones=26&profile=zn540&profile_scale=1" --slow "file:$D/hdd.img?zone_size=2MiB&zones=2048&profile=st14000&profile_scale=1" --fast-data-zones 20 >/dev/null
-  ycsb "" $D --load --settle 900
+  ycsb "${LOADQ:-}" $D --load --settle 900
   cp --sparse=always $D/*.img $D/saved/
 else
   Q=$2 D=$3 W=$4 OPS=${5:-1953}
   cp --sparse=always $D/saved/*.img $D/
   case $W in r*) R=${W#r}; MIX="--read 0.$R --update $(python3 -c "print(round(1-0.$R,2))")";; *) MIX="--workload $W";; esac
-  ycsb "$Q" $D $MIX --ops $OPS --zipf 0.9
+  ycsb "$Q" $D $MIX --ops $OPS --zipf 0.9 ${EXTRA:-}
   $H info --json "file:$D/ssd.img" > $D/info-$W.json
 fi
