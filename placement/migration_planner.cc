@@ -52,6 +52,12 @@ namespace {
 
 bool Movable(const TableView& t) { return !t.compacting && t.level >= 0; }
 
+// Whether t, moved up, would serve more reads from the zone it takes than
+// the room serves already (the cache borrowing it; the header).
+bool OutreadsFreeRoom(const TableView& t, const TieringView& tiering) {
+  return tiering.free_room_read_rate <= 0 || t.read_rate > tiering.free_room_read_rate;
+}
+
 // Placement's rule (ii) (HHZS §3.3 step 4): the levels above L_t, or every
 // level if all fit, and with fill_tiering_level L_t's tables while it has
 // reserved room. Without the wait for moves up, filling that room made
@@ -120,7 +126,10 @@ MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringV
   if (room) {
     const TableView* up = nullptr;
     for (const TableView& table : tables) {
-      if (table.fast || !Movable(table) || !BelongsOnFastTier(table, tiering, steady_room)) continue;
+      if (table.fast || !Movable(table) || !BelongsOnFastTier(table, tiering, steady_room) ||
+          !OutreadsFreeRoom(table, tiering)) {
+        continue;
+      }
       if (up == nullptr || HigherPriority(table, *up)) up = &table;
     }
     if (up != nullptr) {
@@ -132,16 +141,22 @@ MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringV
   }
   // Popularity: only when the slow tier is the bottleneck for reads.
   if (!pressure) return plan;
+  // The highest-priority slow table at L_t or above, for a swap; for a move
+  // into the room, the highest of those that outread it.
   const TableView* hot = nullptr;
+  const TableView* hot_for_room = nullptr;
   for (const TableView& table : tables) {
     if (table.fast || !Movable(table) || table.read_rate <= 0) continue;
     if (t != TieringView::kNone && table.level > t) continue;  // capacity would move it back
     if (hot == nullptr || HigherPriority(table, *hot)) hot = &table;
+    if (OutreadsFreeRoom(table, tiering) && (hot_for_room == nullptr || HigherPriority(table, *hot_for_room))) {
+      hot_for_room = &table;
+    }
   }
   if (hot == nullptr) return plan;
-  if (room && tiering.fast_at_tiering_level < steady_room) {
+  if (room && tiering.fast_at_tiering_level < steady_room && hot_for_room != nullptr) {
     plan.reason = MigrationPlan::Reason::kPopularity;  // L_t's reserved room, by reads
-    plan.path = hot->path;
+    plan.path = hot_for_room->path;
     plan.to_fast = true;
     return plan;
   }

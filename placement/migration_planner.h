@@ -42,6 +42,18 @@
 // fast one. Without them, tables moved up at a peak of the reservation were
 // moved down again a second later, and same-level swaps traded tables read
 // 0.69 and 0.67 times a second back and forth.
+//
+// The fast tier's empty room may already serve reads: an SSD cache that
+// borrows empty zones (cache/block_cache.h) gives its oldest zone back to
+// any writer, a table moved up included. Moves up into that room (fill, at
+// any level, and popularity; not swaps, which free what they take)
+// therefore go only to a table read more often than a zone of it serves
+// (TieringView::free_room_read_rate). Under scrambled Zipfian keys a table
+// holds a share of the reads in proportion to its bytes, while the cache
+// holds the blocks read before: in YCSB C, a zone of cache served 7-14
+// reads a second, the L2 tables moved into such zones 0.1-1.6
+// (docs/benchmarks.md, issue 19, session 75). New tables are placed as
+// before: the cache gives their writers its zones at once.
 #ifndef HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 #define HINTFS_PLACEMENT_MIGRATION_PLANNER_H_
 
@@ -110,6 +122,11 @@ struct TieringView {
   // A same-level swap needs the slow table read this many times as often as
   // the fast one it replaces (1: any more often, HHZS).
   double swap_margin = 1;
+  // Reads per second a zone of the fast tier's empty room serves already
+  // (0: none, no cache borrows it). A table moves up into that room only
+  // if it is read more often than that (a table holds a zone); infinity:
+  // not measured yet, so nothing moves into it.
+  double free_room_read_rate = 0;
 };
 
 struct MigrationPlan {

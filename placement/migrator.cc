@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -27,6 +28,7 @@ std::string MigratorStats::ToJson() const {
                         {"backlog_tables", backlog_tables},
                         {"backlog_bytes", backlog_bytes},
                         {"slow_read_rate", slow_read_rate},
+                        {"borrowed_zone_hit_rate", borrowed_zone_hit_rate},
                         {"last_error", last_error}}
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -136,6 +138,7 @@ MigrationPlan Migrator::Step() {
   std::vector<TableView> tables = Survey(now);
   TieringView tiering = tiering_->Tiering();
   tiering.now_ns = now;
+  tiering.free_room_read_rate = FreeRoomReadRate(now);
   double slow_rate;
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -181,6 +184,34 @@ MigrationPlan Migrator::Step() {
   if (save) SaveStats();
   if (!s.ok()) plan.reason = MigrationPlan::Reason::kNone;  // nothing moved: wait before planning again
   return plan;
+}
+
+double Migrator::FreeRoomReadRate(uint64_t now_ns) {
+  if (!options_.borrowed_room) return 0;
+  const BorrowedRoomSample sample = options_.borrowed_room();
+  std::lock_guard<std::mutex> l(mu_);
+  if (room_window_start_ns_ == 0) {
+    room_window_start_ns_ = now_ns;
+    room_hits_at_start_ = sample.hits;
+  }
+  const uint64_t elapsed = now_ns - room_window_start_ns_;
+  if (elapsed >= options_.room_window_ms * 1000000 && elapsed > 0) {
+    // The first window is the cache's warm-up (it starts empty at every
+    // mount, and serves little before its blocks are read again): it sets
+    // no rate. Per zone held at the window's end: a cache still filling
+    // its room counts its new zones before they serve, which errs towards
+    // tables.
+    const double hits = static_cast<double>(sample.hits - room_hits_at_start_);
+    if (room_warmed_up_) {
+      stats_.borrowed_zone_hit_rate =
+          hits / (static_cast<double>(elapsed) / 1e9) / static_cast<double>(std::max<uint64_t>(1, sample.zones));
+    }
+    room_warmed_up_ = true;
+    room_window_start_ns_ = now_ns;
+    room_hits_at_start_ = sample.hits;
+  }
+  return stats_.borrowed_zone_hit_rate < 0 ? std::numeric_limits<double>::infinity()
+                                           : stats_.borrowed_zone_hit_rate;
 }
 
 Status Migrator::Move(const std::string& path, bool to_fast) {

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,11 +30,25 @@
 
 namespace hintfs {
 
+// What an SSD cache serves from the fast tier's empty zones it borrows: its
+// hits so far and the zones it holds now.
+struct BorrowedRoomSample {
+  uint64_t hits = 0;
+  uint64_t zones = 0;
+};
+
 struct MigratorOptions {
   uint64_t rate_bytes_per_second = 4ull << 20;  // HHZS's default
   double slow_read_iops = 0;                    // 0: popularity migration off
   uint64_t interval_ms = 100;                   // planning when idle
   uint64_t read_window_ms = 1000;               // slow-tier read rate window
+  // Set when a cache borrows the fast tier's empty zones: the migrator
+  // measures the hits a zone of it serves over room_window_ms and moves
+  // tables up into the tiering level's room only if they are read more
+  // often (TieringView::free_room_read_rate); before the second window
+  // ends (the first is the cache's warm-up), none.
+  std::function<BorrowedRoomSample()> borrowed_room;
+  uint64_t room_window_ms = 5000;
 };
 
 struct MigratorStats {
@@ -45,6 +60,9 @@ struct MigratorStats {
   uint64_t backlog_tables = 0;  // fast tables capacity migration still has to move
   uint64_t backlog_bytes = 0;
   double slow_read_rate = 0;    // random reads per second of slow-tier tables, last window
+  // Hits per second per zone of the cache in the fast tier's empty room,
+  // last window (-1: no cache borrows it, or no window has ended yet).
+  double borrowed_zone_hit_rate = -1;
   std::string last_error;
 
   std::string ToJson() const;
@@ -77,6 +95,8 @@ class Migrator {
     uint64_t reads_at_window = 0;
   };
   std::vector<TableView> Survey(uint64_t now_ns);
+  // TieringView::free_room_read_rate now, from options_.borrowed_room.
+  double FreeRoomReadRate(uint64_t now_ns);
   Status Move(const std::string& path, bool to_fast);
   void Run();
   void SaveStats();
@@ -99,6 +119,9 @@ class Migrator {
   std::map<std::string, Seen> seen_;
   uint64_t window_start_ns_ = 0;
   uint64_t slow_reads_in_window_ = 0;
+  uint64_t room_window_start_ns_ = 0;  // the borrowed room's window (0: not begun)
+  uint64_t room_hits_at_start_ = 0;
+  bool room_warmed_up_ = false;  // the borrowed room's first window has ended
   uint64_t moves_since_save_ = 0;
 };
 

@@ -146,14 +146,31 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
   std::vector<DeviceUsage> usage;
   if (!base->Usage(&usage).ok()) usage.clear();
 
-  // Migration: for policies that tier (it plans against their state), as
-  // their options say (auto: ResolveMigration) unless the mount says.
   const double fast_read_us = TierReadLatency(usage, Tier::kFast);
   const double slow_read_us = TierReadLatency(usage, Tier::kSlow);
   const bool migration = o.migration.has_value()
                              ? *o.migration
                              : ResolveMigration(c.migration, c.migration_auto, o.blocks.value_or(0) > 0,
                                                 fast_read_us, slow_read_us);
+  // The cache: as the policy's options say (hhzs: where it pays), or the spec.
+  // Block tiering's room: taken from the tables where a moved read saves much.
+  const bool take_room_from_tables = BlocksTakeRoomFromTables(fast_read_us, slow_read_us);
+  std::string admission =
+      ResolveCacheAdmission(o.cache.value_or(c.cache), o.blocks.value_or(0) > 0 && take_room_from_tables);
+  std::shared_ptr<BlockCache> cache;
+  if (admission != "off") {
+    BlockCacheOptions co;
+    co.admission = admission;
+    co.budget_bytes = FastWalBudget(usage, c.wal_budget_bytes) + o.cache_budget.value_or(c.cache_budget_bytes);
+    co.borrow_free_zones = CacheBorrowsFreeZones(o.cache_room.value_or(c.cache_room), o.cache.value_or(c.cache));
+    std::unique_ptr<BlockCache> opened;
+    Status s = BlockCache::Open(base.get(), co, &opened);
+    if (!s.ok()) return s;
+    cache.reset(opened.release());
+    services->caching_ = std::make_shared<CachingFilesystem>(base, cache);
+  }
+  // Migration: for policies that tier (it plans against their state), as
+  // their options say (auto: ResolveMigration) unless the mount says.
   if (tiering != nullptr && migration) {
     MigratorOptions mo;
     mo.rate_bytes_per_second = o.migration_rate.value_or(c.migration_rate);
@@ -163,25 +180,17 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
         if (u.tier == Tier::kSlow) mo.slow_read_iops += u.random_read_iops;
       }
     }
+    // Tables moved up take the zones a borrowing cache serves reads from.
+    if (cache && cache->options().borrow_free_zones) {
+      mo.borrowed_room = [cache] {
+        BlockCacheStats st = cache->stats();
+        return BorrowedRoomSample{st.hits, st.zones};
+      };
+    }
     services->migrator_ = std::make_shared<Migrator>(base.get(), bus, tiering, mo);
     services->migrator_->Start();
   }
 
-  // The cache: as the policy's options say (hhzs: where it pays), or the spec.
-  // Block tiering's room: taken from the tables where a moved read saves much.
-  const bool take_room_from_tables = BlocksTakeRoomFromTables(fast_read_us, slow_read_us);
-  std::string admission =
-      ResolveCacheAdmission(o.cache.value_or(c.cache), o.blocks.value_or(0) > 0 && take_room_from_tables);
-  if (admission != "off") {
-    BlockCacheOptions co;
-    co.admission = admission;
-    co.budget_bytes = FastWalBudget(usage, c.wal_budget_bytes) + o.cache_budget.value_or(c.cache_budget_bytes);
-    co.borrow_free_zones = CacheBorrowsFreeZones(o.cache_room.value_or(c.cache_room), o.cache.value_or(c.cache));
-    std::unique_ptr<BlockCache> cache;
-    Status s = BlockCache::Open(base.get(), co, &cache);
-    if (!s.ok()) return s;
-    services->caching_ = std::make_shared<CachingFilesystem>(base, std::shared_ptr<BlockCache>(cache.release()));
-  }
   // A learned lifetime model is kept with the filesystem.
   if (LifetimePolicy* lifetime = LifetimePolicyOf(policy.get()); lifetime != nullptr) {
     lifetime->AttachStore(base.get());

@@ -146,7 +146,11 @@ def schemes(speedup, migration_kib=None):
         "ALL-FAST": f"all-fast:{tables}",
     })
     s["HHZS"] = s["P+M+C"]
-    s["HINTFS"] = hintfs + ",cache=all"  # plus block tiering: MOUNT_QUERY
+    # HINTFS: HHZS's cache, but in every empty fast zone it can borrow, where
+    # migration moves a table up only if it outreads a zone of the cache
+    # (docs/benchmarks.md, issue 19, session 75); plus block tiering:
+    # MOUNT_QUERY.
+    s["HINTFS"] = hintfs + ",cache=all,cache_room=free"
     return s
 
 

@@ -1,6 +1,8 @@
 // HHZS workload-aware migration decisions (HHZS §3.4) on hand-built cases.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "placement/migration_planner.h"
 
 namespace hintfs {
@@ -249,6 +251,41 @@ TEST(MigrationPlannerTest, ASwapWithinALevelNeedsItsMarginOfReads) {
   MigrationPlan p = PlanMigration(tables, v, 200, 100);
   EXPECT_EQ(p.reason, MigrationPlan::Reason::kSwap);
   EXPECT_EQ(p.path, "l1-slow");
+}
+
+// A cache borrowing the empty room serves reads from it: a move up into that
+// room (fill or popularity) is made only for a table read more often than a
+// zone of the room serves; swaps take no room and go on.
+TEST(MigrationPlannerTest, MovesUpIntoFreeRoomMustOutreadTheCacheThere) {
+  std::vector<TableView> tables = {T("l1", 1, false, 0.5), T("l2-hot", 2, false, 3), T("l3", 3, false, 9)};
+  TieringView v = Tiering(2, 4, 0, 6, 1);
+  v.free_room_read_rate = 2;
+  // l1 (above L_t) is read less than a zone of the cache: it stays; l2-hot
+  // outreads the cache and takes L_t's room under read pressure.
+  MigrationPlan p = PlanMigration(tables, v, 200, 100);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kPopularity);
+  EXPECT_EQ(p.path, "l2-hot");
+  tables[1].read_rate = 1.5;
+  EXPECT_EQ(PlanMigration(tables, v, 200, 100).reason, MigrationPlan::Reason::kNone);
+  // Not measured yet: nothing takes the room.
+  tables[1].read_rate = 3;
+  v.free_room_read_rate = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(PlanMigration(tables, v, 200, 100).reason, MigrationPlan::Reason::kNone);
+  v.fill_tiering_level = true;
+  EXPECT_EQ(PlanMigration(tables, v, 0, 0).reason, MigrationPlan::Reason::kNone);
+  // No cache there (0): the upper level fills as before, read or not.
+  v.free_room_read_rate = 0;
+  p = PlanMigration(tables, v, 0, 0);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kFill);
+  EXPECT_EQ(p.path, "l1");
+  // A swap frees what it takes: the cache's rate does not hold it back.
+  tables = {T("l2-cold", 2, true, 0.1), T("l2-hot", 2, false, 1)};
+  v = Tiering(2, 1, 1, 6, 1);
+  v.free_room_read_rate = 5;
+  v.swap_margin = 2;
+  p = PlanMigration(tables, v, 200, 100);
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kSwap);
+  EXPECT_EQ(p.swap_out, "l2-cold");
 }
 }  // namespace
 }  // namespace hintfs

@@ -3,7 +3,8 @@
 // popularity migration brings a much-read table back, the bytes never change
 // and the counters are saved with the filesystem. Under a static policy with
 // migration (B3+M) spilled tables of fast levels come up when there is room
-// and tables that reached a slow level go down.
+// and tables that reached a slow level go down. With a cache borrowing the
+// empty fast zones, tables move up into them only where they outread it.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -154,6 +155,43 @@ TEST_F(MigratorTest, CapacityThenPopularityMigration) {
   EXPECT_EQ(saved["to_fast_bytes"], deep.size());
   EXPECT_EQ(saved["moves"]["capacity"], 1);
   EXPECT_EQ(saved["moves"]["popularity"], 1);
+}
+
+// With a cache borrowing the empty fast zones, a table moves up into them
+// only if it is read more often than a zone of the cache serves, measured
+// after the cache's first (warm-up) window.
+TEST_F(MigratorTest, MovesUpOnlyTablesThatOutreadABorrowingCache) {
+  BorrowedRoomSample cache{0, 1};
+  MigratorOptions mo;
+  mo.rate_bytes_per_second = 0;
+  mo.slow_read_iops = 10;
+  mo.read_window_ms = 0;
+  mo.room_window_ms = 0;  // every step ends a window
+  mo.borrowed_room = [&cache] { return cache; };
+  Migrator migrator(fs_.get(), bus_, tiering_, mo);
+  std::string deep = WriteTable("/db/000007.sst", 3, 900 << 10);
+  Publish(Hint::Kind::kCompactionBegin, 5, "", 1, 10);
+  ASSERT_EQ(migrator.Step().reason, MigrationPlan::Reason::kCapacity);
+  Publish(Hint::Kind::kCompactionEnd, 5, "", 1);
+  auto read_hard = [&] {  // far beyond half the slow tier's 10 IOPS
+    for (int i = 0; i < 200; i++) ASSERT_EQ(Read("/db/000007.sst", 4096 * (i % 200), 4096).size(), 4096u);
+  };
+  read_hard();
+  EXPECT_EQ(migrator.Step().reason, MigrationPlan::Reason::kNone) << "the cache's warm-up: not measured yet";
+  EXPECT_LT(migrator.stats().borrowed_zone_hit_rate, 0);
+  // A zone of cache serving far more than the table is read keeps its room.
+  cache.hits += 1000000000;
+  read_hard();
+  EXPECT_EQ(migrator.Step().reason, MigrationPlan::Reason::kNone);
+  EXPECT_GT(migrator.stats().borrowed_zone_hit_rate, 1000);
+  EXPECT_FALSE(IsFast("/db/000007.sst"));
+  // Once it serves nothing, the table takes the room.
+  read_hard();
+  MigrationPlan p = migrator.Step();
+  EXPECT_EQ(p.reason, MigrationPlan::Reason::kPopularity);
+  EXPECT_TRUE(IsFast("/db/000007.sst"));
+  EXPECT_EQ(migrator.stats().borrowed_zone_hit_rate, 0);
+  EXPECT_EQ(Read("/db/000007.sst"), deep);
 }
 
 TEST_F(MigratorTest, NeverMovesTablesBeingCompactedOrWritten) {
