@@ -1,6 +1,7 @@
 #include "placement/migration_planner.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace hintfs {
 
@@ -154,12 +155,16 @@ MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringV
     }
   }
   if (hot == nullptr) return plan;
-  if (room && tiering.fast_at_tiering_level < steady_room && hot_for_room != nullptr) {
+  const bool tiering_room = room && tiering.fast_at_tiering_level < steady_room;
+  if (tiering_room && hot_for_room != nullptr) {
     plan.reason = MigrationPlan::Reason::kPopularity;  // L_t's reserved room, by reads
     plan.path = hot_for_room->path;
     plan.to_fast = true;
     return plan;
   }
+  // What the room serves is not measured yet: there is room, so wait for
+  // the measurement rather than pay a swap's move down.
+  if (tiering_room && std::isinf(tiering.free_room_read_rate)) return plan;
   const TableView* cold = ColdestFast(tables);
   if (cold != nullptr && WorthSwapping(*hot, *cold, tiering.swap_margin)) {
     plan.reason = MigrationPlan::Reason::kSwap;

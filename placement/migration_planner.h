@@ -125,7 +125,8 @@ struct TieringView {
   // Reads per second a zone of the fast tier's empty room serves already
   // (0: none, no cache borrows it). A table moves up into that room only
   // if it is read more often than that (a table holds a zone); infinity:
-  // not measured yet, so nothing moves into it.
+  // not measured yet, so nothing moves into it, and no swap is made while
+  // L_t has room (it may turn out the table's).
   double free_room_read_rate = 0;
 };
 

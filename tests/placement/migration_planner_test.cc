@@ -273,6 +273,10 @@ TEST(MigrationPlannerTest, MovesUpIntoFreeRoomMustOutreadTheCacheThere) {
   EXPECT_EQ(PlanMigration(tables, v, 200, 100).reason, MigrationPlan::Reason::kNone);
   v.fill_tiering_level = true;
   EXPECT_EQ(PlanMigration(tables, v, 0, 0).reason, MigrationPlan::Reason::kNone);
+  // Nor does a swap go ahead while there is room whose worth is unknown.
+  tables.push_back(T("l2-cold", 2, true, 0.1));
+  EXPECT_EQ(PlanMigration(tables, v, 200, 100).reason, MigrationPlan::Reason::kNone);
+  tables.pop_back();
   // No cache there (0): the upper level fills as before, read or not.
   v.free_room_read_rate = 0;
   p = PlanMigration(tables, v, 0, 0);
