@@ -44,9 +44,9 @@ struct MigratorOptions {
   uint64_t read_window_ms = 1000;               // slow-tier read rate window
   // Set when a cache borrows the fast tier's empty zones: the migrator
   // measures the hits a zone of it serves over room_window_ms and moves
-  // tables up into the tiering level's room only if they are read more
-  // often (TieringView::free_room_read_rate); before the second window
-  // ends (the first is the cache's warm-up), none.
+  // tables up into that room only if they are read more often
+  // (TieringView::free_room_read_rate); before the second window ends (the
+  // first is the cache's warm-up), none.
   std::function<BorrowedRoomSample()> borrowed_room;
   uint64_t room_window_ms = 5000;
 };
