@@ -122,15 +122,22 @@ std::vector<TableView> Migrator::Survey(uint64_t now_ns) {
     tables.push_back(std::move(t));
   }
   std::lock_guard<std::mutex> l(mu_);
-  slow_reads_in_window_ += slow_reads;
-  if (window_start_ns_ == 0) window_start_ns_ = now_ns;
-  uint64_t elapsed = now_ns - window_start_ns_;
-  if (elapsed > 0 && elapsed >= options_.read_window_ms * 1000000) {
-    stats_.slow_read_rate = static_cast<double>(slow_reads_in_window_) / (static_cast<double>(elapsed) / 1e9);
-    slow_reads_in_window_ = 0;
-    window_start_ns_ = now_ns;
-  }
+  slow_reads_ += slow_reads;
+  slow_read_window_.Close(now_ns, slow_reads_, options_.read_window_ms * 1000000, &stats_.slow_read_rate);
   return tables;
+}
+
+bool Migrator::CounterWindow::Close(uint64_t now_ns, uint64_t count, uint64_t window_ns, double* per_second) {
+  if (start_ns == 0) {
+    start_ns = now_ns;
+    count_at_start = count;
+  }
+  const uint64_t elapsed = now_ns - start_ns;
+  if (elapsed == 0 || elapsed < window_ns) return false;
+  *per_second = static_cast<double>(count - count_at_start) / (static_cast<double>(elapsed) / 1e9);
+  start_ns = now_ns;
+  count_at_start = count;
+  return true;
 }
 
 MigrationPlan Migrator::Step() {
@@ -190,25 +197,17 @@ double Migrator::FreeRoomReadRate(uint64_t now_ns) {
   if (!options_.borrowed_room) return 0;
   const BorrowedRoomSample sample = options_.borrowed_room();
   std::lock_guard<std::mutex> l(mu_);
-  if (room_window_start_ns_ == 0) {
-    room_window_start_ns_ = now_ns;
-    room_hits_at_start_ = sample.hits;
-  }
-  const uint64_t elapsed = now_ns - room_window_start_ns_;
-  if (elapsed >= options_.room_window_ms * 1000000 && elapsed > 0) {
+  double hits_per_second = 0;
+  if (room_window_.Close(now_ns, sample.hits, options_.room_window_ms * 1000000, &hits_per_second)) {
     // The first window is the cache's warm-up (it starts empty at every
     // mount, and serves little before its blocks are read again): it sets
     // no rate. Per zone held at the window's end: a cache still filling
     // its room counts its new zones before they serve, which errs towards
     // tables.
-    const double hits = static_cast<double>(sample.hits - room_hits_at_start_);
     if (room_warmed_up_) {
-      stats_.borrowed_zone_hit_rate =
-          hits / (static_cast<double>(elapsed) / 1e9) / static_cast<double>(std::max<uint64_t>(1, sample.zones));
+      stats_.borrowed_zone_hit_rate = hits_per_second / static_cast<double>(std::max<uint64_t>(1, sample.zones));
     }
     room_warmed_up_ = true;
-    room_window_start_ns_ = now_ns;
-    room_hits_at_start_ = sample.hits;
   }
   return stats_.borrowed_zone_hit_rate < 0 ? std::numeric_limits<double>::infinity()
                                            : stats_.borrowed_zone_hit_rate;

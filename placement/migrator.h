@@ -94,6 +94,15 @@ class Migrator {
     uint64_t first_seen_ns = 0;
     uint64_t reads_at_window = 0;
   };
+  // A growing count's rate over windows of time. The first call begins the
+  // first window; a call once window_ns have passed since the window began
+  // (and time has passed) ends it: True, with the count's increase per
+  // second over it in *per_second, and begins the next.
+  struct CounterWindow {
+    uint64_t start_ns = 0;  // 0: not begun
+    uint64_t count_at_start = 0;
+    bool Close(uint64_t now_ns, uint64_t count, uint64_t window_ns, double* per_second);
+  };
   std::vector<TableView> Survey(uint64_t now_ns);
   // TieringView::free_room_read_rate now, from options_.borrowed_room.
   double FreeRoomReadRate(uint64_t now_ns);
@@ -117,10 +126,9 @@ class Migrator {
   std::thread thread_;
   MigratorStats stats_;
   std::map<std::string, Seen> seen_;
-  uint64_t window_start_ns_ = 0;
-  uint64_t slow_reads_in_window_ = 0;
-  uint64_t room_window_start_ns_ = 0;  // the borrowed room's window (0: not begun)
-  uint64_t room_hits_at_start_ = 0;
+  uint64_t slow_reads_ = 0;  // reads the slow tier served to tables, counted by Survey
+  CounterWindow slow_read_window_;
+  CounterWindow room_window_;    // the borrowed room's hits
   bool room_warmed_up_ = false;  // the borrowed room's first window has ended
   uint64_t moves_since_save_ = 0;
 };
