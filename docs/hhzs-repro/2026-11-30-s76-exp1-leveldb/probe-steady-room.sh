@@ -21,6 +21,5 @@ for r in ${ROUNDS:-1 2}; do
     cp --sparse=always $D/saved/*.img $D/
     case $v in as) q="";; noroom) q="policy=$P,steady_room_ms=0";; esac
     echo "== $r $v $(ycsb "$q" --workload ${W:-C} --ops ${OPS:-1953} --zipf 0.9 | grep '^run')"
-    $H ls -l -R "file:$D/ssd.img" 2>/dev/null | awk '$0 ~ /\.ldb/ {print}' | grep -c " fast" | sed 's/^/   ldb tables on fast: /' || true
   done
 done
