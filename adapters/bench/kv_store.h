@@ -28,6 +28,10 @@ struct KvStoreOptions {
   bool secondary_cache = false;  // RocksDB on hintfs: the SSD cache as secondary cache
   bool listener = true;          // RocksDB on hintfs: HintfsEventListener
   bool sync_writes = false;      // every Put with sync=true (the stores' default is false)
+  // LevelDB: open every table when the store opens (leveldb_tables.h), as
+  // RocksDB does with its default max_open_files=-1; LevelDB's own way is to
+  // open a table at its first read. RocksDB: ignored.
+  bool open_tables = false;
 };
 
 class KvStore {

@@ -65,7 +65,7 @@ struct Args {
   int threads = 1;
   double zipf = 0.9, hot_set = 0.05, hot_ops = 0.95, read = -1, update = -1, insert = -1, scan = -1, rmw = -1, target = 0;
   bool load = false, no_listener = false;
-  double settle = 0;  // seconds to wait for compactions after the load (0: no wait)
+  double settle = 0;  // seconds to wait for compactions after the load, or before the run (0: no wait)
   std::string json_path, csv_path;
 };
 
@@ -409,7 +409,7 @@ int Run(Args a) {
 
   bool ok = true;
   if (a.load) ok = phase("load", a.records, Mix()) && ok;
-  if (a.load && a.settle > 0) {
+  if (a.settle > 0) {
     auto t0 = Clock::now();
     bool settled = db->WaitForCompactions(a.settle);
     double compactions = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -473,7 +473,8 @@ int main(int argc, char** argv) {
   app.add_option("--records", a.records, "records loaded (and the key space)");
   app.add_flag("--load", a.load, "insert the records first");
   app.add_option("--settle", a.settle,
-                 "after the load, wait up to this many seconds for compactions to finish (RocksDB), then for "
+                 "after the load (without --load: before the run phase), wait up to this many seconds for "
+                 "compactions to finish (RocksDB), then for "
                  "hintfs to write and migrate nothing for 3 s (LevelDB's compactions included; on a hintfs "
                  "mount, read from its .hintfs/stats.json)")
       ->check(CLI::Range(0.0, 86400.0));
@@ -504,6 +505,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 40));
   app.add_flag("--secondary-cache", a.store.secondary_cache, "attach the hintfs SSD cache as RocksDB's secondary cache");
   app.add_flag("--no-listener", a.no_listener, "run without HintfsEventListener");
+  app.add_flag("--open-tables", a.store.open_tables,
+               "LevelDB: open every table (footer, index, filter) when the store opens, as RocksDB does with "
+               "max_open_files=-1, rather than at each table's first read");
   app.add_option("--json", a.json_path, "write one JSON object per phase to this host file");
   app.add_option("--csv", a.csv_path, "append one row per phase to this host CSV file (header if new)");
   app.add_option("--label", a.label, "a label for this run's JSON and CSV rows (e.g. scheme/workload)");
