@@ -35,6 +35,7 @@ std::string Unescape(const std::string& s) {
 }  // namespace
 
 std::vector<std::string> LevelDbTableProbeKeys(const std::string& sstables) {
+  constexpr size_t kLongestLine = 8192;
   // The key parts are greedy: a key holding "' @ 1 : 1 .. '" itself could be
   // split wrongly, and then only that table's open is left to its first read.
   static const std::regex kLine(R"(^ \d+:\d+\['(.*)' @ \d+ : \d+ \.\. '(.*)' @ \d+ : \d+\]$)");
@@ -45,6 +46,9 @@ std::vector<std::string> LevelDbTableProbeKeys(const std::string& sstables) {
     if (end == std::string::npos) end = sstables.size();
     std::string line = sstables.substr(start, end - start);
     start = end + 1;
+    // libstdc++'s std::regex recurses once per character matched: lines of
+    // keys this long are left to their tables' first reads.
+    if (line.size() > kLongestLine) continue;
     std::smatch m;
     if (!std::regex_match(line, m, kLine)) continue;
     std::string smallest = Unescape(m[1].str()), largest = Unescape(m[2].str());

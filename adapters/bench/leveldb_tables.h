@@ -1,9 +1,9 @@
 // Opening every table of a LevelDB store up front.
 //
 // LevelDB opens a table lazily, at the first read that needs it: the footer,
-// the index block and the filter block, three small reads, most of them from
-// the slow tier. RocksDB with its default max_open_files=-1 opens every table
-// inside DB::Open instead. In a benchmark phase of a few thousand operations
+// the index block and the filter block, three small reads, on a tiered store
+// mostly from the slow tier. RocksDB with its default max_open_files=-1
+// opens every table inside DB::Open instead. In a benchmark phase of a few thousand operations
 // on a store just opened (the HHZS reproduction's 1,953), LevelDB's lazy
 // opens were about a third of the phase's reads from the HDD
 // (docs/benchmarks.md, issue 20, session 77); at the paper's scale they are a
@@ -24,9 +24,9 @@ namespace hintfs {
 // For each table listed in LevelDB's "leveldb.sstables" property (lines
 // " NUMBER:SIZE['SMALLEST' @ SEQ : TYPE .. 'LARGEST' @ SEQ : TYPE]", keys
 // escaped with \xHH for bytes outside ' '..'~'), its largest user key,
-// unescaped. Lines that do not parse, and tables whose smallest and largest
-// user keys are equal, are left out (opening is an optimization: such a
-// table is opened at its first read, as before).
+// unescaped. Lines that do not parse or are over 8 KiB, and tables whose
+// smallest and largest user keys are equal, are left out (opening is an
+// optimization: such a table is opened at its first read, as before).
 std::vector<std::string> LevelDbTableProbeKeys(const std::string& sstables);
 
 // Opens every table of db that LevelDbTableProbeKeys finds, reading only

@@ -34,6 +34,12 @@ TEST(LevelDbTables, ParsesOneProbeKeyPerTable) {
   EXPECT_EQ(keys[2], "o'k");
   EXPECT_TRUE(LevelDbTableProbeKeys("").empty());
   EXPECT_TRUE(LevelDbTableProbeKeys(" 1:2['a' @ 1 : 1 .. 'b'").empty());  // cut short
+  std::string long_key(3000, 'k');  // a line of 6 KB still parses
+  keys = LevelDbTableProbeKeys(" 1:2['" + long_key + "' @ 1 : 1 .. '" + long_key + "z' @ 2 : 1]\n");
+  ASSERT_EQ(keys.size(), 1u);
+  EXPECT_EQ(keys[0], long_key + "z");
+  std::string huge(1 << 20, 'k');  // left to its first read, without a crash
+  EXPECT_TRUE(LevelDbTableProbeKeys(" 1:2['" + huge + "' @ 1 : 1 .. '" + huge + "z' @ 2 : 1]\n").empty());
 }
 
 // The default Env, recording which table files are opened for reads.
