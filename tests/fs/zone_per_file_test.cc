@@ -145,6 +145,35 @@ TEST_F(ZonePerFileTest, GcPacksFilesThatLeftMostOfTheirZonesEmpty) {
   ExpectClean();
 }
 
+// A file moved to the other tier owns the empty zone its copy took, as its
+// writer owned the first: the zone is finished, and GC may pack files that
+// left most of theirs empty.
+TEST_F(ZonePerFileTest, AMovedFileOwnsItsNewZoneAsItsWriterDid) {
+  Format();
+  MountWith(/*own=*/true);
+  const std::string a = Random(&rng_, 60 << 10), b = Random(&rng_, 40 << 10);
+  WriteFile("/a.tbl", a);  // zones hold 256 KiB
+  WriteFile("/b.tbl", b);
+  MigrateResult r;
+  ASSERT_OK(fs_->MigrateFile("/a.tbl", Tier::kSlow, nullptr, &r));
+  ASSERT_OK(fs_->MigrateFile("/b.tbl", Tier::kSlow, nullptr, &r));
+  const auto zones_a = ZonesOf("/a.tbl"), zones_b = ZonesOf("/b.tbl");
+  ASSERT_EQ(zones_a.size(), 1u);
+  ASSERT_EQ(zones_b.size(), 1u);
+  EXPECT_EQ(zones_a.begin()->first, 1u) << "on the slow device";
+  EXPECT_NE(zones_a, zones_b) << "each copy took an empty zone";
+  EXPECT_EQ(ConditionOf(*zones_a.begin()), ZoneCondition::kFull);
+  EXPECT_EQ(ConditionOf(*zones_b.begin()), ZoneCondition::kFull);
+  Remount();  // what the zones hold is the device's, not only memory's
+  uint32_t freed = 0;
+  ASSERT_OK(fs_->CollectGarbage(8, &freed));
+  EXPECT_GE(freed, 1u);
+  EXPECT_EQ(ZonesOf("/a.tbl"), ZonesOf("/b.tbl")) << "the short files share a zone";
+  EXPECT_EQ(ReadFile("/a.tbl"), a);
+  EXPECT_EQ(ReadFile("/b.tbl"), b);
+  ExpectClean();
+}
+
 TEST_F(ZonePerFileTest, WithoutItFilesOfAClassFillEachOthersZones) {
   Format();
   MountWith(/*own=*/false);
