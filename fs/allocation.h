@@ -89,7 +89,10 @@ class AllocationPolicy {
   // file of the class left of a zone. Worth it when the class's files are
   // about a zone (tables sized to zones, as HHZS sizes them): each file then
   // owns its zones and its deletion empties them, with nothing to collect;
-  // files much smaller than a zone would waste the rest of theirs.
+  // files much smaller than a zone would waste the rest of theirs. A file
+  // finishes its last zone when it stops writing, and a migration's copy of
+  // it the zone the copy took; GC may pack files that left most of such a
+  // zone empty.
   virtual bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) {
     static_cast<void>(role);
     static_cast<void>(zone_capacity);
