@@ -251,16 +251,13 @@ void FsImpl::ReleaseCopyZones(CopyTarget* target) {
     // copy asked it for room).
     if (slot.used > 0 && RoomLocked(members_[d].get(), slot) == 0) {
       SealZoneLocked(d, z);
-    } else if (!target->for_gc && slot.live > 0 && RoleOwnsZonesLocked(members_[d].get(), target->role)) {
-      // A file of a class that owns its zones owns the zone its copy took
-      // (a move up took an empty one), as its writer's zone is finished at
-      // close (FinishOwnZone): nobody else appends to it, so its rest is
-      // garbage, which GC may now reclaim by packing the file with others.
-      // Left open, the zone held a table of LevelDB's (often a fifth of a
-      // zone) and a place among the device's active zones, and GC could not
-      // pick it: six such zones on a 20-zone fast tier sent a compaction's
-      // outputs to the slow tier (docs/benchmarks.md, issue 20, session 78).
-      RetireZoneLocked(d, z);
+    } else if (!target->for_gc && slot.live > 0) {
+      // A switched-in copy of a file that owns its zones owns this one as
+      // its writer did, and GC may pack it only once it is finished. Left
+      // open, six such zones of short tables on a 20-zone fast tier sent a
+      // compaction's outputs to the slow tier (docs/benchmarks.md, issue 20,
+      // session 78). GC's own target zones stay open for its next copies.
+      RetireOwnedZoneLocked(d, z);
     }
   }
   target->held.clear();

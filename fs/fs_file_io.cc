@@ -278,13 +278,16 @@ Status FsImpl::FinishWriting(Inode* ino) {
 Status FsImpl::FinishOwnZone(Inode* ino) {
   if (ino->zone_device < 0) return Status::OK();
   std::lock_guard<std::mutex> l(mu_);
-  const uint32_t dev = static_cast<uint32_t>(ino->zone_device);
-  Member* m = members_[dev].get();
-  const ZoneSlot& slot = m->zones[ino->zone];
+  return RetireOwnedZoneLocked(static_cast<uint32_t>(ino->zone_device), ino->zone);
+}
+
+Status FsImpl::RetireOwnedZoneLocked(uint32_t device, uint32_t zone) {
+  Member* m = members_[device].get();
+  const ZoneSlot& slot = m->zones[zone];
   if (slot.used == 0 || slot.used >= slot.capacity || !RoleOwnsZonesLocked(m, slot.role) || slot.shared_overflow) {
-    return Status::OK();  // an overflow zone takes the next file's overflow
+    return Status::OK();
   }
-  return RetireZoneLocked(dev, ino->zone);  // the unwritten rest is garbage until the file dies
+  return RetireZoneLocked(device, zone);  // the unwritten rest is garbage until the file dies
 }
 
 void FsImpl::ReleaseWriterZone(Inode* ino) {

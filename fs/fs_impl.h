@@ -171,6 +171,11 @@ class FsImpl : public Filesystem {
   // writing leaves the rest of its zone to nobody: finish the zone, so that
   // it holds no place among the device's active zones.
   Status FinishOwnZone(Inode* ino);
+  // Retires zone of device if a file of a class that owns its zones stopped
+  // short of its end there: its writer at close, or a migration's copy of it
+  // (which took an empty zone, as the writer did). Not an overflow zone,
+  // which takes the next file's overflow. mu_ held.
+  Status RetireOwnedZoneLocked(uint32_t device, uint32_t zone);
   // Whether files of role own their zones on m (AllocationPolicy::ZonePerFile):
   // such a file starts in an empty zone and finishes it at close; the garbage
   // of its zone is the rest it left unwritten, which its deletion frees.
