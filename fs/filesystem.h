@@ -235,6 +235,9 @@ struct FsStats {
   uint64_t copies_from_memory = 0;      // copy pieces the slow tier's recent blocks served
   uint64_t copies_from_device = 0;      // copy pieces read from a device
   uint64_t overwritten_bytes = 0;       // bytes FileWriter::WriteAt wrote over existing ones
+  // Flushes of files appending to the slow tier that left their whole blocks
+  // in the journaled tail instead of writing them to the device then.
+  uint64_t flushes_kept_in_tail = 0;
   uint64_t readahead_reads_served = 0;  // reads answered from a readahead buffer
   uint64_t readahead_fetches = 0;       // window reads of sequential streams
   uint64_t readahead_bytes = 0;         // bytes those window reads returned

@@ -75,7 +75,7 @@ class FsFileWriter : public FileWriter {
     if (closed_) return Status::InvalidArgument("flush of a closed file");
     {
       std::lock_guard<std::mutex> l(ino_->mu);
-      Status s = fs_->QueueAllBytes(ino_.get());
+      Status s = fs_->QueueAllBytes(ino_.get(), /*keep_slow_blocks=*/true);
       if (!s.ok()) return s;
     }
     return fs_->CommitUnflushed();
@@ -179,6 +179,7 @@ Status FsImpl::OpenWriter(const std::string& path, WriteMode mode,
   ino->has_writer = true;
   if (mode == WriteMode::kTruncate && ino->size > 0) {
     ino->pending.clear();
+    CountKeptBytes(ino.get(), 0);
     ino->tail_len = 0;
     ino->size = 0;
     ino->data_version++;
@@ -229,11 +230,17 @@ void FsImpl::QueueInodeLocked(Inode* ino) {
   ino->attr_dirty = false;
 }
 
-Status FsImpl::QueueAllBytes(Inode* ino) {
+Status FsImpl::QueueAllBytes(Inode* ino, bool keep_slow_blocks) {
   // Whole blocks go to the zone; the rest rides in the journal batch, so a
   // flush or sync never pads a block that later appends would have to skip.
-  Status s = WriteOut(ino, /*include_partial=*/false);
-  if (!s.ok()) return s;
+  if (keep_slow_blocks && KeepsBlocksInTail(ino)) {
+    CountKeptBytes(ino, ino->pending.size());
+    std::lock_guard<std::mutex> l(stats_mu_);
+    stats_.flushes_kept_in_tail++;
+  } else {
+    Status s = WriteOut(ino, /*include_partial=*/false);
+    if (!s.ok()) return s;
+  }
   if (ino->first_dirty == SIZE_MAX && ino->pending.size() > ino->tail_len && !ino->deleted &&
       !options_.read_only) {
     // Only the tail grew since the journal last heard of the file (every
@@ -258,6 +265,20 @@ Status FsImpl::QueueAllBytes(Inode* ino) {
   return Status::OK();
 }
 
+bool FsImpl::KeepsBlocksInTail(const Inode* ino) const {
+  if (ino->zone_device < 0 || members_[ino->zone_device]->info.tier != Tier::kSlow) return false;
+  if (ino->pending.size() > kMaxTailBytes) return false;
+  const uint64_t all_tails_limit = members_[sb_.meta_device]->device->geometry().zone_capacity / 8;
+  return kept_in_tails_.load() - ino->kept_in_tail + ino->pending.size() <= all_tails_limit;
+}
+
+void FsImpl::CountKeptBytes(Inode* ino, uint64_t bytes) {
+  if (ino->kept_in_tail == bytes) return;
+  kept_in_tails_ += bytes;
+  kept_in_tails_ -= ino->kept_in_tail;
+  ino->kept_in_tail = bytes;
+}
+
 Status FsImpl::SyncInode(Inode* ino) {
   {
     std::lock_guard<std::mutex> l(ino->mu);
@@ -269,6 +290,7 @@ Status FsImpl::SyncInode(Inode* ino) {
 
 Status FsImpl::FinishWriting(Inode* ino) {
   Status s = WriteOut(ino, /*include_partial=*/true);
+  CountKeptBytes(ino, 0);  // written, or the file is done with anyway
   if (s.ok()) s = FinishOwnZone(ino);
   ReleaseWriterZone(ino);
   QueueInodeLocked(ino);
@@ -387,6 +409,7 @@ Status FsImpl::WriteOut(Inode* ino, bool include_partial, std::string_view* dire
       direct->remove_prefix(data_bytes);
     } else {
       ino->pending.erase(0, data_bytes);
+      CountKeptBytes(ino, 0);
     }
     ino->tail_len = 0;  // the synced tail is now part of an extent
     if (room - chunk < bs) {  // full: its checksums go into its trailer
@@ -496,49 +519,6 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
   }
   if (result.ok()) *got = n;
   return result;
-}
-
-Status FsImpl::Truncate(const std::string& path, uint64_t size) {
-  std::shared_ptr<Inode> ino;
-  Status s = HoldInode(path, /*files_only=*/true, &ino);
-  if (!s.ok()) return s;
-  {
-    std::lock_guard<std::mutex> il(ino->mu);
-    if (size < ino->size) ino->data_version++;  // bytes past size will be new ones
-    if (size >= ino->size) {
-      ino->pending.append(size - ino->size, '\0');
-    } else if (size >= ino->extent_bytes()) {
-      ino->pending.resize(size - ino->extent_bytes());
-    } else {
-      ino->pending.clear();
-      std::lock_guard<std::mutex> l(mu_);
-      uint64_t pos = 0;
-      size_t keep = 0;
-      for (; keep < ino->extents.size(); keep++) {
-        Extent& e = ino->extents[keep];
-        if (pos + e.length >= size) break;
-        pos += e.length;
-      }
-      // Extents after the cut are released; the one holding the cut shrinks.
-      for (size_t i = keep; i < ino->extents.size(); i++) AddLiveLocked(ino->extents[i], -1);
-      if (keep < ino->extents.size() && size > pos) {
-        Extent cut = ino->extents[keep];
-        cut.length = size - pos;
-        AddLiveLocked(cut, +1);
-        ino->extents[keep] = cut;
-        keep++;
-      }
-      ino->extents.resize(keep);
-      ino->first_dirty = std::min(ino->first_dirty, keep == 0 ? 0 : keep - 1);
-    }
-    ino->tail_len = std::min(ino->tail_len, ino->pending.size());
-    ino->size = size;
-    ino->mtime_ns = WallClockNs();
-    ino->attr_dirty = true;
-    QueueInodeLocked(ino.get());
-  }
-  CloseHandle(ino);
-  return CommitUnflushed();
 }
 
 Status FsImpl::SetTag(const std::string& path, const std::string& tag) {

@@ -155,7 +155,20 @@ class FsImpl : public Filesystem {
   Status FinishWriting(Inode* ino);                  // ino->mu held
   // Whole blocks to the device, and the extents with the rest (the tail)
   // queued for the journal: what Flush and Sync commit. ino->mu held.
-  Status QueueAllBytes(Inode* ino);
+  // With keep_slow_blocks (Flush), a file appending to a slow-tier zone keeps
+  // its whole blocks in the tail too while they fit (KeepsBlocksInTail).
+  Status QueueAllBytes(Inode* ino, bool keep_slow_blocks = false);
+  // Whether a flush of ino may leave its whole blocks in the journaled tail:
+  // it appends to a zone of the slow tier, whose every write pays a seek
+  // and waits behind the reads queued there (a store that flushes after
+  // each 4 KiB block, as LevelDB's table builder does, would write its
+  // tables to an HDD one seek per block, where a kernel filesystem's page
+  // cache would write them out in large pieces), the tail stays within
+  // kMaxTailBytes, and all such tails stay within an eighth of a metadata
+  // zone (a journal snapshot holds them and must fit one). ino->mu held.
+  bool KeepsBlocksInTail(const Inode* ino) const;
+  // Sets what of ino's buffer counts as kept whole blocks. ino->mu held.
+  void CountKeptBytes(Inode* ino, uint64_t bytes);
   Status SyncInode(Inode* ino);                       // ino->mu not held
   // Writes data over the file's bytes at offset (all inside its size) out
   // of place (fs_overwrite.cc); the journal op is queued. ino->mu held, so
@@ -536,6 +549,8 @@ class FsImpl : public Filesystem {
   // Bytes files have written to devices since mount (AllocationRequest::
   // write_clock).
   std::atomic<uint64_t> write_clock_{0};
+  // The sum of every file's Inode::kept_in_tail (KeepsBlocksInTail).
+  std::atomic<uint64_t> kept_in_tails_{0};
 };
 
 }  // namespace hintfs

@@ -1,4 +1,4 @@
-// Filesystem: overwrites, written out of place.
+// Filesystem: overwrites, written out of place, and truncation.
 //
 // Zones take appends only, so bytes a file already holds on a device are
 // never written where they are: the extents holding them are cut at the
@@ -13,6 +13,9 @@
 // Bytes not yet on a device (the writer's buffer) are patched in memory; if
 // the journal already carries some of them (a synced tail), the whole tail
 // is journaled again with the next commit.
+//
+// Truncation needs no copy: a cut releases the extents past the new size and
+// shortens the one holding it; growth appends zeros to the writer's buffer.
 #include <algorithm>
 #include <cstring>
 
@@ -147,6 +150,50 @@ Status FsImpl::Overwrite(Inode* ino, uint64_t offset, std::string_view data) {
   }
   ino->data_version++;
   return Status::OK();
+}
+
+Status FsImpl::Truncate(const std::string& path, uint64_t size) {
+  std::shared_ptr<Inode> ino;
+  Status s = HoldInode(path, /*files_only=*/true, &ino);
+  if (!s.ok()) return s;
+  {
+    std::lock_guard<std::mutex> il(ino->mu);
+    if (size < ino->size) ino->data_version++;  // bytes past size will be new ones
+    if (size >= ino->size) {
+      ino->pending.append(size - ino->size, '\0');
+    } else if (size >= ino->extent_bytes()) {
+      ino->pending.resize(size - ino->extent_bytes());
+    } else {
+      ino->pending.clear();
+      std::lock_guard<std::mutex> l(mu_);
+      uint64_t pos = 0;
+      size_t keep = 0;
+      for (; keep < ino->extents.size(); keep++) {
+        Extent& e = ino->extents[keep];
+        if (pos + e.length >= size) break;
+        pos += e.length;
+      }
+      // Extents after the cut are released; the one holding the cut shrinks.
+      for (size_t i = keep; i < ino->extents.size(); i++) AddLiveLocked(ino->extents[i], -1);
+      if (keep < ino->extents.size() && size > pos) {
+        Extent cut = ino->extents[keep];
+        cut.length = size - pos;
+        AddLiveLocked(cut, +1);
+        ino->extents[keep] = cut;
+        keep++;
+      }
+      ino->extents.resize(keep);
+      ino->first_dirty = std::min(ino->first_dirty, keep == 0 ? 0 : keep - 1);
+    }
+    ino->tail_len = std::min(ino->tail_len, ino->pending.size());
+    CountKeptBytes(ino.get(), std::min<uint64_t>(ino->kept_in_tail, ino->pending.size()));
+    ino->size = size;
+    ino->mtime_ns = WallClockNs();
+    ino->attr_dirty = true;
+    QueueInodeLocked(ino.get());
+  }
+  CloseHandle(ino);
+  return CommitUnflushed();
 }
 
 }  // namespace hintfs

@@ -51,6 +51,7 @@ struct Inode {
   bool attr_dirty = false;        // mtime or size changed since last queued
   std::string pending;            // appended bytes not yet on a device
   size_t tail_len = 0;            // front of pending the journal carries (synced)
+  uint64_t kept_in_tail = 0;  // whole blocks of pending a flush kept (FsImpl::kept_in_tails_)
   bool has_writer = false;
   int32_t zone_device = -1;  // the zone this file is appending to
   uint32_t zone = 0;

@@ -18,7 +18,6 @@ constexpr uint8_t kCompactSetExtents = 19;
 constexpr uint8_t kCompactReplaceExtents = 20;
 constexpr size_t kMaxName = 255;
 constexpr uint32_t kMaxExtentsPerOp = 1u << 24;
-constexpr size_t kMaxTail = 64 << 10;
 }  // namespace
 
 std::string ZoneRoleName(ZoneRole role) {
@@ -239,7 +238,7 @@ Status DecodeSetExtents(Decoder* d, bool compact, MetadataOp* op) {
   in.mtime_ns = static_cast<int64_t>(mtime);
   Status s = compact ? GetCompactExtents(d, &in.extents) : GetExtents(d, &in.extents);
   if (!s.ok()) return s;
-  if (!replace) d->GetLengthPrefixed(&in.tail, kMaxTail);
+  if (!replace) d->GetLengthPrefixed(&in.tail, kMaxTailBytes);
   return Status::OK();
 }
 
@@ -298,7 +297,7 @@ Status DecodeOp(std::string_view* input, MetadataOp* op) {
       d.GetFixed64(&in.id);
       d.GetFixed64(&in.size);
       d.GetFixed64(&mtime);
-      d.GetLengthPrefixed(&in.tail, kMaxTail);
+      d.GetLengthPrefixed(&in.tail, kMaxTailBytes);
       in.mtime_ns = static_cast<int64_t>(mtime);
       break;
     case MetadataOp::Type::kBlockSums: {
@@ -520,7 +519,7 @@ Status MetadataImage::ApplyFileOp(const MetadataOp& op) {
       if (op.inode.tail.empty() || rec.size + op.inode.tail.size() != op.inode.size) {
         return OpCorruption(op, "appended tail does not continue the file");
       }
-      if (rec.tail.size() + op.inode.tail.size() > kMaxTail) return OpCorruption(op, "tail too long");
+      if (rec.tail.size() + op.inode.tail.size() > kMaxTailBytes) return OpCorruption(op, "tail too long");
       rec.tail += op.inode.tail;
       rec.size = op.inode.size;
       rec.mtime_ns = op.inode.mtime_ns;

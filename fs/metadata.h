@@ -96,6 +96,10 @@ bool OnlyAppendedTo(const std::vector<Extent>& before, const std::vector<Extent>
 // pays for the run, not for moving the list behind it.
 void SpliceExtents(std::vector<Extent>* extents, size_t from, size_t count, const std::vector<Extent>& with);
 
+// The most a file's journaled tail holds (InodeRecord::tail); a decoder
+// rejects a longer one.
+constexpr size_t kMaxTailBytes = 64 << 10;
+
 struct InodeRecord {
   uint64_t id = 0;
   FileType type = FileType::kFile;
@@ -104,8 +108,10 @@ struct InodeRecord {
   uint64_t size = 0;  // the sum of extent lengths plus the tail
   int64_t mtime_ns = 0;
   std::vector<Extent> extents;
-  // Synced bytes past the last whole block of a file still being written:
-  // kept in the journal so that a sync never pads a block in a data zone.
+  // Flushed bytes past the last whole block of a file still being written
+  // (at most kMaxTailBytes): kept in the journal so that a sync never pads a
+  // block in a data zone. A file appending to a slow-tier zone may keep some
+  // whole blocks here too, so that its device sees larger writes.
   std::string tail;
   std::string tag;  // at most kMaxFileTag bytes, see above
   // Permission bits and owner (op 17): mode holds kModeSet once they were
