@@ -118,7 +118,7 @@ TEST_F(SlowFlushTest, SyncWritesKeptBlocksAndSurvivesAPowerCut) {
 }
 
 TEST_F(SlowFlushTest, FastTierFlushesWriteTheirBlocks) {
-  MountWith(std::make_shared<test::FastFirstPolicy>());
+  MountWith(std::make_shared<FastFirstPolicy>());
   std::unique_ptr<FileWriter> w;
   ASSERT_OK(fs_->OpenWriter("/fast", WriteMode::kTruncate, &w));
   AppendFlushed(w.get(), Random(&rng_, 10 * 4096), 4096);
