@@ -82,7 +82,7 @@ Readahead::Stream* Readahead::ContinuedStreamLocked(uint64_t offset) {
   return nullptr;
 }
 
-void Readahead::TrackLocked(uint64_t offset, size_t n) {
+Readahead::Stream* Readahead::TrackLocked(uint64_t offset, size_t n) {
   // Point reads (a store's Gets on a table a compaction is reading through
   // the same handle) replace other reads that started nothing before they
   // replace a stream that is reading ahead.
@@ -93,12 +93,13 @@ void Readahead::TrackLocked(uint64_t offset, size_t n) {
                   (s.buffer.empty() == victim->buffer.empty() && s.last_use < victim->last_use);
     if (better) victim = &s;
   }
-  if (victim == nullptr) return;
+  if (victim == nullptr) return nullptr;
   ReleaseLocked(victim);
   victim->next = offset + n;
   victim->window = 0;
   victim->reads = 1;
   victim->last_use = ++tick_;
+  return victim;
 }
 
 Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, const Fetch& fetch,
@@ -123,7 +124,11 @@ Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, co
     return fetch(offset, n, scratch, got);
   }
   if (s == nullptr) {
-    if (n < max_window) TrackLocked(offset, n);
+    Stream* fresh = n < max_window ? TrackLocked(offset, n) : nullptr;
+    // A read at the start of the file begins a stream at once, as Linux
+    // takes it: a compaction reads each input table from its first block,
+    // and a point read rarely wants the first block of a table.
+    if (fresh != nullptr && offset == 0) return ReadWindow(fresh, offset, n, scratch, got, fetch, version, &l);
     l.unlock();
     return fetch(offset, n, scratch, got);
   }
