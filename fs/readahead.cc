@@ -82,7 +82,7 @@ Readahead::Stream* Readahead::ContinuedStreamLocked(uint64_t offset) {
   return nullptr;
 }
 
-Readahead::Stream* Readahead::TrackLocked(uint64_t offset, size_t n) {
+void Readahead::TrackLocked(uint64_t offset, size_t n) {
   // Point reads (a store's Gets on a table a compaction is reading through
   // the same handle) replace other reads that started nothing before they
   // replace a stream that is reading ahead.
@@ -93,13 +93,12 @@ Readahead::Stream* Readahead::TrackLocked(uint64_t offset, size_t n) {
                   (s.buffer.empty() == victim->buffer.empty() && s.last_use < victim->last_use);
     if (better) victim = &s;
   }
-  if (victim == nullptr) return nullptr;
+  if (victim == nullptr) return;
   ReleaseLocked(victim);
   victim->next = offset + n;
   victim->window = 0;
   victim->reads = 1;
   victim->last_use = ++tick_;
-  return victim;
 }
 
 Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, const Fetch& fetch,
@@ -124,11 +123,7 @@ Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, co
     return fetch(offset, n, scratch, got);
   }
   if (s == nullptr) {
-    Stream* fresh = n < max_window ? TrackLocked(offset, n) : nullptr;
-    // A read at the start of the file begins a stream at once, as Linux
-    // takes it: a compaction reads each input table from its first block,
-    // and a point read rarely wants the first block of a table.
-    if (fresh != nullptr && offset == 0) return ReadWindow(fresh, offset, n, scratch, got, fetch, version, &l);
+    if (n < max_window) TrackLocked(offset, n);
     l.unlock();
     return fetch(offset, n, scratch, got);
   }

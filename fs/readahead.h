@@ -15,9 +15,7 @@
 // row are common among point reads: eight threads reading the hot blocks of
 // one table through one handle turned thousands of a hotspot workload's
 // 1 KiB reads into windows of 64 KiB, most of them cold bytes on the slow
-// tier, docs/benchmarks.md); a read at offset 0 starts one at once, as in
-// Linux (each LevelDB compaction input is read from its first block: two
-// seeks a table on an HDD otherwise). Its first window is four times the read (at least 64 KiB)
+// tier, docs/benchmarks.md). Its first window is four times the read (at least 64 KiB)
 // and doubles each time the reader goes past it, up to max_window, so the
 // bytes read ahead and never used stay about what the stream itself read (a
 // short range scan wastes little, a compaction soon reads max_window at a
@@ -119,7 +117,7 @@ class Readahead {
 
   bool ServeFromBufferLocked(uint64_t offset, size_t n, char* scratch, size_t* got);
   Stream* ContinuedStreamLocked(uint64_t offset);
-  Stream* TrackLocked(uint64_t offset, size_t n);  // a read that may start a stream: its slot
+  void TrackLocked(uint64_t offset, size_t n);  // a read that may start a stream
   void ReleaseLocked(Stream* s);
   void ReleaseIfReadToTheEndLocked(Stream* s);
   void DropAllLocked();
