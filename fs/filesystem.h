@@ -234,6 +234,10 @@ struct FsStats {
   uint64_t migrations_aborted = 0;      // file changed during the copy; copy dropped
   uint64_t copies_from_memory = 0;      // copy pieces the slow tier's recent blocks served
   uint64_t copies_from_device = 0;      // copy pieces read from a device
+  // Store reads of the slow tier served by blocks written moments ago
+  // (fs/recent_blocks.h), and their bytes; not in bytes_read or small_reads.
+  uint64_t reads_from_written = 0;
+  uint64_t bytes_from_written = 0;
   uint64_t overwritten_bytes = 0;       // bytes FileWriter::WriteAt wrote over existing ones
   // Flushes of files appending to the slow tier that left their whole blocks
   // in the journaled tail instead of writing them to the device then.

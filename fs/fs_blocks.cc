@@ -22,7 +22,7 @@ Status FsImpl::WriteBlocks(uint32_t device, uint32_t zone, uint64_t at, const ch
   Status s = m->device->Write(at, data, n);
   if (!s.ok()) return s;
   m->dirty = true;
-  if (m->info.tier == Tier::kSlow) recent_.Put(device, at, data, n, m->block_size);
+  if (m->info.tier == Tier::kSlow) recent_.Put(device, at, data, n, m->block_size, /*written=*/true);
   std::vector<uint32_t> crcs;
   BlockChecksums(data, n, m->block_size, &crcs);
   std::lock_guard<std::mutex> l(mu_);
@@ -229,7 +229,7 @@ Status FsImpl::ReadChecked(uint32_t device, uint32_t zone, uint64_t offset, size
   if (const char* view = m->device->ReadView(from, span)) {
     Status s = CheckBlocks(view, want, device, zone, first, from);
     if (!s.ok()) return s;
-    if (m->info.tier == Tier::kSlow) recent_.Put(device, from, view, span, m->block_size);
+    if (m->info.tier == Tier::kSlow) recent_.Put(device, from, view, span, m->block_size, /*written=*/false);
     std::memcpy(dst, view + (offset - from), n);
     return s;
   }
@@ -242,9 +242,17 @@ Status FsImpl::ReadChecked(uint32_t device, uint32_t zone, uint64_t offset, size
   Status s = m->device->Read(from, span, blocks);
   if (s.ok()) s = CheckBlocks(blocks, want, device, zone, first, from);
   if (!s.ok()) return s;
-  if (m->info.tier == Tier::kSlow) recent_.Put(device, from, blocks, span, m->block_size);
+  if (m->info.tier == Tier::kSlow) recent_.Put(device, from, blocks, span, m->block_size, /*written=*/false);
   if (blocks != dst) std::memcpy(dst, blocks + (offset - from), n);
   return Status::OK();
+}
+
+Status FsImpl::ReadForStore(uint32_t device, uint32_t zone, uint64_t offset, size_t n, char* dst,
+                            bool* from_memory) {
+  const Member* m = members_[device].get();
+  *from_memory = m->info.tier == Tier::kSlow && recent_.GetWritten(device, offset, n, m->block_size, dst);
+  if (*from_memory) return Status::OK();
+  return ReadChecked(device, zone, offset, n, dst, options_.verify_reads);
 }
 
 }  // namespace hintfs

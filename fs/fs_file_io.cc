@@ -451,6 +451,7 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
     uint64_t device_offset;
     size_t length;
     char* dst;
+    bool from_memory;  // served by blocks just written (ReadForStore)
   };
   std::vector<Piece> pieces;
   *got = 0;
@@ -466,7 +467,7 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
         uint64_t from = std::max(offset, pos);
         uint64_t to = std::min<uint64_t>(offset + n, end);
         pieces.push_back({e.device, e.zone, e.offset + (from - pos), static_cast<size_t>(to - from),
-                          scratch + (from - offset)});
+                          scratch + (from - offset), false});
       }
       pos = end;
       if (pos >= offset + n) break;
@@ -480,11 +481,9 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
     for (const Piece& p : pieces) members_[p.device]->zones[p.zone].readers++;
   }
   Status result;
-  uint64_t tier_bytes[2] = {0, 0};
-  for (const Piece& p : pieces) tier_bytes[static_cast<int>(members_[p.device]->info.tier)] += p.length;
   if (pieces.size() == 1) {
-    const Piece& p = pieces[0];
-    result = ReadChecked(p.device, p.zone, p.device_offset, p.length, p.dst, options_.verify_reads);
+    Piece& p = pieces[0];
+    result = ReadForStore(p.device, p.zone, p.device_offset, p.length, p.dst, &p.from_memory);
   } else if (!pieces.empty()) {
     // Several places: read them at once (fs/read_fanout.h).
     std::vector<Status> got(pieces.size());
@@ -492,8 +491,8 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
     reads.reserve(pieces.size());
     for (size_t i = 0; i < pieces.size(); i++) {
       reads.push_back([this, &pieces, &got, i] {
-        const Piece& p = pieces[i];
-        got[i] = ReadChecked(p.device, p.zone, p.device_offset, p.length, p.dst, options_.verify_reads);
+        Piece& p = pieces[i];
+        got[i] = ReadForStore(p.device, p.zone, p.device_offset, p.length, p.dst, &p.from_memory);
       });
     }
     read_fanout_.Run(reads);
@@ -505,11 +504,22 @@ Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, s
     std::lock_guard<std::mutex> l(mu_);
     for (const Piece& p : pieces) members_[p.device]->zones[p.zone].readers--;
   }
+  // By tier the bytes are on (what observers are told: a block served from
+  // memory is still on the slow tier), and of those the bytes devices read.
+  uint64_t tier_bytes[2] = {0, 0};
+  uint64_t device_bytes[2] = {0, 0};
+  for (const Piece& p : pieces) {
+    const int tier = static_cast<int>(members_[p.device]->info.tier);
+    tier_bytes[tier] += p.length;
+    if (!p.from_memory) device_bytes[tier] += p.length;
+  }
   {
     std::lock_guard<std::mutex> l(stats_mu_);
-    stats_.bytes_read[0] += tier_bytes[0];
-    stats_.bytes_read[1] += tier_bytes[1];
-    if (!pieces.empty() && n <= FsStats::kSmallReadBytes) stats_.small_reads[tier_bytes[1] > 0 ? 1 : 0]++;
+    stats_.bytes_read[0] += device_bytes[0];
+    stats_.bytes_read[1] += device_bytes[1];
+    if (device_bytes[0] + device_bytes[1] > 0 && n <= FsStats::kSmallReadBytes) {
+      stats_.small_reads[device_bytes[1] > 0 ? 1 : 0]++;
+    }
   }
   if (result.ok() && n > 0 && ino->last_read_end.exchange(offset + n, std::memory_order_relaxed) != offset) {
     ino->reads.fetch_add(1, std::memory_order_relaxed);

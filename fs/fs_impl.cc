@@ -543,6 +543,8 @@ FsStats FsImpl::Stats() {
   st.repairs = repairs_;
   RecentBlocksStats recent = recent_.stats();
   st.copies_from_memory = recent.hits;
+  st.reads_from_written = recent.written_hits;
+  st.bytes_from_written = recent.written_bytes;
   st.copies_from_device = recent.misses;
   ReadaheadStats ra = readahead_.stats();
   st.readahead_reads_served = ra.reads_served;

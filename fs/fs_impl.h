@@ -98,6 +98,10 @@ class FsImpl : public Filesystem {
   // checksum of every block it touches; a mismatch is an IOError naming the
   // block. Zones written before checksums existed are read unchecked.
   Status ReadChecked(uint32_t device, uint32_t zone, uint64_t offset, size_t n, char* dst, bool check = true);
+  // A read of a file's bytes for the store: from the slow tier's blocks
+  // written moments ago when it has them (recent_blocks.h; *from_memory
+  // says so), else ReadChecked.
+  Status ReadForStore(uint32_t device, uint32_t zone, uint64_t offset, size_t n, char* dst, bool* from_memory);
   // IOError naming the first of blocks (block first of zone, at device
   // offset from) whose CRC32C is not the one wanted.
   Status CheckBlocks(const char* blocks, const std::vector<uint32_t>& want, uint32_t device, uint32_t zone,

@@ -21,7 +21,8 @@ void RecentBlocks::DropLocked(Slot* slot) {
   slot->held = false;
 }
 
-void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_t n, uint32_t block_size) {
+void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_t n, uint32_t block_size,
+                       bool written) {
   if (slots_.empty() || capacity_ < block_size || block_size == 0) return;
   std::lock_guard<std::mutex> l(mu_);
   if (device >= block_sizes_.size()) block_sizes_.resize(device + 1, 0);
@@ -35,10 +36,14 @@ void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_
     Slot& slot = SlotOf(device, offset + done, block_size);
     // Held: a zoned block does not change until its zone is reset (which
     // forgets it).
-    if (slot.held && slot.device == device && slot.offset == offset + done) continue;
+    if (slot.held && slot.device == device && slot.offset == offset + done) {
+      slot.written = slot.written || written;
+      continue;
+    }
     DropLocked(&slot);
     if (stats_.held_bytes + block_size > capacity_) continue;  // blocks larger than a slot
     slot.held = true;
+    slot.written = written;
     slot.device = device;
     slot.offset = offset + done;
     slot.bytes.assign(data + done, block_size);  // the slot's buffer, reused once warm
@@ -47,20 +52,34 @@ void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_
 }
 
 bool RecentBlocks::Get(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, char* dst) {
-  if (block_size == 0 || n == 0) return false;
-  const uint64_t first = offset / block_size * block_size;
   std::lock_guard<std::mutex> l(mu_);
+  const bool hit = CopyOutLocked(device, offset, n, block_size, /*written_only=*/false, dst);
+  (hit ? stats_.hits : stats_.misses)++;
+  return hit;
+}
+
+bool RecentBlocks::GetWritten(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, char* dst) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (!CopyOutLocked(device, offset, n, block_size, /*written_only=*/true, dst)) return false;
+  stats_.written_hits++;
+  stats_.written_bytes += n;
+  return true;
+}
+
+bool RecentBlocks::CopyOutLocked(uint32_t device, uint64_t offset, size_t n, uint32_t block_size,
+                                 bool written_only, char* dst) {
+  if (block_size == 0 || n == 0 || slots_.empty()) return false;
+  const uint64_t first = offset / block_size * block_size;
   // Every block first, so that a miss leaves dst untouched.
   thread_local std::vector<const std::string*> blocks;
   blocks.clear();
   for (uint64_t at = first; at < offset + n; at += block_size) {
-    const Slot* slot = slots_.empty() ? nullptr : &SlotOf(device, at, block_size);
-    if (slot == nullptr || !slot->held || slot->device != device || slot->offset != at ||
-        slot->bytes.size() != block_size) {
-      stats_.misses++;
+    const Slot& slot = SlotOf(device, at, block_size);
+    if (!slot.held || slot.device != device || slot.offset != at || slot.bytes.size() != block_size ||
+        (written_only && !slot.written)) {
       return false;
     }
-    blocks.push_back(&slot->bytes);
+    blocks.push_back(&slot.bytes);
   }
   size_t done = 0;
   for (size_t i = 0; i < blocks.size(); i++) {
@@ -70,7 +89,6 @@ bool RecentBlocks::Get(uint32_t device, uint64_t offset, size_t n, uint32_t bloc
     std::memcpy(dst + done, blocks[i]->data() + from, take);
     done += take;
   }
-  stats_.hits++;
   return true;
 }
 

@@ -16,6 +16,14 @@
 // what the device holds: written blocks as written (padding included), read
 // blocks only after their checksums were verified.
 //
+// Blocks written (not those only read) also serve the store's own reads of
+// them (GetWritten): what a kernel filesystem's page cache gives a store
+// that reads a file back just after writing it. LevelDB opens every table
+// it writes at once (its footer, index and filter read back); on the HDD
+// each of those reads was a seek, a third of its time in a load
+// (docs/benchmarks.md). Blocks only read never serve the store: its reads
+// are its own cache's business, sized by the experiment.
+//
 // Bounded by capacity bytes: a slot per block of the smallest block size it
 // is made for, each block in the one slot its device and offset name (consecutive blocks in consecutive slots),
 // a new block replacing what its slot held. Every read of the slow tier
@@ -35,6 +43,8 @@ namespace hintfs {
 struct RecentBlocksStats {
   uint64_t hits = 0;      // copies served from memory
   uint64_t misses = 0;    // copies that read the device
+  uint64_t written_hits = 0;   // store reads served from blocks written (GetWritten)
+  uint64_t written_bytes = 0;  // the bytes they returned
   uint64_t held_bytes = 0;
 };
 
@@ -47,11 +57,13 @@ class RecentBlocks {
   explicit RecentBlocks(uint64_t capacity_bytes, uint32_t slot_bytes = 4096);
 
   // Keeps n bytes at device offset, which are whole blocks of block_size
-  // (offset and n multiples of it).
-  void Put(uint32_t device, uint64_t offset, const char* data, size_t n, uint32_t block_size);
+  // (offset and n multiples of it), written there (written) or read.
+  void Put(uint32_t device, uint64_t offset, const char* data, size_t n, uint32_t block_size, bool written);
   // Copies the n bytes at device offset (any range) into dst if every block
   // covering them is held; false (dst untouched) otherwise.
   bool Get(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, char* dst);
+  // As Get, for the store's reads: only blocks Put as written serve them.
+  bool GetWritten(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, char* dst);
   // Drops the blocks in [from, to) of device: a zone reset.
   void Forget(uint32_t device, uint64_t from, uint64_t to);
 
@@ -60,6 +72,7 @@ class RecentBlocks {
  private:
   struct Slot {
     bool held = false;
+    bool written = false;  // Put as written, not only read
     uint32_t device = 0;
     uint64_t offset = 0;
     std::string bytes;
@@ -68,6 +81,9 @@ class RecentBlocks {
   void DropLocked(Slot* slot);
   // Walks every slot, dropping device's blocks in [from, to).
   void DropSlotsLocked(uint32_t device, uint64_t from, uint64_t to);
+  // Copies the n bytes at device offset into dst if every block covering
+  // them is held (and, with written_only, was Put as written).
+  bool CopyOutLocked(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, bool written_only, char* dst);
 
   const uint64_t capacity_;
   mutable std::mutex mu_;

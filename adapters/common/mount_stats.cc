@@ -58,6 +58,7 @@ nlohmann::json MountStatsJson(Filesystem* fs, const nlohmann::json& extra) {
   j["small_reads"] = {{"fast", st.small_reads[0]}, {"slow", st.small_reads[1]}};
   j["migrated_bytes"] = {{"to_fast", st.migrated_bytes[0]}, {"to_slow", st.migrated_bytes[1]}};
   j["copies"] = {{"from_memory", st.copies_from_memory}, {"from_device", st.copies_from_device}};
+  j["reads_from_written"] = {{"reads", st.reads_from_written}, {"bytes", st.bytes_from_written}};
   j["readahead"] = {{"reads_served", st.readahead_reads_served},
                     {"fetches", st.readahead_fetches},
                     {"bytes", st.readahead_bytes}};
