@@ -114,6 +114,10 @@ struct MountOptions {
   // it, a table's hot blocks retained just after it was written) does not
   // read the slow device again (fs/recent_blocks.h). 0: none.
   uint64_t recent_blocks_bytes = 64 << 20;
+  // Of those, the blocks among the last this many bytes written to the slow
+  // tier also serve the store's reads (a table read back just after it was
+  // written: fs/recent_blocks.h). 0: none.
+  uint64_t reread_window_bytes = 4 << 20;
   // Readahead for readers that walk a file in small pieces (fs/readahead.h):
   // the largest window a sequential stream reads at once (0: none), and the
   // memory all handles' buffers may hold together.

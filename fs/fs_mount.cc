@@ -127,7 +127,7 @@ FsImpl::FsImpl(const MountOptions& options, Superblock sb,
     : options_(options),
       sb_(std::move(sb)),
       members_(std::move(members)),
-      recent_(options.recent_blocks_bytes, SmallestBlock(members_)),
+      recent_(options.recent_blocks_bytes, SmallestBlock(members_), options.reread_window_bytes),
       readahead_(options.readahead_memory_bytes, options.readahead_bytes) {}
 
 FsImpl::~FsImpl() {

@@ -6,8 +6,10 @@
 
 namespace hintfs {
 
-RecentBlocks::RecentBlocks(uint64_t capacity_bytes, uint32_t slot_bytes)
-    : capacity_(capacity_bytes), slots_(static_cast<size_t>(capacity_bytes / std::max<uint32_t>(slot_bytes, 1))) {}
+RecentBlocks::RecentBlocks(uint64_t capacity_bytes, uint32_t slot_bytes, uint64_t reread_window_bytes)
+    : capacity_(capacity_bytes),
+      reread_window_(reread_window_bytes),
+      slots_(static_cast<size_t>(capacity_bytes / std::max<uint32_t>(slot_bytes, 1))) {}
 
 RecentBlocks::Slot& RecentBlocks::SlotOf(uint32_t device, uint64_t offset, uint32_t block_size) {
   // Consecutive blocks of a device in consecutive slots; devices apart.
@@ -32,18 +34,23 @@ void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_
     if (block_sizes_[device] != 0) DropSlotsLocked(device, 0, UINT64_MAX);
     block_sizes_[device] = block_size;
   }
+  if (written) written_clock_ += n;
   for (size_t done = 0; done + block_size <= n; done += block_size) {
     Slot& slot = SlotOf(device, offset + done, block_size);
     // Held: a zoned block does not change until its zone is reset (which
     // forgets it).
     if (slot.held && slot.device == device && slot.offset == offset + done) {
-      slot.written = slot.written || written;
+      if (written) {
+        slot.written = true;
+        slot.written_at = written_clock_;
+      }
       continue;
     }
     DropLocked(&slot);
     if (stats_.held_bytes + block_size > capacity_) continue;  // blocks larger than a slot
     slot.held = true;
     slot.written = written;
+    slot.written_at = written_clock_;
     slot.device = device;
     slot.offset = offset + done;
     slot.bytes.assign(data + done, block_size);  // the slot's buffer, reused once warm
@@ -76,7 +83,7 @@ bool RecentBlocks::CopyOutLocked(uint32_t device, uint64_t offset, size_t n, uin
   for (uint64_t at = first; at < offset + n; at += block_size) {
     const Slot& slot = SlotOf(device, at, block_size);
     if (!slot.held || slot.device != device || slot.offset != at || slot.bytes.size() != block_size ||
-        (written_only && !slot.written)) {
+        (written_only && (!slot.written || written_clock_ - slot.written_at >= reread_window_))) {
       return false;
     }
     blocks.push_back(&slot.bytes);

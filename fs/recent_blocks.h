@@ -16,13 +16,16 @@
 // what the device holds: written blocks as written (padding included), read
 // blocks only after their checksums were verified.
 //
-// Blocks written (not those only read) also serve the store's own reads of
-// them (GetWritten): what a kernel filesystem's page cache gives a store
-// that reads a file back just after writing it. LevelDB opens every table
-// it writes at once (its footer, index and filter read back); on the HDD
-// each of those reads was a seek, a third of its time in a load
-// (docs/benchmarks.md). Blocks only read never serve the store: its reads
-// are its own cache's business, sized by the experiment.
+// Blocks written moments ago (among the last reread_window bytes written,
+// not blocks only read) also serve the store's own reads of them
+// (GetWritten): a store that reads a file back just after writing it finds
+// it in memory, as a kernel filesystem's write-back cache would hold it.
+// LevelDB opens every table it writes at once (its footer, index and filter
+// read back); on the HDD each of those reads was a seek, a third of its
+// time in a load (docs/benchmarks.md). The window is small on purpose:
+// beyond it the store's reads are its own cache's business, sized by the
+// experiment, and a store that fits in the memo would otherwise never read
+// its devices.
 //
 // Bounded by capacity bytes: a slot per block of the smallest block size it
 // is made for, each block in the one slot its device and offset name (consecutive blocks in consecutive slots),
@@ -54,7 +57,9 @@ class RecentBlocks {
   // smallest block size Put will be given: with fewer, larger slots, devices
   // of small blocks would have a block per slot and use a fraction of the
   // capacity (512-byte blocks an eighth of it in 4 KiB slots).
-  explicit RecentBlocks(uint64_t capacity_bytes, uint32_t slot_bytes = 4096);
+  // reread_window_bytes: how recently (in bytes written since) a block must
+  // have been written for GetWritten to serve it; 0 never serves.
+  explicit RecentBlocks(uint64_t capacity_bytes, uint32_t slot_bytes = 4096, uint64_t reread_window_bytes = 0);
 
   // Keeps n bytes at device offset, which are whole blocks of block_size
   // (offset and n multiples of it), written there (written) or read.
@@ -62,7 +67,8 @@ class RecentBlocks {
   // Copies the n bytes at device offset (any range) into dst if every block
   // covering them is held; false (dst untouched) otherwise.
   bool Get(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, char* dst);
-  // As Get, for the store's reads: only blocks Put as written serve them.
+  // As Get, for the store's reads: only blocks Put as written, among the
+  // last reread_window_bytes written, serve them.
   bool GetWritten(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, char* dst);
   // Drops the blocks in [from, to) of device: a zone reset.
   void Forget(uint32_t device, uint64_t from, uint64_t to);
@@ -72,7 +78,8 @@ class RecentBlocks {
  private:
   struct Slot {
     bool held = false;
-    bool written = false;  // Put as written, not only read
+    bool written = false;     // Put as written, not only read
+    uint64_t written_at = 0;  // written_clock_ after it was written
     uint32_t device = 0;
     uint64_t offset = 0;
     std::string bytes;
@@ -86,6 +93,8 @@ class RecentBlocks {
   bool CopyOutLocked(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, bool written_only, char* dst);
 
   const uint64_t capacity_;
+  const uint64_t reread_window_;
+  uint64_t written_clock_ = 0;  // bytes Put as written, ever
   mutable std::mutex mu_;
   std::vector<Slot> slots_;
   // By device: the block size Put was last given (0: none), which places

@@ -130,11 +130,11 @@ TEST(RecentBlocksTest, AResetZoneIsForgotten) {
   EXPECT_EQ(recent.stats().held_bytes, 2u * kBlock + 512);
 }
 
-// The store's reads are served only from blocks written, never from blocks
-// only read (those are the store's own cache's business); a block written
-// and then read again stays one the store may read.
-TEST(RecentBlocksTest, StoreReadsAreServedOnlyFromWrittenBlocks) {
-  RecentBlocks recent(1 << 20);
+// The store's reads are served only from blocks written within the window,
+// never from blocks only read (those are the store's own cache's business);
+// a block written and then read again stays one the store may read.
+TEST(RecentBlocksTest, StoreReadsAreServedOnlyFromBlocksJustWritten) {
+  RecentBlocks recent(1 << 20, kBlock, /*reread_window_bytes=*/4 * kBlock);
   std::string read = Pattern(2 * kBlock, 'r');
   std::string written = Pattern(2 * kBlock, 'w');
   recent.Put(0, 0, read.data(), read.size(), kBlock, /*written=*/false);
@@ -152,8 +152,19 @@ TEST(RecentBlocksTest, StoreReadsAreServedOnlyFromWrittenBlocks) {
   EXPECT_EQ(st.written_hits, 2u);
   EXPECT_EQ(st.written_bytes, 5000u + kBlock);
   EXPECT_EQ(st.hits, 1u) << "store reads are not counted as copies";
-  recent.Forget(0, 0, 4 * kBlock);
-  EXPECT_FALSE(recent.GetWritten(0, 2 * kBlock, kBlock, kBlock, &got[0])) << "its zone was reset";
+
+  // Four blocks written since: out of the window, though still held.
+  std::string later = Pattern(4 * kBlock, 'l');
+  recent.Put(1, 0, later.data(), later.size(), kBlock, /*written=*/true);
+  EXPECT_FALSE(recent.GetWritten(0, 2 * kBlock, kBlock, kBlock, &got[0])) << "written too long ago";
+  EXPECT_TRUE(recent.Get(0, 2 * kBlock, kBlock, kBlock, &got[0])) << "copies may take it";
+  EXPECT_TRUE(recent.GetWritten(1, 3 * kBlock, kBlock, kBlock, &got[0]));
+  recent.Forget(1, 0, 4 * kBlock);
+  EXPECT_FALSE(recent.GetWritten(1, 3 * kBlock, kBlock, kBlock, &got[0])) << "its zone was reset";
+
+  RecentBlocks no_window(1 << 20);
+  no_window.Put(0, 0, written.data(), written.size(), kBlock, /*written=*/true);
+  EXPECT_FALSE(no_window.GetWritten(0, 0, kBlock, kBlock, &got[0]));
 }
 
 }  // namespace
