@@ -98,6 +98,7 @@ void Readahead::TrackLocked(uint64_t offset, size_t n) {
   victim->next = offset + n;
   victim->window = 0;
   victim->reads = 1;
+  victim->from_start = offset == 0;
   victim->last_use = ++tick_;
 }
 
@@ -133,7 +134,7 @@ Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, co
 Status Readahead::ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
                              const Fetch& fetch, const Version& version, std::unique_lock<std::mutex>* l) {
   const size_t max_window = pool_->max_window();
-  size_t window = s->window == 0 ? std::max(4 * n, kMinWindow) : 2 * s->window;
+  size_t window = s->window != 0 ? 2 * s->window : s->from_start ? max_window : std::max(4 * n, kMinWindow);
   window = std::min(std::max(window, n), max_window);
   ReleaseLocked(s);
   s->last_use = ++tick_;

@@ -15,11 +15,15 @@
 // row are common among point reads: eight threads reading the hot blocks of
 // one table through one handle turned thousands of a hotspot workload's
 // 1 KiB reads into windows of 64 KiB, most of them cold bytes on the slow
-// tier, docs/benchmarks.md). Its first window is four times the read (at least 64 KiB)
-// and doubles each time the reader goes past it, up to max_window, so the
-// bytes read ahead and never used stay about what the stream itself read (a
-// short range scan wastes little, a compaction soon reads max_window at a
-// time). Up to four streams per handle (a compaction and a scan of the same
+// tier, docs/benchmarks.md). A stream that began at the file's start reads
+// max_window at once: a reader walking a file from its first byte is almost
+// always reading it whole (a compaction's input; Linux too takes a read at
+// offset 0 for the start of a sequential one), and on the HDD each window
+// of the ramp below cost a seek, half the HDD's time in a LevelDB load
+// (docs/benchmarks.md). Any other stream's first window is four times the
+// read (at least 64 KiB) and doubles each time the reader goes past it, up
+// to max_window, so the bytes read ahead and never used stay about what the
+// stream itself read (a short range scan wastes little). Up to four streams per handle (a compaction and a scan of the same
 // table, through one shared LevelDB handle). Reads of max_window or more, and
 // reads that continue no stream, go straight to the file.
 //
@@ -108,6 +112,7 @@ class Readahead {
     uint64_t next = UINT64_MAX;  // where the stream's next read begins
     size_t window = 0;           // the last window read; 0: none yet
     uint32_t reads = 0;          // reads in a row so far, until the first window
+    bool from_start = false;     // its first read began at offset 0
     uint64_t buffer_offset = 0;
     std::string buffer;          // bytes from buffer_offset (short at the end of the file)
     size_t reserved = 0;         // pool bytes this buffer holds
