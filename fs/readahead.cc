@@ -47,7 +47,23 @@ void Readahead::ReleaseLocked(Stream* s) {
 void Readahead::ReleaseIfReadToTheEndLocked(Stream* s) {
   // A window that came back short ends at the end of the file: once read
   // to there, nothing more will come of it.
-  if (s->buffer.size() < s->window && s->next == s->buffer_offset + s->buffer.size()) ReleaseLocked(s);
+  if (s->ends_file && s->next == s->buffer_offset + s->buffer.size()) ReleaseLocked(s);
+}
+
+void Readahead::ShrinkIfMostlyReadLocked(Stream* s) {
+  // A reader that stops short of the file's end (a compaction reads a
+  // table's data blocks, not the index and filter after them) would keep a
+  // whole window until its handle closes; a compaction's inputs together
+  // then spent the pool. Copying what is left once, when it is under an
+  // eighth of the buffer, costs at most an eighth of a window's bytes.
+  if (s->buffer.size() < kShrinkFrom || s->next < s->buffer_offset) return;
+  const uint64_t left = s->buffer_offset + s->buffer.size() - s->next;
+  if (left * 8 >= s->buffer.size()) return;
+  std::string rest = s->buffer.substr(static_cast<size_t>(s->next - s->buffer_offset));
+  s->buffer.swap(rest);
+  pool_->Give(s->reserved - left);
+  s->reserved = static_cast<size_t>(left);
+  s->buffer_offset = s->next;
 }
 
 void Readahead::DropAllLocked() {
@@ -66,9 +82,11 @@ bool Readahead::ServeFromBufferLocked(uint64_t offset, size_t n, char* scratch, 
     if (offset < s.buffer_offset || offset + n > end) continue;
     std::memcpy(scratch, s.buffer.data() + (offset - s.buffer_offset), n);
     *got = n;
+    const bool continued = offset == s.next;  // not a point read that fell inside
     s.next = offset + n;
     s.last_use = ++tick_;
     ReleaseIfReadToTheEndLocked(&s);
+    if (continued) ShrinkIfMostlyReadLocked(&s);
     pool_->CountServed();
     return true;
   }
@@ -169,6 +187,7 @@ Status Readahead::ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch
   s->buffer_offset = offset;
   s->reserved = window;
   s->window = window;
+  s->ends_file = fetched < window;
   s->next = offset + *got;
   ReleaseIfReadToTheEndLocked(s);
   return Status::OK();

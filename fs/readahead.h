@@ -32,7 +32,9 @@
 // when read. Their memory comes from a ReadaheadPool shared by the handles of
 // a filesystem; a stream that finds the pool spent reads without readahead,
 // and a buffer is released when its stream is replaced, when its reader
-// reaches the end of the file through it, and when the handle closes.
+// reaches the end of the file through it, and when the handle closes; one
+// of 256 KiB or more read past seven eighths of keeps only its unread
+// bytes (a reader stopping short of the end would hold it until then).
 //
 // Thread safe: LevelDB reads one table handle from many threads at once.
 // The device reads happen outside the lock.
@@ -107,12 +109,15 @@ class Readahead {
   static constexpr size_t kMinWindow = 64 << 10;
   // Reads in a row before the first window: the third read of a run.
   static constexpr uint32_t kReadsBeforeWindow = 3;
+  // Buffers this large or larger give back what their reader has passed.
+  static constexpr size_t kShrinkFrom = 256 << 10;
 
   struct Stream {
     uint64_t next = UINT64_MAX;  // where the stream's next read begins
     size_t window = 0;           // the last window read; 0: none yet
     uint32_t reads = 0;          // reads in a row so far, until the first window
     bool from_start = false;     // its first read began at offset 0
+    bool ends_file = false;      // its window came back short: the buffer ends the file
     uint64_t buffer_offset = 0;
     std::string buffer;          // bytes from buffer_offset (short at the end of the file)
     size_t reserved = 0;         // pool bytes this buffer holds
@@ -125,6 +130,8 @@ class Readahead {
   void TrackLocked(uint64_t offset, size_t n);  // a read that may start a stream
   void ReleaseLocked(Stream* s);
   void ReleaseIfReadToTheEndLocked(Stream* s);
+  // Keeps only the unread bytes of a buffer read past seven eighths of.
+  void ShrinkIfMostlyReadLocked(Stream* s);
   void DropAllLocked();
   Status ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
                     const Fetch& fetch, const Version& version, std::unique_lock<std::mutex>* lock);

@@ -174,6 +174,26 @@ TEST(ReadaheadTest, BurstsOfPointReadsLeaveAStreamReadingAhead) {
   EXPECT_LT(file.fetches(), 1008u + 10u);
 }
 
+// A reader that stops short of the end (a compaction reads a table's data
+// blocks, not its index after them) keeps only the unread bytes.
+TEST(ReadaheadTest, AReaderStoppingShortOfTheEndKeepsLittle) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(kMaxWindow + (40 << 10));
+  Readahead ra(&pool);
+  for (uint64_t off = 0; off < kMaxWindow; off += 4096) {
+    ASSERT_EQ(ReadAt(&ra, &file, off, 4096), file.Slice(off, 4096)) << off;
+  }
+  ASSERT_EQ(file.fetches(), 3u) << "two reads alone, then one window";
+  EXPECT_LT(pool.used(), kMaxWindow / 8) << "the window began at 8 KiB: only its last eighth may be kept";
+  EXPECT_GE(pool.used(), 8u << 10) << "its 8 KiB unread are";
+  // What is left still serves its reads, and the stream goes on.
+  EXPECT_EQ(ReadAt(&ra, &file, kMaxWindow, 8192), file.Slice(kMaxWindow, 8192));
+  EXPECT_EQ(file.fetches(), 3u);
+  EXPECT_EQ(ReadAt(&ra, &file, kMaxWindow + 8192, 4096), file.Slice(kMaxWindow + 8192, 4096));
+  EXPECT_EQ(ReadAt(&ra, &file, kMaxWindow + 12288, 4096), file.Slice(kMaxWindow + 12288, 4096));
+  EXPECT_EQ(file.fetches(), 4u) << "a new window";
+}
+
 TEST(ReadaheadTest, ReadsAtTheEndAndPastItAreShort) {
   ReadaheadPool pool(64 << 20, kMaxWindow);
   FakeFile file(100000);
