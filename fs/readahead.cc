@@ -152,7 +152,12 @@ Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, co
 Status Readahead::ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
                              const Fetch& fetch, const Version& version, std::unique_lock<std::mutex>* l) {
   const size_t max_window = pool_->max_window();
-  size_t window = s->window != 0 ? 2 * s->window : s->from_start ? max_window : std::max(4 * n, kMinWindow);
+  size_t window;
+  if (s->window == 0) {
+    window = s->from_start ? max_window / 8 : std::max(4 * n, kMinWindow);
+  } else {
+    window = (s->from_start ? 8 : 2) * s->window;
+  }
   window = std::min(std::max(window, n), max_window);
   ReleaseLocked(s);
   s->last_use = ++tick_;

@@ -68,21 +68,27 @@ std::string ReadAt(Readahead* ra, FakeFile* f, uint64_t offset, size_t n, Status
   return buf;
 }
 
-TEST(ReadaheadTest, ASequentialWalkCostsAFewGrowingWindows) {
+// Reads file in 4 KiB pieces from offset from to its end through one
+// handle, checking every piece, and closes the handle.
+void WalkToTheEnd(ReadaheadPool* pool, FakeFile* file, uint64_t from, uint64_t size) {
+  Readahead ra(pool);
+  for (uint64_t off = from; off < size; off += 4096) {
+    ASSERT_EQ(ReadAt(&ra, file, off, 4096), file->Slice(off, 4096)) << off;
+  }
+}
+
+TEST(ReadaheadTest, ASequentialWalkFromTheStartReadsWholeWindows) {
   ReadaheadPool pool(64 << 20, kMaxWindow);
   FakeFile file(8 << 20);
-  {
-    Readahead ra(&pool);
-    for (uint64_t off = 0; off < (8u << 20); off += 4096) {
-      ASSERT_EQ(ReadAt(&ra, &file, off, 4096), file.Slice(off, 4096)) << off;
-    }
-  }
-  // 2,048 reads from the file's start: the first two alone, then windows of
-  // max_window (the file walked whole, as a compaction does).
-  ASSERT_EQ(file.fetches(), 2u + 8u);
+  WalkToTheEnd(&pool, &file, 0, 8 << 20);
+  // 2,048 reads from the file's start: the first two alone, then a window
+  // of an eighth of max_window, then windows of max_window (the file walked
+  // whole, as a compaction does).
+  ASSERT_EQ(file.fetches(), 2u + 1u + 8u);
   EXPECT_EQ(file.fetch_sizes()[0], 4096u);
   EXPECT_EQ(file.fetch_sizes()[1], 4096u);
-  for (size_t i = 2; i < file.fetches(); i++) EXPECT_EQ(file.fetch_sizes()[i], kMaxWindow) << i;
+  EXPECT_EQ(file.fetch_sizes()[2], kMaxWindow / 8);
+  for (size_t i = 3; i < file.fetches(); i++) EXPECT_EQ(file.fetch_sizes()[i], kMaxWindow) << i;
   EXPECT_EQ(pool.used(), 0u) << "the handle gave its buffers back";
   EXPECT_GT(pool.stats().reads_served, 2000u);
 }
@@ -90,12 +96,7 @@ TEST(ReadaheadTest, ASequentialWalkCostsAFewGrowingWindows) {
 TEST(ReadaheadTest, AStreamFromTheMiddleGrowsItsWindows) {
   ReadaheadPool pool(64 << 20, kMaxWindow);
   FakeFile file(8 << 20);
-  {
-    Readahead ra(&pool);
-    for (uint64_t off = 4096; off < (8u << 20); off += 4096) {
-      ASSERT_EQ(ReadAt(&ra, &file, off, 4096), file.Slice(off, 4096)) << off;
-    }
-  }
+  WalkToTheEnd(&pool, &file, 4096, 8 << 20);
   // A range scan from a seek: the first two alone, then windows of 64 KiB
   // doubling to 1 MiB, so a short scan reads little ahead.
   EXPECT_LT(file.fetches(), 16u);
@@ -178,20 +179,26 @@ TEST(ReadaheadTest, BurstsOfPointReadsLeaveAStreamReadingAhead) {
 // blocks, not its index after them) keeps only the unread bytes.
 TEST(ReadaheadTest, AReaderStoppingShortOfTheEndKeepsLittle) {
   ReadaheadPool pool(64 << 20, kMaxWindow);
-  FakeFile file(kMaxWindow + (40 << 10));
+  FakeFile file(4 << 20);
   Readahead ra(&pool);
-  for (uint64_t off = 0; off < kMaxWindow; off += 4096) {
+  // Windows from 8 KiB: an eighth of max_window, then max_window twice, the
+  // last ending at 2 MiB + 136 KiB.
+  const uint64_t window_end = (2 << 20) + 8192 + kMaxWindow / 8;
+  const uint64_t stop = (2 << 20) + (64 << 10);
+  for (uint64_t off = 0; off < stop; off += 4096) {
     ASSERT_EQ(ReadAt(&ra, &file, off, 4096), file.Slice(off, 4096)) << off;
   }
-  ASSERT_EQ(file.fetches(), 3u) << "two reads alone, then one window";
-  EXPECT_LT(pool.used(), kMaxWindow / 8) << "the window began at 8 KiB: only its last eighth may be kept";
-  EXPECT_GE(pool.used(), 8u << 10) << "its 8 KiB unread are";
+  ASSERT_EQ(file.fetches(), 2u + 3u);
+  EXPECT_LT(pool.used(), kMaxWindow / 8) << "only the last eighth of the window may be kept";
+  EXPECT_GE(pool.used(), window_end - stop) << "its unread bytes are";
   // What is left still serves its reads, and the stream goes on.
-  EXPECT_EQ(ReadAt(&ra, &file, kMaxWindow, 8192), file.Slice(kMaxWindow, 8192));
-  EXPECT_EQ(file.fetches(), 3u);
-  EXPECT_EQ(ReadAt(&ra, &file, kMaxWindow + 8192, 4096), file.Slice(kMaxWindow + 8192, 4096));
-  EXPECT_EQ(ReadAt(&ra, &file, kMaxWindow + 12288, 4096), file.Slice(kMaxWindow + 12288, 4096));
-  EXPECT_EQ(file.fetches(), 4u) << "a new window";
+  for (uint64_t off = stop; off < window_end; off += 4096) {
+    ASSERT_EQ(ReadAt(&ra, &file, off, 4096), file.Slice(off, 4096)) << off;
+  }
+  EXPECT_EQ(file.fetches(), 2u + 3u);
+  EXPECT_EQ(ReadAt(&ra, &file, window_end, 4096), file.Slice(window_end, 4096));
+  EXPECT_EQ(file.fetches(), 2u + 4u) << "a new window";
+  EXPECT_EQ(file.fetch_sizes().back(), kMaxWindow);
 }
 
 TEST(ReadaheadTest, ReadsAtTheEndAndPastItAreShort) {
