@@ -19,7 +19,7 @@
 // an eighth of max_window, then max_window: a reader walking a file from its
 // first byte is most often reading it whole (a compaction's input; Linux too
 // takes a read at offset 0 for the start of a sequential one), and on the
-// HDD each window of the ramp below cost a seek: a quarter to a third of the
+// HDD each window of the ramp below cost a seek: 27-37% of the
 // HDD's time in a LevelDB load. Not max_window at once, since a range scan
 // that crosses into the next table also reads it from its start and waited
 // behind 2 MiB reads (YCSB E ran 23-29% slower; docs/benchmarks.md). Any other stream's
