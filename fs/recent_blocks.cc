@@ -40,17 +40,13 @@ void RecentBlocks::Put(uint32_t device, uint64_t offset, const char* data, size_
     // Held: a zoned block does not change until its zone is reset (which
     // forgets it).
     if (slot.held && slot.device == device && slot.offset == offset + done) {
-      if (written) {
-        slot.written = true;
-        slot.written_at = written_clock_;
-      }
+      if (written) slot.written_at = written_clock_;
       continue;
     }
     DropLocked(&slot);
     if (stats_.held_bytes + block_size > capacity_) continue;  // blocks larger than a slot
     slot.held = true;
-    slot.written = written;
-    slot.written_at = written_clock_;
+    slot.written_at = written ? written_clock_ : 0;
     slot.device = device;
     slot.offset = offset + done;
     slot.bytes.assign(data + done, block_size);  // the slot's buffer, reused once warm
@@ -66,6 +62,7 @@ bool RecentBlocks::Get(uint32_t device, uint64_t offset, size_t n, uint32_t bloc
 }
 
 bool RecentBlocks::GetWritten(uint32_t device, uint64_t offset, size_t n, uint32_t block_size, char* dst) {
+  if (reread_window_ == 0) return false;  // every store read of the slow tier passes here: no lock for nothing
   std::lock_guard<std::mutex> l(mu_);
   if (!CopyOutLocked(device, offset, n, block_size, /*written_only=*/true, dst)) return false;
   stats_.written_hits++;
@@ -83,7 +80,7 @@ bool RecentBlocks::CopyOutLocked(uint32_t device, uint64_t offset, size_t n, uin
   for (uint64_t at = first; at < offset + n; at += block_size) {
     const Slot& slot = SlotOf(device, at, block_size);
     if (!slot.held || slot.device != device || slot.offset != at || slot.bytes.size() != block_size ||
-        (written_only && (!slot.written || written_clock_ - slot.written_at >= reread_window_))) {
+        (written_only && (slot.written_at == 0 || written_clock_ - slot.written_at >= reread_window_))) {
       return false;
     }
     blocks.push_back(&slot.bytes);

@@ -78,8 +78,7 @@ class RecentBlocks {
  private:
   struct Slot {
     bool held = false;
-    bool written = false;     // Put as written, not only read
-    uint64_t written_at = 0;  // written_clock_ after it was written
+    uint64_t written_at = 0;  // written_clock_ after it was written; 0: only read
     uint32_t device = 0;
     uint64_t offset = 0;
     std::string bytes;
