@@ -19,7 +19,7 @@ step() { echo "== [+${SECONDS}s] $*"; }
 fail() { echo "guest_tests: FAIL: $*"; exit 1; }
 # RocksDB through the plugin on the filesystem whose fast member is $1,
 # verified after reopening, then fsck; its files' tiers in $TMPDIR/ls.txt.
-# 10,000 keys (three rounds of 200-byte values: a dozen flushes, L0 and L1
+# 10,000 keys (three rounds of 200-byte values: 26 flushes, 6
 # compactions, tables on both tiers) rather than 30,000: under TCG each
 # store took 160-500 s with 30,000 keys and the guest passed its timeout on
 # a slower CI machine (December 2026); on the host 10,000 take 0.7 s, 30,000 1.8 s.
