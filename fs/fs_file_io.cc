@@ -131,7 +131,8 @@ class FsFileReader : public FileReader {
         [this] {
           std::lock_guard<std::mutex> l(ino_->mu);
           return ino_->data_version;
-        });
+        },
+        [this](size_t window) { return fs_->SeekOutweighsTransfer(ino_.get(), window); });
   }
   ReadLocation Locate(uint64_t offset, size_t n) const override { return fs_->LocateInode(ino_.get(), offset, n); }
   uint64_t Size() const override {
@@ -442,6 +443,15 @@ ReadLocation FsImpl::LocateInode(Inode* ino, uint64_t offset, size_t n) {
     if (pos >= offset + n) break;
   }
   return loc;
+}
+
+bool FsImpl::SeekOutweighsTransfer(Inode* ino, size_t bytes) {
+  ReadLocation loc = LocateInode(ino, 0, 1);
+  if (!loc.found) return false;
+  const ZonedDevice* device = members_[loc.device]->device.get();
+  const double bandwidth = device->read_mib_per_s() * 1024.0 * 1024.0;
+  if (bandwidth <= 0) return false;
+  return device->random_read_latency_us() > static_cast<double>(bytes) / bandwidth * 1e6;
 }
 
 Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, size_t* got) {

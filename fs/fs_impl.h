@@ -210,6 +210,10 @@ class FsImpl : public Filesystem {
   void CloseHandle(const std::shared_ptr<Inode>& ino);
   Status ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, size_t* got);
   ReadLocation LocateInode(Inode* ino, uint64_t offset, size_t n);
+  // Whether the device holding the file's first byte takes longer to reach
+  // it than to transfer bytes (a disk's seek against a window of readahead;
+  // false where the device's figures are unknown). Takes ino->mu.
+  bool SeekOutweighsTransfer(Inode* ino, size_t bytes);
   void UnlockPath(uint64_t inode);
   const MountOptions& options() const { return options_; }
 

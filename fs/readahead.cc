@@ -18,6 +18,16 @@ bool ReadaheadPool::Take(uint64_t bytes) {
 
 void ReadaheadPool::Give(uint64_t bytes) { used_.fetch_sub(bytes); }
 
+bool ReadaheadPool::TakeUnconfirmed(uint64_t bytes) {
+  uint64_t held = unconfirmed_.load();
+  do {
+    if (held + bytes > limit_ / 4) return false;
+  } while (!unconfirmed_.compare_exchange_weak(held, held + bytes));
+  if (Take(bytes)) return true;
+  Confirm(bytes);
+  return false;
+}
+
 void ReadaheadPool::CountFetch(uint64_t bytes) {
   fetches_.fetch_add(1, std::memory_order_relaxed);
   bytes_fetched_.fetch_add(bytes, std::memory_order_relaxed);
@@ -39,6 +49,8 @@ Readahead::~Readahead() {
 }
 
 void Readahead::ReleaseLocked(Stream* s) {
+  if (s->unconfirmed) pool_->Confirm(s->reserved);
+  s->unconfirmed = false;
   pool_->Give(s->reserved);
   s->reserved = 0;
   std::string().swap(s->buffer);
@@ -83,6 +95,11 @@ bool Readahead::ServeFromBufferLocked(uint64_t offset, size_t n, char* scratch, 
     std::memcpy(scratch, s.buffer.data() + (offset - s.buffer_offset), n);
     *got = n;
     const bool continued = offset == s.next;  // not a point read that fell inside
+    if (s.unconfirmed) {
+      if (!continued) continue;  // a re-read of a first block goes to the file
+      pool_->Confirm(s.reserved);
+      s.unconfirmed = false;
+    }
     s.next = offset + n;
     s.last_use = ++tick_;
     ReleaseIfReadToTheEndLocked(&s);
@@ -100,28 +117,31 @@ Readahead::Stream* Readahead::ContinuedStreamLocked(uint64_t offset) {
   return nullptr;
 }
 
-void Readahead::TrackLocked(uint64_t offset, size_t n) {
+Readahead::Stream* Readahead::TrackLocked(uint64_t offset, size_t n) {
   // Point reads (a store's Gets on a table a compaction is reading through
-  // the same handle) replace other reads that started nothing before they
-  // replace a stream that is reading ahead.
+  // the same handle) replace other reads that started nothing, then windows
+  // no read has continued (a Get's of a first block), before they replace a
+  // stream that is reading ahead.
+  auto rank = [](const Stream& s) { return s.buffer.empty() ? 0 : s.unconfirmed ? 1 : 2; };
   Stream* victim = nullptr;
   for (Stream& s : streams_) {
     if (s.fetching) continue;
-    bool better = victim == nullptr || (s.buffer.empty() && !victim->buffer.empty()) ||
-                  (s.buffer.empty() == victim->buffer.empty() && s.last_use < victim->last_use);
+    bool better = victim == nullptr || rank(s) < rank(*victim) ||
+                  (rank(s) == rank(*victim) && s.last_use < victim->last_use);
     if (better) victim = &s;
   }
-  if (victim == nullptr) return;
+  if (victim == nullptr) return nullptr;
   ReleaseLocked(victim);
   victim->next = offset + n;
   victim->window = 0;
   victim->reads = 1;
   victim->from_start = offset == 0;
   victim->last_use = ++tick_;
+  return victim;
 }
 
 Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, const Fetch& fetch,
-                       const Version& version) {
+                       const Version& version, const SeekOutweighs& seek_outweighs) {
   *got = 0;
   const size_t max_window = pool_->max_window();
   if (n == 0 || max_window == 0) return fetch(offset, n, scratch, got);
@@ -142,26 +162,31 @@ Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, co
     return fetch(offset, n, scratch, got);
   }
   if (s == nullptr) {
-    if (n < max_window) TrackLocked(offset, n);
+    Stream* fresh = n < max_window ? TrackLocked(offset, n) : nullptr;
+    if (fresh != nullptr && offset == 0 && seek_outweighs && seek_outweighs(FirstWindow(*fresh, n))) {
+      return ReadWindow(fresh, offset, n, scratch, got, fetch, version, /*unconfirmed=*/true, &l);
+    }
     l.unlock();
     return fetch(offset, n, scratch, got);
   }
-  return ReadWindow(s, offset, n, scratch, got, fetch, version, &l);
+  return ReadWindow(s, offset, n, scratch, got, fetch, version, /*unconfirmed=*/false, &l);
+}
+
+size_t Readahead::FirstWindow(const Stream& s, size_t n) const {
+  const size_t max_window = pool_->max_window();
+  size_t window = s.from_start ? max_window / 8 : std::max(4 * n, kMinWindow);
+  return std::min(std::max(window, n), max_window);
 }
 
 Status Readahead::ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
-                             const Fetch& fetch, const Version& version, std::unique_lock<std::mutex>* l) {
+                             const Fetch& fetch, const Version& version, bool unconfirmed,
+                             std::unique_lock<std::mutex>* l) {
   const size_t max_window = pool_->max_window();
-  size_t window;
-  if (s->window == 0) {
-    window = s->from_start ? max_window / 8 : std::max(4 * n, kMinWindow);
-  } else {
-    window = (s->from_start ? 8 : 2) * s->window;
-  }
-  window = std::min(std::max(window, n), max_window);
+  size_t window = FirstWindow(*s, n);
+  if (s->window != 0) window = std::min(std::max((s->from_start ? 8 : 2) * s->window, n), max_window);
   ReleaseLocked(s);
   s->last_use = ++tick_;
-  if (!pool_->Take(window)) {  // no memory left: this read goes alone
+  if (!(unconfirmed ? pool_->TakeUnconfirmed(window) : pool_->Take(window))) {  // this read goes alone
     s->next = offset + n;
     l->unlock();
     return fetch(offset, n, scratch, got);
@@ -180,6 +205,7 @@ Status Readahead::ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch
     // it, and the read asked for goes alone: a damaged block further on is
     // the error of whoever reads it, not of this read.
     pool_->Give(window);
+    if (unconfirmed) pool_->Confirm(window);
     s->next = UINT64_MAX;
     s->window = 0;
     l->unlock();
@@ -191,6 +217,7 @@ Status Readahead::ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch
   s->buffer = std::move(buffer);
   s->buffer_offset = offset;
   s->reserved = window;
+  s->unconfirmed = unconfirmed;
   s->window = window;
   s->ends_file = fetched < window;
   s->next = offset + *got;

@@ -22,7 +22,17 @@
 // HDD each window of the ramp below cost a seek: 27-37% of the
 // HDD's time in a LevelDB load. Not max_window at once, since a range scan
 // that crosses into the next table also reads it from its start and waited
-// behind 2 MiB reads (YCSB E ran 23-29% slower; docs/benchmarks.md). Any other stream's
+// behind 2 MiB reads (YCSB E ran 23-29% slower; docs/benchmarks.md).
+// Where the file's start lies on a device that takes longer to reach it
+// than to transfer that first window (a disk: 8.7 ms against 1.2 ms), a
+// read at offset 0 reads the window at once instead of at the third read:
+// the compaction's other inputs read in between, so each of the first two
+// reads of an input was a seek of its own, half of a LevelDB load's HDD
+// seeks (docs/benchmarks.md). Such a window serves only the read that
+// continues it until one does (later reads of a table's first block by
+// Gets still reach the file, and block tiering sees them), and windows
+// waiting so hold at most a quarter of the pool (a point read of each
+// table's first block would otherwise leave one with every handle). Any other stream's
 // first window is four times the read (at least 64 KiB) and doubles each
 // time the reader goes past it, up to max_window, so the bytes read ahead
 // and never used stay about what the stream itself read (a short range scan
@@ -73,6 +83,13 @@ class ReadaheadPool {
   void Give(uint64_t bytes);
   uint64_t used() const { return used_.load(); }
 
+  // Take for a window read at a file's first read, before any read has
+  // continued it: false also when such windows hold a quarter of the pool.
+  bool TakeUnconfirmed(uint64_t bytes);
+  // Those bytes' window was continued, released or failed (Give them too
+  // when released).
+  void Confirm(uint64_t bytes) { unconfirmed_.fetch_sub(bytes); }
+
   void CountServed() { served_.fetch_add(1, std::memory_order_relaxed); }
   void CountFetch(uint64_t bytes);
   ReadaheadStats stats() const;
@@ -81,6 +98,7 @@ class ReadaheadPool {
   const uint64_t limit_;
   const size_t max_window_;
   std::atomic<uint64_t> used_{0};
+  std::atomic<uint64_t> unconfirmed_{0};
   std::atomic<uint64_t> served_{0};
   std::atomic<uint64_t> fetches_{0};
   std::atomic<uint64_t> bytes_fetched_{0};
@@ -93,6 +111,10 @@ class Readahead {
   using Fetch = std::function<Status(uint64_t offset, size_t n, char* dst, size_t* got)>;
   // The file's data version now (FileStat-like: changes when written bytes change).
   using Version = std::function<uint64_t()>;
+  // Whether reaching the file's first byte costs the device more than
+  // transferring window bytes (asked only of a read at offset 0 that
+  // continues no stream).
+  using SeekOutweighs = std::function<bool(size_t window)>;
 
   // pool outlives this object.
   explicit Readahead(ReadaheadPool* pool);
@@ -105,7 +127,7 @@ class Readahead {
   // the bytes asked for: a window read that fails (a damaged block past
   // them) leaves no buffer, and the read is fetched alone.
   Status Read(uint64_t offset, size_t n, char* scratch, size_t* got, const Fetch& fetch,
-              const Version& version);
+              const Version& version, const SeekOutweighs& seek_outweighs = nullptr);
 
  private:
   static constexpr int kStreams = 4;
@@ -126,18 +148,23 @@ class Readahead {
     size_t reserved = 0;         // pool bytes this buffer holds
     uint64_t last_use = 0;
     bool fetching = false;       // a window read is under way, outside the lock
+    bool unconfirmed = false;    // its window came at its first read; no read has continued it yet
   };
 
+  // The window of a stream's first window read.
+  size_t FirstWindow(const Stream& s, size_t n) const;
   bool ServeFromBufferLocked(uint64_t offset, size_t n, char* scratch, size_t* got);
   Stream* ContinuedStreamLocked(uint64_t offset);
-  void TrackLocked(uint64_t offset, size_t n);  // a read that may start a stream
+  Stream* TrackLocked(uint64_t offset, size_t n);  // a read that may start a stream: its slot
   void ReleaseLocked(Stream* s);
   void ReleaseIfReadToTheEndLocked(Stream* s);
   // Keeps only the unread bytes of a buffer read past seven eighths of.
   void ShrinkIfMostlyReadLocked(Stream* s);
   void DropAllLocked();
+  // unconfirmed: the stream's first read (TakeUnconfirmed's memory).
   Status ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
-                    const Fetch& fetch, const Version& version, std::unique_lock<std::mutex>* lock);
+                    const Fetch& fetch, const Version& version, bool unconfirmed,
+                    std::unique_lock<std::mutex>* lock);
 
   ReadaheadPool* const pool_;
   std::mutex mu_;

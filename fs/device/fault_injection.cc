@@ -60,6 +60,7 @@ class FaultInjectingDevice : public ZonedDevice {
   std::string uri() const override { return device_->uri(); }
   double random_read_iops() const override { return device_->random_read_iops(); }
   double random_read_latency_us() const override { return device_->random_read_latency_us(); }
+  double read_mib_per_s() const override { return device_->read_mib_per_s(); }
   uint64_t busy_ns() const override { return device_->busy_ns(); }
   uint64_t power_cycles() const override { return device_->power_cycles(); }
   const DeviceGeometry& geometry() const override { return device_->geometry(); }

@@ -122,6 +122,7 @@ class TimedDevice : public ZonedDevice {
     return profile_.read_access_us > 0 ? profile_.parallel_units * 1e6 / profile_.read_access_us * scale_ : 0;
   }
   double random_read_latency_us() const override { return profile_.read_access_us / scale_; }
+  double read_mib_per_s() const override { return profile_.read_mib_per_s * scale_; }
   uint64_t busy_ns() const override {
     std::lock_guard<std::mutex> l(mu_);
     return busy_ns_;

@@ -80,6 +80,8 @@ class ZonedDevice {
   // Microseconds a random 4 KiB read takes at queue depth one, known or
   // modelled (a timing profile's access time); 0 when unknown.
   virtual double random_read_latency_us() const { return 0; }
+  // Sequential read bandwidth in MiB/s, known or modelled; 0 when unknown.
+  virtual double read_mib_per_s() const { return 0; }
   // Nanoseconds the device had at least one request in service since it was
   // opened, as its timing profile models it (iostat's %util over a span is
   // the growth of this over the span's length); 0 when unknown.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <string>
@@ -68,6 +69,17 @@ std::string ReadAt(Readahead* ra, FakeFile* f, uint64_t offset, size_t n, Status
   return buf;
 }
 
+// ReadAt on a file whose first byte lies on a disk: reaching it costs more
+// than transferring any window.
+std::string ReadAtOnDisk(Readahead* ra, FakeFile* f, uint64_t offset, size_t n) {
+  std::string buf(n, '\0');
+  size_t got = 0;
+  Status s = ra->Read(offset, n, &buf[0], &got, f->fetch(), f->version(), [](size_t) { return true; });
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  buf.resize(got);
+  return buf;
+}
+
 // Reads file in 4 KiB pieces from offset from to its end through one
 // handle, checking every piece, and closes the handle.
 void WalkToTheEnd(ReadaheadPool* pool, FakeFile* file, uint64_t from, uint64_t size) {
@@ -91,6 +103,60 @@ TEST(ReadaheadTest, ASequentialWalkFromTheStartReadsWholeWindows) {
   for (size_t i = 3; i < file.fetches(); i++) EXPECT_EQ(file.fetch_sizes()[i], kMaxWindow) << i;
   EXPECT_EQ(pool.used(), 0u) << "the handle gave its buffers back";
   EXPECT_GT(pool.stats().reads_served, 2000u);
+}
+
+// On a disk the window of a walk from the start comes at its first read:
+// a compaction's inputs interleave, and each read that went alone was a seek.
+TEST(ReadaheadTest, OnADiskAWalkFromTheStartReadsAheadAtItsFirstRead) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  FakeFile file(8 << 20);
+  {
+    Readahead ra(&pool);
+    for (uint64_t off = 0; off < (8u << 20); off += 4096) {
+      ASSERT_EQ(ReadAtOnDisk(&ra, &file, off, 4096), file.Slice(off, 4096)) << off;
+    }
+  }
+  // An eighth of max_window at once, then windows of max_window.
+  ASSERT_EQ(file.fetches(), 1u + 8u);
+  EXPECT_EQ(file.fetch_sizes()[0], kMaxWindow / 8);
+  for (size_t i = 1; i < file.fetches(); i++) EXPECT_EQ(file.fetch_sizes()[i], kMaxWindow) << i;
+  EXPECT_EQ(pool.used(), 0u);
+}
+
+// A Get of a table's first block reads the window too, but reads of that
+// block again are no continuation: they reach the file (where block tiering
+// counts them), and the windows no read continued hold at most a quarter
+// of the pool however many handles read their first block.
+TEST(ReadaheadTest, OnADiskRereadsOfAFirstBlockReachTheFile) {
+  ReadaheadPool pool(1 << 20, kMaxWindow);  // a quarter: two windows of kMaxWindow / 8
+  FakeFile file(4 << 20);
+  {
+    Readahead ra(&pool);
+    for (int i = 0; i < 5; i++) ASSERT_EQ(ReadAtOnDisk(&ra, &file, 0, 4096), file.Slice(0, 4096));
+    EXPECT_EQ(file.fetches(), 5u) << "every re-read reached the file";
+    EXPECT_LE(pool.used(), (1u << 20) / 4);
+  }
+  ASSERT_EQ(pool.used(), 0u);
+  std::vector<std::unique_ptr<Readahead>> handles;
+  for (int h = 0; h < 3; h++) {
+    handles.push_back(std::make_unique<Readahead>(&pool));
+    ASSERT_EQ(ReadAtOnDisk(handles.back().get(), &file, 0, 4096), file.Slice(0, 4096));
+  }
+  EXPECT_EQ(pool.used(), (1u << 20) / 4) << "first blocks' windows hold a quarter of the pool";
+  EXPECT_EQ(file.fetch_sizes().back(), 4096u) << "the third handle's read went alone";
+  // A window that a read continues is a stream's like any other.
+  const size_t fetches = file.fetches();
+  ASSERT_EQ(ReadAtOnDisk(handles[0].get(), &file, 4096, 4096), file.Slice(4096, 4096));
+  ASSERT_EQ(ReadAtOnDisk(handles[0].get(), &file, 0, 4096), file.Slice(0, 4096));
+  EXPECT_EQ(file.fetches(), fetches) << "a continued window serves any read inside it";
+  handles.clear();
+  EXPECT_EQ(pool.used(), 0u);
+  // Its memory no longer counts among the unconfirmed: two handles get windows again.
+  for (int h = 0; h < 2; h++) {
+    handles.push_back(std::make_unique<Readahead>(&pool));
+    ASSERT_EQ(ReadAtOnDisk(handles.back().get(), &file, 0, 4096), file.Slice(0, 4096));
+    EXPECT_EQ(file.fetch_sizes().back(), kMaxWindow / 8) << h;
+  }
 }
 
 TEST(ReadaheadTest, AStreamFromTheMiddleGrowsItsWindows) {
