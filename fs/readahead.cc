@@ -8,21 +8,25 @@ namespace hintfs {
 ReadaheadPool::ReadaheadPool(uint64_t limit_bytes, size_t max_window)
     : limit_(limit_bytes), max_window_(max_window) {}
 
-bool ReadaheadPool::Take(uint64_t bytes) {
-  uint64_t used = used_.load();
+namespace {
+
+// Adds bytes to counter unless that would pass limit.
+bool AddWithin(std::atomic<uint64_t>* counter, uint64_t bytes, uint64_t limit) {
+  uint64_t held = counter->load();
   do {
-    if (used + bytes > limit_) return false;
-  } while (!used_.compare_exchange_weak(used, used + bytes));
+    if (held + bytes > limit) return false;
+  } while (!counter->compare_exchange_weak(held, held + bytes));
   return true;
 }
+
+}  // namespace
+
+bool ReadaheadPool::Take(uint64_t bytes) { return AddWithin(&used_, bytes, limit_); }
 
 void ReadaheadPool::Give(uint64_t bytes) { used_.fetch_sub(bytes); }
 
 bool ReadaheadPool::TakeUnconfirmed(uint64_t bytes) {
-  uint64_t held = unconfirmed_.load();
-  do {
-    if (held + bytes > limit_ / 4) return false;
-  } while (!unconfirmed_.compare_exchange_weak(held, held + bytes));
+  if (!AddWithin(&unconfirmed_, bytes, limit_ / 4)) return false;
   if (Take(bytes)) return true;
   Confirm(bytes);
   return false;
@@ -181,9 +185,9 @@ size_t Readahead::FirstWindow(const Stream& s, size_t n) const {
 Status Readahead::ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
                              const Fetch& fetch, const Version& version, bool unconfirmed,
                              std::unique_lock<std::mutex>* l) {
-  const size_t max_window = pool_->max_window();
-  size_t window = FirstWindow(*s, n);
-  if (s->window != 0) window = std::min(std::max((s->from_start ? 8 : 2) * s->window, n), max_window);
+  const size_t window = s->window == 0 ? FirstWindow(*s, n)
+                                       : std::min(std::max((s->from_start ? 8 : 2) * s->window, n),
+                                                  pool_->max_window());
   ReleaseLocked(s);
   s->last_use = ++tick_;
   if (!(unconfirmed ? pool_->TakeUnconfirmed(window) : pool_->Take(window))) {  // this read goes alone
