@@ -157,6 +157,9 @@ Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, co
   }
   if (ServeFromBufferLocked(offset, n, scratch, got)) return Status::OK();
   Stream* s = n < max_window ? ContinuedStreamLocked(offset) : nullptr;
+  if (s != nullptr && s->window != 0 && BuffersStartOf(*s, offset)) {
+    return ReadAcrossBufferEnd(s, offset, n, scratch, got, fetch, version, &l);
+  }
   if (s != nullptr && s->window == 0 && ++s->reads < kReadsBeforeWindow) {
     // Not a stream yet: point reads of neighbouring blocks (a store's Gets
     // from many threads on one table) continue one another now and then.
@@ -174,6 +177,40 @@ Status Readahead::Read(uint64_t offset, size_t n, char* scratch, size_t* got, co
     return fetch(offset, n, scratch, got);
   }
   return ReadWindow(s, offset, n, scratch, got, fetch, version, /*unconfirmed=*/false, &l);
+}
+
+bool Readahead::BuffersStartOf(const Stream& s, uint64_t offset) {
+  return offset >= s.buffer_offset && offset < s.buffer_offset + s.buffer.size();
+}
+
+Status Readahead::ReadAcrossBufferEnd(Stream* s, uint64_t offset, size_t n, char* scratch,
+                                      size_t* got, const Fetch& fetch, const Version& version,
+                                      std::unique_lock<std::mutex>* l) {
+  // Reading the next window from the read's own offset would read the
+  // buffer's last bytes again: on a disk, a request that starts behind the
+  // previous one's end waits for the platter to come round (the model
+  // charges a seek; 1,287 of a LevelDB load's 1,296 large HDD reads paid
+  // one). The buffered head is copied and the window read from the end.
+  const uint64_t buffer_end = s->buffer_offset + s->buffer.size();
+  const size_t head = static_cast<size_t>(buffer_end - offset);
+  std::memcpy(scratch, s->buffer.data() + (offset - s->buffer_offset), head);
+  if (s->ends_file) {  // the file ends with the buffer: the read is short
+    *got = head;
+    s->next = buffer_end;
+    s->last_use = ++tick_;
+    ReleaseIfReadToTheEndLocked(s);
+    pool_->CountServed();
+    return Status::OK();
+  }
+  const uint64_t read_version = version_;
+  Status st = ReadWindow(s, buffer_end, n - head, scratch + head, got, fetch, version,
+                         /*unconfirmed=*/false, l);
+  if (!st.ok()) return st;
+  *got += head;
+  // The head is of the version the lock saw; a file written meanwhile is
+  // read again whole (ReadWindow dropped its own buffer then).
+  if (version() != read_version) return fetch(offset, n, scratch, got);
+  return Status::OK();
 }
 
 size_t Readahead::FirstWindow(const Stream& s, size_t n) const {

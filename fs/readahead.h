@@ -36,7 +36,11 @@
 // first window is four times the read (at least 64 KiB) and doubles each
 // time the reader goes past it, up to max_window, so the bytes read ahead
 // and never used stay about what the stream itself read (a short range scan
-// wastes little). Up to four streams per handle (a compaction and a scan of the same
+// wastes little). A read that crosses the end of a window (LevelDB's blocks
+// are not aligned to anything) takes what the buffer holds and reads the
+// next window from the buffer's end, so the device's reads follow one
+// another (on a disk one starting behind the last one's end is another
+// seek). Up to four streams per handle (a compaction and a scan of the same
 // table, through one shared LevelDB handle). Reads of max_window or more, and
 // reads that continue no stream, go straight to the file.
 //
@@ -161,6 +165,12 @@ class Readahead {
   // Keeps only the unread bytes of a buffer read past seven eighths of.
   void ShrinkIfMostlyReadLocked(Stream* s);
   void DropAllLocked();
+  // Whether s's buffer holds the byte at offset.
+  static bool BuffersStartOf(const Stream& s, uint64_t offset);
+  // A read continuing s that begins inside its buffer and ends past it.
+  Status ReadAcrossBufferEnd(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
+                             const Fetch& fetch, const Version& version,
+                             std::unique_lock<std::mutex>* l);
   // unconfirmed: the stream's first read (TakeUnconfirmed's memory).
   Status ReadWindow(Stream* s, uint64_t offset, size_t n, char* scratch, size_t* got,
                     const Fetch& fetch, const Version& version, bool unconfirmed,

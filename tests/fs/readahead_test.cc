@@ -34,6 +34,7 @@ class FakeFile {
       std::lock_guard<std::mutex> l(mu_);
       if (fail_ || offset + n > bad_from_) return Status::IOError("injected");
       fetch_sizes_.push_back(n);
+      fetch_offsets_.push_back(offset);
       *got = offset >= data_.size() ? 0 : std::min<size_t>(n, data_.size() - offset);
       std::memcpy(dst, data_.data() + std::min<uint64_t>(offset, data_.size()), *got);
       return Status::OK();
@@ -47,6 +48,7 @@ class FakeFile {
   }
   size_t fetches() const { return fetch_sizes_.size(); }
   const std::vector<size_t>& fetch_sizes() const { return fetch_sizes_; }
+  const std::vector<uint64_t>& fetch_offsets() const { return fetch_offsets_; }
   void set_fail(bool fail) { fail_ = fail; }
   void set_bad_from(uint64_t offset) { bad_from_ = offset; }
 
@@ -57,6 +59,7 @@ class FakeFile {
   bool fail_ = false;
   uint64_t bad_from_ = UINT64_MAX;  // reads reaching past here fail (a damaged block)
   std::vector<size_t> fetch_sizes_;
+  std::vector<uint64_t> fetch_offsets_;
 };
 
 std::string ReadAt(Readahead* ra, FakeFile* f, uint64_t offset, size_t n, Status* status = nullptr) {
@@ -120,6 +123,25 @@ TEST(ReadaheadTest, OnADiskAWalkFromTheStartReadsAheadAtItsFirstRead) {
   ASSERT_EQ(file.fetches(), 1u + 8u);
   EXPECT_EQ(file.fetch_sizes()[0], kMaxWindow / 8);
   for (size_t i = 1; i < file.fetches(); i++) EXPECT_EQ(file.fetch_sizes()[i], kMaxWindow) << i;
+  EXPECT_EQ(pool.used(), 0u);
+}
+
+// LevelDB's blocks (4 KiB and a 5-byte trailer) cross window ends: the next
+// window begins where the last one ended, so a disk reads on without a seek.
+TEST(ReadaheadTest, OnADiskWindowsFollowOneAnotherUnderUnalignedReads) {
+  ReadaheadPool pool(64 << 20, kMaxWindow);
+  const uint64_t size = 8 << 20;
+  FakeFile file(size);
+  {
+    Readahead ra(&pool);
+    for (uint64_t off = 0; off < size; off += 4101) {
+      ASSERT_EQ(ReadAtOnDisk(&ra, &file, off, 4101), file.Slice(off, 4101)) << off;
+    }
+  }
+  ASSERT_EQ(file.fetches(), 1u + 8u);
+  for (size_t i = 1; i < file.fetches(); i++) {
+    EXPECT_EQ(file.fetch_offsets()[i], file.fetch_offsets()[i - 1] + file.fetch_sizes()[i - 1]) << i;
+  }
   EXPECT_EQ(pool.used(), 0u);
 }
 
