@@ -448,10 +448,7 @@ ReadLocation FsImpl::LocateInode(Inode* ino, uint64_t offset, size_t n) {
 bool FsImpl::SeekOutweighsTransfer(Inode* ino, size_t bytes) {
   ReadLocation loc = LocateInode(ino, 0, 1);
   if (!loc.found) return false;
-  const ZonedDevice* device = members_[loc.device]->device.get();
-  const double bandwidth = device->read_mib_per_s() * 1024.0 * 1024.0;
-  if (bandwidth <= 0) return false;
-  return device->random_read_latency_us() > static_cast<double>(bytes) / bandwidth * 1e6;
+  return hintfs::SeekOutweighsTransfer(*members_[loc.device]->device, bytes);
 }
 
 Status FsImpl::ReadInode(Inode* ino, uint64_t offset, size_t n, char* scratch, size_t* got) {

@@ -103,6 +103,7 @@ Status Filesystem::Mount(const std::string& uri, const MountOptions& options,
     }
     m->block_size = g.block_size;
     m->max_active = g.max_active_zones;
+    m->seeks = SeekOutweighsTransfer(*m->device, 1 << 20);
     members[i] = std::move(m);
   }
   auto impl = std::make_unique<FsImpl>(options, sb, std::move(members));

@@ -117,9 +117,13 @@ bool FsImpl::PickZoneLocked(uint32_t device, ZoneRole role, bool for_gc, uint32_
   const bool may_open = empty > 0 && (for_gc || empty > options_.gc_reserve_zones + keep_empty);
   if (may_open && device == sb_.meta_device) active++;  // the journal's open zone
   if (may_open && (m->max_active == 0 || RoomForActiveZoneLocked(device, active))) {
-    for (uint32_t z = 0; z < m->zones.size(); z++) {
+    const uint32_t count = static_cast<uint32_t>(m->zones.size());
+    const uint32_t from = m->seeks ? m->next_empty_from % count : 0;
+    for (uint32_t i = 0; i < count; i++) {
+      const uint32_t z = (from + i) % count;
       ZoneSlot& s = m->zones[z];
       if (!s.reserved && !s.writer && s.used == 0) {
+        m->next_empty_from = z + 1;
         s.writer = true;
         s.role = role;
         s.shared_overflow = shared;

@@ -110,6 +110,12 @@ struct Member {
   uint32_t block_size = 4096;
   uint32_t max_active = 0;
   uint64_t data_capacity = 0;  // of a data zone: zone capacity less the trailer's blocks
+  // A disk (reaching a block costs more than transferring a MiB): empty
+  // zones are taken in order from the one after the zone opened last, so
+  // that files written one after another lie one after another and the
+  // head skips forward instead of seeking (fs_space.cc).
+  bool seeks = false;
+  uint32_t next_empty_from = 0;
 };
 
 }  // namespace hintfs

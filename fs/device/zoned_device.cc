@@ -125,4 +125,10 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
   return Status::OK();
 }
 
+bool SeekOutweighsTransfer(const ZonedDevice& device, uint64_t bytes) {
+  const double bandwidth = device.read_mib_per_s() * 1024.0 * 1024.0;
+  if (bandwidth <= 0) return false;
+  return device.random_read_latency_us() > static_cast<double>(bytes) / bandwidth * 1e6;
+}
+
 }  // namespace hintfs

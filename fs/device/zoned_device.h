@@ -125,6 +125,11 @@ Status ForgetDeviceLayout(const std::string& uri);
 // or NotSupported say what is wrong.
 Status CheckDeviceUri(const std::string& uri);
 
+// Whether reaching a block of device takes longer than transferring bytes
+// sequentially (a disk's seek against a readahead window or a zone's worth
+// of writes); false where the device's figures are unknown.
+bool SeekOutweighsTransfer(const ZonedDevice& device, uint64_t bytes);
+
 }  // namespace hintfs
 
 #endif  // HINTFS_FS_DEVICE_ZONED_DEVICE_H_

@@ -64,6 +64,42 @@ TEST(TimingProfile, BusyTimeCountsServiceNotIdleTime) {
   DestroyMemDevice("busy");
 }
 
+// On a disk a read a little past where the last one ended pays the skipped
+// bytes' transfer, not a seek; a read behind it pays the access. Flash has
+// no such gap: a skip is an access there.
+TEST(TimingProfile, OnADiskAShortSkipForwardCostsTheGapNotASeek) {
+  for (const char* name : {"st14000", "zn540"}) {
+    SCOPED_TRACE(name);
+    TimingProfile p;
+    ASSERT_OK(FindTimingProfile(name, &p));
+    const int scale = p.rotates ? 100 : 1;  // modelled times of some tens of microseconds
+    std::unique_ptr<ZonedDevice> dev;
+    const std::string uri =
+        std::string("mem:skip?zones=4&zone_size=1MiB&profile=") + name + "&profile_scale=" + std::to_string(scale);
+    ASSERT_OK(OpenZonedDevice(uri, true, &dev));
+    std::string data(1 << 20, 's');
+    ASSERT_OK(dev->Write(0, data.data(), data.size()));
+    char buf[4096];
+    ASSERT_OK(dev->Read(0, sizeof(buf), buf));
+    const double byte_us = 1e6 / (p.read_mib_per_s * 1048576);  // transfer microseconds per byte
+    const uint64_t gap = 96 << 10;
+    uint64_t before = dev->busy_ns();
+    ASSERT_OK(dev->Read(4096 + gap, sizeof(buf), buf));
+    const double skip_us = static_cast<double>(dev->busy_ns() - before) / 1000.0;
+    before = dev->busy_ns();
+    ASSERT_OK(dev->Read(0, sizeof(buf), buf));
+    const double back_us = static_cast<double>(dev->busy_ns() - before) / 1000.0;
+    EXPECT_NEAR(back_us, (p.read_access_us + 4096 * byte_us) / scale, 1.0);
+    if (p.rotates) {
+      EXPECT_NEAR(skip_us, (gap + 4096) * byte_us / scale, 1.0);
+    } else {
+      EXPECT_NEAR(skip_us, back_us, 1.0);
+    }
+    dev.reset();
+    DestroyMemDevice("skip");
+  }
+}
+
 // HINTFS_DEVICE_TRACE: a timed device says at close where its time went.
 TEST(TimingProfile, TraceCountsRequestsPerClass) {
   std::unique_ptr<ZonedDevice> dev;
