@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "fs/device/zoned_device_wrapper.h"
+
 namespace hintfs {
 
 namespace {
@@ -97,10 +99,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class TimedDevice : public ZonedDevice {
+class TimedDevice : public ZonedDeviceWrapper {
  public:
   TimedDevice(std::unique_ptr<ZonedDevice> device, const TimingProfile& profile, double scale)
-      : device_(std::move(device)),
+      : ZonedDeviceWrapper(std::move(device)),
         profile_(profile),
         scale_(scale),
         units_(static_cast<size_t>(std::max(1, profile.parallel_units)), Clock::now()),
@@ -115,48 +117,36 @@ class TimedDevice : public ZonedDevice {
       const RequestClass& r = classes_[c];
       fmt::print(stderr, "device trace {} {}: {} requests, {} with access latency, {} bytes, {:.1f} ms, "
                  "{:.1f} ms from arrival to completion, {:.1f} ms woken late\n",
-                 device_->uri(), kNames[c], r.requests, r.accesses, r.bytes, r.service_us / 1000.0,
+                 uri(), kNames[c], r.requests, r.accesses, r.bytes, r.service_us / 1000.0,
                  r.response_us / 1000.0, r.late_us / 1000.0);
     }
   }
 
-  std::string uri() const override { return device_->uri(); }
-  const DeviceGeometry& geometry() const override { return device_->geometry(); }
-  uint64_t power_cycles() const override { return device_->power_cycles(); }
-  double random_read_iops() const override {
-    return profile_.read_access_us > 0 ? profile_.parallel_units * 1e6 / profile_.read_access_us * scale_ : 0;
-  }
+  double random_read_iops() const override { return profile_.RandomReadIops(scale_); }
   double random_read_latency_us() const override { return profile_.read_access_us / scale_; }
   double read_mib_per_s() const override { return profile_.read_mib_per_s * scale_; }
   uint64_t busy_ns() const override {
     std::lock_guard<std::mutex> l(mu_);
     return busy_ns_;
   }
-  Status ReportZones(uint32_t first, uint32_t count, std::vector<ZoneInfo>* zones) override {
-    return device_->ReportZones(first, count, zones);
-  }
 
   Status Read(uint64_t offset, size_t n, char* buf) override {
-    Status s = device_->Read(offset, n, buf);
+    Status s = target()->Read(offset, n, buf);
     Wait(offset, n, /*is_write=*/false);
     return s;
   }
+  // Every read takes its time: none is served in place.
+  const char* ReadView(uint64_t, size_t) override { return nullptr; }
   Status Write(uint64_t offset, const char* data, size_t n) override {
-    Status s = device_->Write(offset, data, n);
+    Status s = target()->Write(offset, data, n);
     if (s.ok()) Wait(offset, n, /*is_write=*/true);
     return s;
   }
   Status Append(uint32_t zone, const char* data, size_t n, uint64_t* written_offset) override {
-    Status s = device_->Append(zone, data, n, written_offset);
+    Status s = target()->Append(zone, data, n, written_offset);
     if (s.ok()) Wait(*written_offset, n, /*is_write=*/true);
     return s;
   }
-  Status OpenZone(uint32_t zone) override { return device_->OpenZone(zone); }
-  Status CloseZone(uint32_t zone) override { return device_->CloseZone(zone); }
-  Status FinishZone(uint32_t zone) override { return device_->FinishZone(zone); }
-  Status ResetZone(uint32_t zone) override { return device_->ResetZone(zone); }
-  Status Flush() override { return device_->Flush(); }
-  Status SimulatePowerLoss(uint64_t seed) override { return device_->SimulatePowerLoss(seed); }
 
  private:
   void Wait(uint64_t offset, size_t n, bool is_write) {
@@ -221,7 +211,6 @@ class TimedDevice : public ZonedDevice {
         std::chrono::duration<double, std::micro>(us / scale_));
   }
 
-  std::unique_ptr<ZonedDevice> device_;
   TimingProfile profile_;
   double scale_;
   mutable std::mutex mu_;

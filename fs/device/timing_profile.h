@@ -46,6 +46,12 @@ struct TimingProfile {
   int parallel_units = 1;         // requests served at once (flash channels, actuators)
   bool rotates = false;           // a disk: a short skip forward costs the gap's transfer
   uint64_t zone_capacity_hint = 0;  // the drive's zone capacity, informational
+
+  // Random 4 KiB reads per second the drive serves with every unit busy,
+  // every time divided by scale; 0 without an access latency.
+  double RandomReadIops(double scale) const {
+    return read_access_us > 0 ? parallel_units * 1e6 / read_access_us * scale : 0;
+  }
 };
 
 // The built-in profiles: zn540, st14000, hotrap-nvme, hotrap-hdd, hotrap-nitro,

@@ -5,6 +5,7 @@
 #include <cerrno>
 
 #include "fs/device/block_device.h"
+#include "fs/device/device_figures.h"
 #include "fs/device/emulated_device.h"
 #include "fs/device/fault_injection.h"
 #include "fs/device/kernel_zoned_device.h"
@@ -114,6 +115,8 @@ Status OpenZonedDevice(const std::string& text, bool create, std::unique_ptr<Zon
   if (!profile_name.empty() && profile_name != "none") {
     if (!(s = FindTimingProfile(profile_name, &profile)).ok()) return s;
     dev = NewTimedDevice(std::move(dev), profile, scale);
+  } else if ((uri.scheme == "zbd" || uri.scheme == "blk") && BlockDeviceRotates(uri.path)) {
+    dev = WithFigures(std::move(dev), NominalDiskProfile());  // a real disk (device_figures.h)
   }
   if (uri.Has("power_domain")) {
     dev = NewFaultInjectingDevice(std::move(dev), PowerDomain(uri.GetString("power_domain", ""), plan));

@@ -2,7 +2,8 @@
 // emulated file and memory devices, conventional block devices carved into
 // logical zones (blk:, block_device.h), the kernel zoned block devices
 // (libzbd) and NVMe ZNS namespaces (libnvme). Decorators add timing
-// (timing_profile.h) and faults (fault_injection.h) to any of them.
+// (timing_profile.h), faults (fault_injection.h) and, on a real disk, its
+// nominal speed figures (device_figures.h) to any of them.
 //
 // Offsets are device byte offsets. Writes must be aligned to block_size and
 // must start at the zone's write pointer (sequential zones); reads may touch
