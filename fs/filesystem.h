@@ -243,8 +243,8 @@ struct FsStats {
   uint64_t reads_from_written = 0;
   uint64_t bytes_from_written = 0;
   uint64_t overwritten_bytes = 0;       // bytes FileWriter::WriteAt wrote over existing ones
-  // Flushes of files appending to the slow tier that left their whole blocks
-  // in the journaled tail instead of writing them to the device then.
+  // Flushes that left a file's whole blocks in the journaled tail instead of
+  // writing them to the device then (FsImpl::KeepsBlocksInTail).
   uint64_t flushes_kept_in_tail = 0;
   uint64_t readahead_reads_served = 0;  // reads answered from a readahead buffer
   uint64_t readahead_fetches = 0;       // window reads of sequential streams

@@ -75,7 +75,7 @@ class FsFileWriter : public FileWriter {
     if (closed_) return Status::InvalidArgument("flush of a closed file");
     {
       std::lock_guard<std::mutex> l(ino_->mu);
-      Status s = fs_->QueueAllBytes(ino_.get(), /*keep_slow_blocks=*/true);
+      Status s = fs_->QueueAllBytes(ino_.get(), /*keep_whole_blocks=*/true);
       if (!s.ok()) return s;
     }
     return fs_->CommitUnflushed();
@@ -231,10 +231,10 @@ void FsImpl::QueueInodeLocked(Inode* ino) {
   ino->attr_dirty = false;
 }
 
-Status FsImpl::QueueAllBytes(Inode* ino, bool keep_slow_blocks) {
+Status FsImpl::QueueAllBytes(Inode* ino, bool keep_whole_blocks) {
   // Whole blocks go to the zone; the rest rides in the journal batch, so a
   // flush or sync never pads a block that later appends would have to skip.
-  if (keep_slow_blocks && KeepsBlocksInTail(ino)) {
+  if (keep_whole_blocks && KeepsBlocksInTail(ino)) {
     CountKeptBytes(ino, ino->pending.size());
     std::lock_guard<std::mutex> l(stats_mu_);
     stats_.flushes_kept_in_tail++;
@@ -267,7 +267,7 @@ Status FsImpl::QueueAllBytes(Inode* ino, bool keep_slow_blocks) {
 }
 
 bool FsImpl::KeepsBlocksInTail(const Inode* ino) const {
-  if (ino->zone_device < 0 || members_[ino->zone_device]->info.tier != Tier::kSlow) return false;
+  if (ino->zone_device < 0) return false;
   if (ino->pending.size() > kMaxTailBytes) return false;
   const uint64_t all_tails_limit = members_[sb_.meta_device]->device->geometry().zone_capacity / 8;
   return kept_in_tails_.load() - ino->kept_in_tail + ino->pending.size() <= all_tails_limit;

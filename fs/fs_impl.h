@@ -159,17 +159,19 @@ class FsImpl : public Filesystem {
   Status FinishWriting(Inode* ino);                  // ino->mu held
   // Whole blocks to the device, and the extents with the rest (the tail)
   // queued for the journal: what Flush and Sync commit. ino->mu held.
-  // With keep_slow_blocks (Flush), a file appending to a slow-tier zone keeps
-  // its whole blocks in the tail too while they fit (KeepsBlocksInTail).
-  Status QueueAllBytes(Inode* ino, bool keep_slow_blocks = false);
+  // With keep_whole_blocks (Flush), a file appending to a zone keeps its
+  // whole blocks in the tail too while they fit (KeepsBlocksInTail).
+  Status QueueAllBytes(Inode* ino, bool keep_whole_blocks = false);
   // Whether a flush of ino may leave its whole blocks in the journaled tail:
-  // it appends to a zone of the slow tier, whose every write pays a seek
-  // and waits behind the reads queued there (a store that flushes after
-  // each 4 KiB block, as LevelDB's table builder does, would write its
-  // tables to an HDD one seek per block, where a kernel filesystem's page
-  // cache would write them out in large pieces), the tail stays within
-  // kMaxTailBytes, and all such tails stay within an eighth of a metadata
-  // zone (a journal snapshot holds them and must fit one). ino->mu held.
+  // it appends to a zone, the tail stays within kMaxTailBytes, and all such
+  // tails stay within an eighth of a metadata zone (a journal snapshot holds
+  // them and must fit one). A store that flushes after each 4 KiB block, as
+  // LevelDB's table builder does, would otherwise write its tables one block
+  // per device command, where a kernel filesystem's page cache writes them
+  // out in large pieces: on an HDD each such write pays a seek and waits
+  // behind the reads queued there; on an SSD each waits out the command's
+  // latency (the zn540's 20 us), which held LevelDB's compaction thread 30%
+  // of a HHZS load (docs/benchmarks.md, issue 20, session 84). ino->mu held.
   bool KeepsBlocksInTail(const Inode* ino) const;
   // Sets what of ino's buffer counts as kept whole blocks. ino->mu held.
   void CountKeptBytes(Inode* ino, uint64_t bytes);
