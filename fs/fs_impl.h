@@ -170,8 +170,9 @@ class FsImpl : public Filesystem {
   // per device command, where a kernel filesystem's page cache writes them
   // out in large pieces: on an HDD each such write pays a seek and waits
   // behind the reads queued there; on an SSD each waits out the command's
-  // latency (the zn540's 20 us), which held LevelDB's compaction thread 30%
-  // of a HHZS load (docs/benchmarks.md, issue 20, session 84). ino->mu held.
+  // latency (the zn540's 20 us; 12 of 40 stack samples of LevelDB's
+  // compaction thread in a HHZS load, docs/benchmarks.md, issue 20, session
+  // 84). ino->mu held.
   bool KeepsBlocksInTail(const Inode* ino) const;
   // Sets what of ino's buffer counts as kept whole blocks. ino->mu held.
   void CountKeptBytes(Inode* ino, uint64_t bytes);
