@@ -121,6 +121,7 @@ class FaultInjectingDevice : public ZonedDeviceWrapper {
     f_->flushes_++;
     return target()->Flush();
   }
+
  private:
   static Status Dead() { return Status::IOError("device stopped (injected power cut or kill)"); }
 
