@@ -27,13 +27,19 @@ struct OpenFile {
 
 class OpenFileTable {
  public:
-  // The open file of inode (made, with an appender at size, for its first
-  // handle), counting one more handle.
+  // The open file of inode (made, with an appender at size and its pinned
+  // reader, for its first handle), counting one more handle.
   std::shared_ptr<OpenFile> Acquire(Filesystem* fs, uint64_t inode, const std::string& path, uint64_t size,
                                     bool writable) {
     std::lock_guard<std::mutex> l(mu_);
     std::shared_ptr<OpenFile>& f = files_[inode];
-    if (!f) f = std::make_shared<OpenFile>(fs, path, size);
+    if (!f) {
+      f = std::make_shared<OpenFile>(fs, path, size);
+      // While path names the file (the caller's Stat): reads find it after
+      // an unlink or a rename over it too. Should that fail (the path was
+      // unlinked meanwhile), reads open readers by path as they go.
+      static_cast<void>(f->appender.PinReader());
+    }
     f->handles++;
     if (writable) f->writable_handles++;
     return f;

@@ -43,13 +43,31 @@ Status OrderedAppender::OpenWriterLocked() {
   return s;
 }
 
-Status OrderedAppender::TakeReaderLocked(std::unique_ptr<FileReader>* reader) {
+Status OrderedAppender::PinReader() {
+  std::lock_guard<std::mutex> l(mu_);
+  if (pinned_) return Status::OK();
+  std::unique_ptr<FileReader> reader;
+  Status s = fs_->OpenReader(path_, &reader);
+  if (!s.ok()) return s;
+  file_id_ = reader->Locate(0, 0).file_id;
+  pinned_ = std::move(reader);
+  return Status::OK();
+}
+
+Status OrderedAppender::TakeReaderLocked(std::unique_ptr<FileReader>* reader,
+                                         std::shared_ptr<FileReader>* shared) {
   if (!readers_.empty()) {
     *reader = std::move(readers_.back());
     readers_.pop_back();
     return Status::OK();
   }
-  return fs_->OpenReader(path_, reader);
+  Status s = fs_->OpenReader(path_, reader);
+  if (!pinned_) return s;
+  if (s.ok() && (*reader)->Locate(0, 0).file_id == file_id_) return s;
+  // The path was unlinked, or names the file that replaced this one.
+  reader->reset();
+  *shared = pinned_;
+  return Status::OK();
 }
 
 void OrderedAppender::ReturnReaderLocked(std::unique_ptr<FileReader> reader) {
@@ -87,12 +105,14 @@ Status OrderedAppender::OverwriteStoredLocked(uint64_t offset, std::string_view 
     return writer_->WriteAt(offset, data);
   }
   std::unique_ptr<FileReader> reader;
-  Status s = TakeReaderLocked(&reader);
+  std::shared_ptr<FileReader> shared;
+  Status s = TakeReaderLocked(&reader, &shared);
   if (!s.ok()) return s;
+  FileReader* from = reader ? reader.get() : shared.get();
   std::vector<char> stored(std::min<uint64_t>(data.size(), kCompareChunk));
   for (uint64_t done = 0; done < data.size() && s.ok();) {
     size_t n = std::min<uint64_t>(stored.size(), data.size() - done);
-    s = ReadStored(reader.get(), offset + done, n, stored.data());
+    s = ReadStored(from, offset + done, n, stored.data());
     if (!s.ok()) break;
     size_t first = 0, last = n;
     while (first < n && stored[first] == data[done + first]) first++;
@@ -103,7 +123,7 @@ Status OrderedAppender::OverwriteStoredLocked(uint64_t offset, std::string_view 
     }
     done += n;
   }
-  if (s.ok()) ReturnReaderLocked(std::move(reader));
+  if (s.ok() && reader) ReturnReaderLocked(std::move(reader));
   return s;
 }
 
@@ -198,13 +218,14 @@ Status OrderedAppender::Read(uint64_t offset, size_t n, char* dst, size_t* got) 
     // Stored bytes do not change under a read (a store cuts a file it is
     // reading only by mistake), so many reads of one file may run at once.
     std::unique_ptr<FileReader> reader;
-    Status s = TakeReaderLocked(&reader);
+    std::shared_ptr<FileReader> shared;
+    Status s = TakeReaderLocked(&reader, &shared);
     if (!s.ok()) return s;
     l.unlock();
-    s = ReadStored(reader.get(), offset, from_store, dst);
+    s = ReadStored(reader ? reader.get() : shared.get(), offset, from_store, dst);
     l.lock();
     if (!s.ok()) return Status::IOError(fmt::format("{}: {}", path_, s.message()), s.errno_value());
-    ReturnReaderLocked(std::move(reader));
+    if (reader) ReturnReaderLocked(std::move(reader));
   }
   *got = n;
   return Status::OK();
@@ -272,6 +293,7 @@ Status OrderedAppender::Close() {
   Status s = CloseWriter();
   std::lock_guard<std::mutex> l(mu_);
   readers_.clear();
+  pinned_.reset();  // a read under way keeps its own reference
   return s;
 }
 

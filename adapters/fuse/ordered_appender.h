@@ -52,6 +52,15 @@ class OrderedAppender {
   void Renamed(const std::string& from, const std::string& to);
   std::string path();
 
+  // Opens a reader that stays with the file until Close, if none is open
+  // yet; call it while the path names the file (at open). Reads then keep
+  // returning this file's bytes after its path is unlinked or renamed over,
+  // as an open file descriptor does: readers opened later by the path would
+  // find no file, or the file that replaced it (a program's mapping of a
+  // file renamed over read the new file's bytes, short, and died of SIGBUS).
+  // Errors: the filesystem's OpenReader's.
+  Status PinReader();
+
   // Takes bytes written at offset. *held (if given) tells whether
   // some of the bytes had to wait for a gap before them. Bytes the file took
   // are flushed (FileWriter::Flush) before it returns, so they survive the
@@ -94,7 +103,9 @@ class OrderedAppender {
   Status OverwriteStoredLocked(uint64_t offset, std::string_view data, bool crosses_end, bool* changed);
   // Readers are used one thread at a time: a read takes one (or opens one)
   // and gives it back, so reads of a file need not wait for each other.
-  Status TakeReaderLocked(std::unique_ptr<FileReader>* reader);
+  // When the path no longer names the file, *shared is the pinned reader
+  // instead (readers are thread safe; it is only slower to share one).
+  Status TakeReaderLocked(std::unique_ptr<FileReader>* reader, std::shared_ptr<FileReader>* shared);
   void ReturnReaderLocked(std::unique_ptr<FileReader> reader);
   static Status ReadStored(FileReader* reader, uint64_t offset, size_t n, char* dst);
   // Puts data at offset >= stored_, replacing held bytes it overlaps.
@@ -109,6 +120,8 @@ class OrderedAppender {
   std::string path_;
   std::unique_ptr<FileWriter> writer_;  // opened at the first write
   std::vector<std::unique_ptr<FileReader>> readers_;  // idle ones
+  std::shared_ptr<FileReader> pinned_;  // PinReader's; null before it
+  uint64_t file_id_ = 0;                // the file pinned_ reads (ReadLocation::file_id)
   uint64_t stored_;  // bytes the filesystem holds (appended through writer_)
   uint64_t size_;    // the file's size; > stored_ while bytes are held or a hole is open
   std::map<uint64_t, std::string> held_;  // offset -> bytes, disjoint, non-empty, all >= stored_

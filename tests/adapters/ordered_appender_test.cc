@@ -1,6 +1,7 @@
 // OrderedAppender: the kernel's write-back pattern (pages re-sent whole, out
 // of order) becomes in-order appends; overwrites write only the bytes that
-// changed; held bytes are readable; holes settle as zeros; truncation; durability.
+// changed; held bytes are readable; holes settle as zeros; truncation; durability;
+// an open file reads its own bytes after its path is unlinked or renamed over.
 #include "adapters/fuse/ordered_appender.h"
 
 #include <gtest/gtest.h>
@@ -252,6 +253,40 @@ TEST_F(OrderedAppenderTest, PicksUpAnExistingFile) {
   ASSERT_OK(a->Write(0, data_.substr(0, 1000)));  // the kernel re-sends the first page
   ASSERT_OK(a->CloseWriter());
   EXPECT_EQ(ReadFile("/f"), data_.substr(0, 1000));
+}
+
+// The first read comes after the unlink: a program that opened the file
+// and reads it later (a mapping faulting its pages in) still reads it.
+TEST_F(OrderedAppenderTest, AnUnlinkedOpenFileStillReadsItsBytes) {
+  WriteFile("/f", data_);
+  auto a = Open("/f");
+  ASSERT_OK(a->PinReader());
+  ASSERT_OK(fs_->Unlink("/f"));
+  EXPECT_EQ(ReadAll(a.get()), data_);
+}
+
+// Renamed over (git's index, written to a lock file and renamed): the open
+// file's reads return its own bytes, not those of the file that replaced it,
+// also when several reads at once need readers of their own.
+TEST_F(OrderedAppenderTest, AFileRenamedOverStillReadsItsOwnBytes) {
+  WriteFile("/f", data_);
+  auto a = Open("/f");
+  ASSERT_OK(a->PinReader());
+  WriteFile("/g", std::string(1000, 'g'));
+  ASSERT_OK(fs_->Rename("/g", "/f"));
+  EXPECT_EQ(ReadAll(a.get()), data_);
+  std::atomic<int> bad{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 4; t++) {
+    readers.emplace_back([&] {
+      for (int i = 0; i < 50; i++) {
+        if (ReadAll(a.get()) != data_) bad++;
+      }
+    });
+  }
+  for (std::thread& t : readers) t.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(ReadFile("/f"), std::string(1000, 'g')) << "the path names the new file";
 }
 
 }  // namespace
