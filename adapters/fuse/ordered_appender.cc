@@ -1,6 +1,7 @@
 #include "adapters/fuse/ordered_appender.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <vector>
 
@@ -36,9 +37,20 @@ std::string OrderedAppender::path() {
   return path_;
 }
 
+Status OrderedAppender::PathNamesFileLocked() {
+  FileStat st;
+  if (pinned_ && file_id_ != 0 && (!fs_->Stat(path_, &st).ok() || st.inode != file_id_)) {
+    return Status::IOError(fmt::format("{}: the file was unlinked or renamed over", path_), ESTALE);
+  }
+  return Status::OK();
+}
+
 Status OrderedAppender::OpenWriterLocked() {
   if (writer_) return Status::OK();
-  Status s = fs_->OpenWriter(path_, WriteMode::kAppend, &writer_);
+  // A writer opened by a path that now names another file, or none, would
+  // write into the file that replaced this one, or make a new one there.
+  Status s = PathNamesFileLocked();
+  if (s.ok()) s = fs_->OpenWriter(path_, WriteMode::kAppend, &writer_);
   if (s.ok()) stored_ = writer_->Size();
   return s;
 }
@@ -235,6 +247,7 @@ Status OrderedAppender::Truncate(uint64_t size) {
   std::lock_guard<std::mutex> l(mu_);
   if (size < stored_) {
     Status s = writer_ ? writer_->Flush() : Status::OK();
+    if (s.ok()) s = PathNamesFileLocked();  // a cut by path must be of this file
     if (s.ok()) s = fs_->Truncate(path_, size);
     if (!s.ok()) return s;
     stored_ = size;

@@ -66,7 +66,10 @@ class OrderedAppender {
   // are flushed (FileWriter::Flush) before it returns, so they survive the
   // daemon being killed; held bytes live only in memory until their gap fills.
   // Errors: the filesystem's (NoSpace, IOError, Corruption of a block an
-  // overwrite patches); bytes before the failing piece may have been taken.
+  // overwrite patches); bytes before the failing piece may have been taken;
+  // IOError (ESTALE) when a writer must be opened and the path no longer
+  // names the pinned file (unlinked or renamed over: a writer is opened by
+  // path, and would write into the file now there).
   Status Write(uint64_t offset, std::string_view data, bool* held = nullptr);
 
   // Reads [offset, offset + n) of the file as written so far, held bytes and
@@ -74,6 +77,8 @@ class OrderedAppender {
   Status Read(uint64_t offset, size_t n, char* dst, size_t* got);
 
   // Cuts or extends the file; an extension is a hole until settled.
+  // Errors: the filesystem's; IOError (ESTALE) for a cut of stored bytes
+  // once the path no longer names the pinned file (as Write).
   Status Truncate(uint64_t size);
 
   // Appends everything held, holes as zeros, so the stored file is the whole
@@ -94,6 +99,9 @@ class OrderedAppender {
   uint64_t HeldBytes();
 
  private:
+  // IOError (ESTALE) if the path no longer names the pinned file: calls by
+  // path (a writer, a cut) would reach another file, or none.
+  Status PathNamesFileLocked();
   Status OpenWriterLocked();
   // *changed: the file took bytes (to flush).
   Status WriteLocked(uint64_t offset, std::string_view data, bool* held, bool* changed);

@@ -289,5 +289,26 @@ TEST_F(OrderedAppenderTest, AFileRenamedOverStillReadsItsOwnBytes) {
   EXPECT_EQ(ReadFile("/f"), std::string(1000, 'g')) << "the path names the new file";
 }
 
+// Writes that would need a writer opened by the path refuse rather than go
+// into the file that replaced this one, or bring an unlinked name back.
+TEST_F(OrderedAppenderTest, WritesAfterARenameOverOrAnUnlinkTouchNoOtherFile) {
+  WriteFile("/f", "abc");
+  auto a = Open("/f");
+  ASSERT_OK(a->PinReader());
+  WriteFile("/g", "other");
+  ASSERT_OK(fs_->Rename("/g", "/f"));
+  Status s = a->Write(3, "def");
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_TRUE(a->Truncate(1).IsIOError());
+  EXPECT_EQ(ReadFile("/f"), "other");
+  WriteFile("/h", "abc");
+  auto b = Open("/h");
+  ASSERT_OK(b->PinReader());
+  ASSERT_OK(fs_->Unlink("/h"));
+  EXPECT_TRUE(b->Write(3, "def").IsIOError());
+  FileStat st;
+  EXPECT_TRUE(fs_->Stat("/h", &st).IsNotFound()) << "the unlinked name stays unlinked";
+}
+
 }  // namespace
 }  // namespace hintfs
