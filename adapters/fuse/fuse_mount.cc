@@ -353,7 +353,7 @@ int Fallocate(const char* path, int mode, off_t offset, off_t length, fuse_file_
 }
 
 int Rmdir(const char* path) { return IsVirtual(path) ? -EACCES : Errno(g_fs->Rmdir(path)); }
-int Unlink(const char* path) { return IsVirtual(path) ? -EACCES : Errno(g_fs->Unlink(path)); }
+int Unlink(const char* path) { return IsVirtual(path) ? -EACCES : Errno(g_open_files.Unlink(g_fs.get(), path)); }
 int Link(const char* from, const char* to) {
   return IsVirtual(from) || IsVirtual(to) ? -EACCES : Errno(g_fs->Link(from, to));
 }
@@ -365,9 +365,7 @@ int Rename(const char* from, const char* to, unsigned int flags) {
     FileStat st;
     if (g_fs->Stat(to, &st).ok()) return -EEXIST;
   }
-  Status s = g_fs->Rename(from, to);
-  if (s.ok()) g_open_files.Renamed(from, to);
-  return Errno(s);
+  return Errno(g_open_files.Rename(g_fs.get(), from, to));
 }
 
 int Utimens(const char* path, const struct timespec tv[2], fuse_file_info*) {

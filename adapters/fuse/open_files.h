@@ -68,6 +68,21 @@ class OpenFileTable {
   void Renamed(const std::string& from, const std::string& to) {
     for (auto& f : All()) f->appender.Renamed(from, to);
   }
+  // fs->Unlink(path), and fs->Rename(from, to) with Renamed after it. An
+  // open file that loses its name (unlinked, or renamed over) and has
+  // handles open for writing takes its writer first, while the name still
+  // leads to it: their later writes reach it, as on a kernel filesystem
+  // (a writer is otherwise opened by the name, which then leads elsewhere).
+  Status Unlink(Filesystem* fs, const std::string& path) {
+    KeepWriterOf(fs, path);
+    return fs->Unlink(path);
+  }
+  Status Rename(Filesystem* fs, const std::string& from, const std::string& to) {
+    KeepWriterOf(fs, to);
+    Status s = fs->Rename(from, to);
+    if (s.ok()) Renamed(from, to);
+    return s;
+  }
   std::shared_ptr<OpenFile> Find(uint64_t inode) {
     std::lock_guard<std::mutex> l(mu_);
     auto it = files_.find(inode);
@@ -94,6 +109,14 @@ class OpenFileTable {
   }
 
  private:
+  void KeepWriterOf(Filesystem* fs, const std::string& path) {
+    FileStat st;
+    if (!fs->Stat(path, &st).ok()) return;
+    std::shared_ptr<OpenFile> f = Find(st.inode);
+    // Should the writer not open (busy elsewhere), writes that need one fail (ESTALE).
+    if (f && WritableHandles(*f) > 0) static_cast<void>(f->appender.TakeWriter());
+  }
+
   std::vector<std::shared_ptr<OpenFile>> All() {
     std::lock_guard<std::mutex> l(mu_);
     std::vector<std::shared_ptr<OpenFile>> all;

@@ -55,6 +55,11 @@ Status OrderedAppender::OpenWriterLocked() {
   return s;
 }
 
+Status OrderedAppender::TakeWriter() {
+  std::lock_guard<std::mutex> l(mu_);
+  return OpenWriterLocked();
+}
+
 Status OrderedAppender::PinReader() {
   std::lock_guard<std::mutex> l(mu_);
   if (pinned_) return Status::OK();

@@ -60,6 +60,10 @@ class OrderedAppender {
   // file renamed over read the new file's bytes, short, and died of SIGBUS).
   // Errors: the filesystem's OpenReader's.
   Status PinReader();
+  // Takes the file's writer now if it has none (it is otherwise taken at the
+  // first write): before the path stops naming the file, so that writes
+  // after that reach it. Errors: as Write's when it opens the writer.
+  Status TakeWriter();
 
   // Takes bytes written at offset. *held (if given) tells whether
   // some of the bytes had to wait for a gap before them. Bytes the file took

@@ -83,7 +83,17 @@ assert os.pread(gone, 100000, 0) == b"g" * 100000, "unlinked"
 assert os.pread(old, 100000, 0) == b"o" * 100000, "renamed over"
 assert mapped[:] == b"o" * 100000, "mapping of a file renamed over"
 mapped.close()
-for fd in (gone, old):
+# A file open for writing that is renamed over takes its later writes.
+put("w", b"w" * 1000)
+written = os.open(m + "/w", os.O_RDWR)
+put("w.new", b"x" * 10)
+os.rename(m + "/w.new", m + "/w")
+os.pwrite(written, b"more", 1000)
+os.fsync(written)
+drop()
+assert os.pread(written, 2000, 0) == b"w" * 1000 + b"more", "written after a rename over"
+assert open(m + "/w", "rb").read() == b"x" * 10, "the file that took the name is untouched"
+for fd in (gone, old, written):
     try:
         os.close(fd)
     except OSError:

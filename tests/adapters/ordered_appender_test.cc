@@ -289,6 +289,21 @@ TEST_F(OrderedAppenderTest, AFileRenamedOverStillReadsItsOwnBytes) {
   EXPECT_EQ(ReadFile("/f"), std::string(1000, 'g')) << "the path names the new file";
 }
 
+// A writer taken before the name goes (the mount does so for a file open
+// for writing) keeps the file's later writes with it.
+TEST_F(OrderedAppenderTest, AWriterTakenBeforeARenameOverKeepsTheWritesWithTheFile) {
+  WriteFile("/f", "abc");
+  auto a = Open("/f");
+  ASSERT_OK(a->PinReader());
+  ASSERT_OK(a->TakeWriter());
+  WriteFile("/g", "other");
+  ASSERT_OK(fs_->Rename("/g", "/f"));
+  ASSERT_OK(a->Write(3, "def"));
+  ASSERT_OK(a->Sync());
+  EXPECT_EQ(ReadAll(a.get()), "abcdef");
+  EXPECT_EQ(ReadFile("/f"), "other");
+}
+
 // Writes that would need a writer opened by the path refuse rather than go
 // into the file that replaced this one, or bring an unlinked name back.
 TEST_F(OrderedAppenderTest, WritesAfterARenameOverOrAnUnlinkTouchNoOtherFile) {
