@@ -39,9 +39,10 @@ std::string OrderedAppender::path() {
 
 Status OrderedAppender::PathNamesFileLocked() {
   FileStat st;
-  if (pinned_ && file_id_ != 0 && (!fs_->Stat(path_, &st).ok() || st.inode != file_id_)) {
-    return Status::IOError(fmt::format("{}: the file was unlinked or renamed over", path_), ESTALE);
+  if (!detached_ && pinned_ && file_id_ != 0 && (!fs_->Stat(path_, &st).ok() || st.inode != file_id_)) {
+    detached_ = true;
   }
+  if (detached_) return Status::IOError(fmt::format("{}: the file was unlinked or renamed over", path_), ESTALE);
   return Status::OK();
 }
 
@@ -78,11 +79,14 @@ Status OrderedAppender::TakeReaderLocked(std::unique_ptr<FileReader>* reader,
     readers_.pop_back();
     return Status::OK();
   }
-  Status s = fs_->OpenReader(path_, reader);
-  if (!pinned_) return s;
-  if (s.ok() && (*reader)->Locate(0, 0).file_id == file_id_) return s;
-  // The path was unlinked, or names the file that replaced this one.
-  reader->reset();
+  if (!detached_) {
+    Status s = fs_->OpenReader(path_, reader);
+    if (!pinned_) return s;
+    if (s.ok() && (*reader)->Locate(0, 0).file_id == file_id_) return s;
+    // The path was unlinked, or names the file that replaced this one.
+    reader->reset();
+    detached_ = true;
+  }
   *shared = pinned_;
   return Status::OK();
 }

@@ -134,6 +134,10 @@ class OrderedAppender {
   std::vector<std::unique_ptr<FileReader>> readers_;  // idle ones
   std::shared_ptr<FileReader> pinned_;  // PinReader's; null before it
   uint64_t file_id_ = 0;                // the file pinned_ reads (ReadLocation::file_id)
+  // The path was found naming another file or none: from then on reads go
+  // to pinned_ without opening readers by the path (nothing gives an
+  // unlinked or replaced file its name back), and writes by path fail.
+  bool detached_ = false;
   uint64_t stored_;  // bytes the filesystem holds (appended through writer_)
   uint64_t size_;    // the file's size; > stored_ while bytes are held or a hole is open
   std::map<uint64_t, std::string> held_;  // offset -> bytes, disjoint, non-empty, all >= stored_
