@@ -187,11 +187,14 @@ Status FsImpl::RelocateZone(uint32_t device, uint32_t victim, bool* freed) {
   // of moved blocks holds blocks of hundreds of tables, and holding their
   // locks through its copy stalled every read of a hot table for most of a
   // second, docs/benchmarks.md). A file that changes meanwhile keeps its
-  // extents and the copy of them is garbage.
+  // extents and the copy of them is garbage. Readers hold a file's lock
+  // for a moment each, but four of them on two cores held it at GC's one
+  // try now and then, and the zone they read was passed over (CI's
+  // GcCollectsAZoneWhileItIsRead): wait a little, as the switch does.
   std::vector<std::vector<Extent>> before(owners.size());
   for (size_t i = 0; i < owners.size(); i++) {
     std::unique_lock<std::mutex> lk;
-    if (!LockForGc(owners[i].get(), &lk)) {
+    if (!LockForGcWithin(owners[i].get(), kSwitchLockWait, &lk)) {
       release_victim();
       return Status::Busy("zone in use");
     }

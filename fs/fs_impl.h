@@ -374,6 +374,7 @@ class FsImpl : public Filesystem {
   static bool LockForGc(Inode* ino, std::unique_lock<std::mutex>* lock);
   // LockForGc, tried for up to wait before giving up.
   static bool LockForGcWithin(Inode* ino, std::chrono::microseconds wait, std::unique_lock<std::mutex>* lock);
+  // How long GC waits for a file's lock held by a reader or an append.
   static constexpr std::chrono::microseconds kSwitchLockWait{20000};
   // Copies, packed, the extents in zone of each owner's extents (as they
   // were when GC looked), in owner order.
