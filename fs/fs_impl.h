@@ -347,10 +347,13 @@ class FsImpl : public Filesystem {
   void ReclaimZones();
   // GC on one device (or all when only_device is -1); *zones_busy, if given,
   // counts victims skipped because a file in them was in use. A caller that
-  // holds a file's lock lends the file first (Inode::lent_to_gc).
+  // holds a file's lock lends the file first (Inode::lent_to_gc), or may hold
+  // one it cannot lend: GC then tries each victim's files once (a wait would
+  // be for itself); with wait_for_files, for up to kSwitchLockWait each, so
+  // that a zone whose files readers keep taking a moment each is collected.
   Status CollectGarbageOn(uint32_t max_zones, uint32_t* zones_freed, int32_t only_device,
-                          uint32_t* zones_busy = nullptr);
-  Status RelocateZone(uint32_t device, uint32_t zone, bool* freed);
+                          uint32_t* zones_busy = nullptr, bool wait_for_files = false);
+  Status RelocateZone(uint32_t device, uint32_t zone, bool wait_for_files, bool* freed);
   // Bytes GC's copies of data of role out of victim could go to on its
   // device: empty zones and partly written zones of the role, victim's own
   // room left out (UINT32_MAX: none left out). mu_ held.
