@@ -63,16 +63,12 @@ class OpenFileTable {
     std::lock_guard<std::mutex> l(mu_);
     return f.writable_handles;
   }
-  // A renamed file, or directory with open files under it. Not under the
-  // table's lock: an appender's lock waits for its file's device writes.
-  void Renamed(const std::string& from, const std::string& to) {
-    for (auto& f : All()) f->appender.Renamed(from, to);
-  }
-  // fs->Unlink(path), and fs->Rename(from, to) with Renamed after it. An
-  // open file that loses its name (unlinked, or renamed over) and has
-  // handles open for writing takes its writer first, while the name still
-  // leads to it: their later writes reach it, as on a kernel filesystem
-  // (a writer is otherwise opened by the name, which then leads elsewhere).
+  // fs->Unlink(path), and fs->Rename(from, to) with the open files' paths
+  // renamed after it (Renamed). An open file that loses its name (unlinked,
+  // or renamed over) and has handles open for writing takes its writer
+  // first, while the name still leads to it: their later writes reach it,
+  // as on a kernel filesystem (a writer is otherwise opened by the name,
+  // which then leads elsewhere).
   Status Unlink(Filesystem* fs, const std::string& path) {
     KeepWriterOf(fs, path);
     return fs->Unlink(path);
@@ -109,6 +105,11 @@ class OpenFileTable {
   }
 
  private:
+  // A renamed file, or directory with open files under it. Not under the
+  // table's lock: an appender's lock waits for its file's device writes.
+  void Renamed(const std::string& from, const std::string& to) {
+    for (auto& f : All()) f->appender.Renamed(from, to);
+  }
   void KeepWriterOf(Filesystem* fs, const std::string& path) {
     FileStat st;
     if (!fs->Stat(path, &st).ok()) return;
