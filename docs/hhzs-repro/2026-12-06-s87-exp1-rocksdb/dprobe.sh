@@ -4,7 +4,9 @@
 # with the patch), then D, C, D from copies of each (rphase.sh of session 85).
 set -u
 R=docs/hhzs-repro/2026-12-06-s85-rocksdb-d/rphase.sh
-MAIN=/tmp/ci-87b/build; PATCHED=/tmp/p87/build
+# As run: main's binaries from a clone's build, the patched ones from another clone with
+# keep-deeper.patch applied; MAIN= and PATCHED= name others.
+MAIN=${MAIN:-/tmp/ci-87b/build}; PATCHED=${PATCHED:-/tmp/p87/build}
 run() { local label=$1; shift; echo "== $label $*"; env "$@" bash $R ${PH:-} 2>&1 | grep -E "^(load|run|L[0-9])"; }
 PH=load run B3 S=B3 B=$MAIN D=/tmp/r-B3
 PH=load run HINTFS S=HINTFS B=$MAIN D=/tmp/r-HINTFS
