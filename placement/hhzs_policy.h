@@ -89,11 +89,16 @@ struct HhzsConfig {
   // Migration fills the free room of the tiering level's reservation with
   // that level's slow tables, read or not, once the wait above is over
   // (TieringView::fill_tiering_level; off is HHZS, which leaves that room to
-  // popularity migration, under read pressure only). Off by default: in
-  // three runs of the reproduction's YCSB A-F it read no fewer point reads
-  // from the HDD and moved up to 12 MB down per phase, where HHZS's rule
-  // moved at most 1 MB (docs/benchmarks.md, session 54).
-  bool fill_tiering_level = false;
+  // popularity migration, under read pressure only, so a store's load can
+  // leave the fast tier all but empty: one RocksDB load left 17 of 22 fast
+  // zones empty and every L2 table on the HDD). On by default since the
+  // waits above and the cache's claim on borrowed room (cache_room=free)
+  // keep it from moving tables up between compactions: in three runs of
+  // the reproduction's Exp#1 (RocksDB, block tiering) it gained 2-4 points
+  // over B3 on each of YCSB A-F (docs/benchmarks.md, session 88). Session
+  // 54, before those waits, measured no gain and up to 12 MB moved down
+  // per phase.
+  bool fill_tiering_level = true;
   // Moves up into the tiering level's reserved room use only the room it
   // held over this window (TieringView::steady_room_ns), and a swap within
   // a level needs the slow table read swap_margin times as often as the

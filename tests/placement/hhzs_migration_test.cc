@@ -136,10 +136,10 @@ TEST_F(HhzsTest, MigrationSeesTheLeastRoomTheTieringLevelKept) {
   }
 }
 
-// The tiering level's reserved room is left to popularity migration by
-// default (HHZS); fill=tiering fills it at rest.
-TEST_F(HhzsTest, FillReachesTheTieringLevelOnlyWhenAsked) {
-  EXPECT_FALSE(HhzsConfig().fill_tiering_level);
+// The tiering level's reserved room is filled at rest by default;
+// fill=upper leaves it to popularity migration (HHZS).
+TEST_F(HhzsTest, FillReachesTheTieringLevelUnlessUpperIsAsked) {
+  EXPECT_TRUE(HhzsConfig().fill_tiering_level);
   for (bool tiering : {true, false}) {
     HhzsConfig c;
     c.fill_tiering_level = tiering;
