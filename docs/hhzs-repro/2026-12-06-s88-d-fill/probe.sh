@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Session 88's probes of RocksDB's D (and C) under HINTFS variants, one load each, run from
-# the repository's root: `bash probe.sh load` loads B3, HINTFS and the variants below (as
-# rphase.sh here, which is session 85's with EXTRA for HINTFS too), `bash probe.sh` runs
+# the repository's root: `bash probe.sh load` loads B3, HINTFS and the variants below (with
+# session 85's rphase.sh), `bash probe.sh` runs
 # ROUNDS rounds of the phases in PHASES from copies of the loads, schemes interleaved.
 # B: the build to use (default build).
 set -euo pipefail
-R=$(dirname "$0")
-declare -A EXTRA=([B3]="" [HINTFS]="" [HINTFSF]="fill=tiering" [HINTFSL]="lifetime=hint" [HINTFSFL]="fill=tiering,lifetime=hint")
+R=$(dirname "$0")/../2026-12-06-s85-rocksdb-d  # its rphase.sh takes EXTRA for HINTFS too since session 88
+# HINTFS and HINTFSL name fill=upper, the default of the binaries the probe ran (291a5ca).
+declare -A EXTRA=([B3]="" [HINTFS]="fill=upper" [HINTFSF]="fill=tiering" [HINTFSL]="fill=upper,lifetime=hint"
+                  [HINTFSFL]="fill=tiering,lifetime=hint")
 SCHEMES=${SCHEMES:-B3 HINTFS HINTFSF HINTFSL HINTFSFL}
 for s in $SCHEMES; do
   S=$s; [ $s != B3 ] && S=HINTFS
