@@ -91,13 +91,14 @@ struct HhzsConfig {
   // (TieringView::fill_tiering_level; off is HHZS, which leaves that room to
   // popularity migration, under read pressure only, so a store's load can
   // leave the fast tier all but empty: one RocksDB load left 17 of 22 fast
-  // zones empty and every L2 table on the HDD). On by default since the
-  // waits above and the cache's claim on borrowed room (cache_room=free)
-  // keep it from moving tables up between compactions: in three runs of
-  // the reproduction's Exp#1 (RocksDB, block tiering) it gained 2-4 points
-  // over B3 on each of YCSB A-F (docs/benchmarks.md, session 88). Session
-  // 54, before those waits, measured no gain and up to 12 MB moved down
-  // per phase.
+  // zones empty and every L2 table on the HDD). On by default: the waits
+  // above keep it from moving tables up between compactions, and into room
+  // the cache borrows (cache_room=free) a table goes only if it outreads a
+  // zone of the cache. In three runs of the reproduction's Exp#1 (block
+  // tiering) it gained 2-4 points over B3 on each of YCSB A-F under
+  // RocksDB; under LevelDB it was about even, with E 11 points lower
+  // (docs/benchmarks.md, session 88). Session 54, before those waits,
+  // measured no gain and up to 12 MB moved down per phase.
   bool fill_tiering_level = true;
   // Moves up into the tiering level's reserved room use only the room it
   // held over this window (TieringView::steady_room_ns), and a swap within
