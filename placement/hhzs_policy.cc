@@ -185,6 +185,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     set_aside_blocks = std::max<uint64_t>(set_aside_bytes_, blocks_used);
     wal_zones_ = static_cast<int64_t>((wal_bytes + table_bytes - 1) / table_bytes);
     wal_peak_bytes_ = std::max(wal_peak_bytes_, wal_bytes);
+    wal_use_.Note(now_ns_, static_cast<int64_t>(wal_bytes));
     budget = BudgetLocked(zone_bytes, fast_bytes);
     CheckFastTierLocked(fast_bytes, budget, table_bytes);
     NotePeaksLocked();
@@ -215,6 +216,10 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   {
     std::lock_guard<std::mutex> l(mu_);
     last_capacity_slots_ = capacity;
+    last_wal_bytes_ = wal_bytes;
+    last_fast_bytes_ = fast_bytes;
+    last_zone_bytes_ = zone_bytes;
+    capacity_wal_aside_ = std::max(budget, wal_bytes);
     NoteReservationLocked();
     if (level == LevelTracker::kWal) {
       live_wals_.insert(request.path);  // the WAL always goes fast
@@ -258,7 +263,29 @@ uint64_t HhzsPolicy::BudgetLocked(uint64_t zone_capacity, uint64_t fast_bytes) c
   // WAL has outgrown would let tables take the zones it comes back for, and
   // the WAL would spill to the slow tier.
   uint64_t wal = ResolveWalBudget(config_.services.wal_budget_bytes, zone_capacity, fast_bytes);
-  return std::max(wal, wal_peak_bytes_) + config_.services.cache_budget_bytes;
+  return std::max(wal, WalPeakLocked()) + config_.services.cache_budget_bytes;
+}
+
+uint64_t HhzsPolicy::WalPeakLocked() const {
+  if (config_.wal_window_ns == 0 || wal_use_.empty()) return wal_peak_bytes_;
+  return static_cast<uint64_t>(wal_use_.Peak(now_ns_, config_.wal_window_ns));
+}
+
+uint64_t HhzsPolicy::WalAsideLocked() const {
+  return std::max(BudgetLocked(last_zone_bytes_, last_fast_bytes_), last_wal_bytes_);
+}
+
+void HhzsPolicy::NoteTime(uint64_t now_ns) {
+  std::lock_guard<std::mutex> l(mu_);
+  now_ns_ = std::max(now_ns_, now_ns);
+  if (last_fast_bytes_ == 0) return;  // no capacity computed yet
+  // Only the WAL's share can have changed with time alone; the rest of the
+  // capacity waits for the next allocation, as before.
+  const uint64_t aside = WalAsideLocked();
+  if (aside == capacity_wal_aside_) return;
+  last_capacity_slots_ = ShiftedSlots(last_capacity_slots_, capacity_wal_aside_, aside, table_size_.bytes());
+  capacity_wal_aside_ = aside;
+  NoteReservationLocked();
 }
 
 void HhzsPolicy::CheckFastTierLocked(uint64_t fast_bytes, uint64_t budget, uint64_t table_bytes) {
@@ -270,7 +297,7 @@ void HhzsPolicy::CheckFastTierLocked(uint64_t fast_bytes, uint64_t budget, uint6
 
 uint64_t HhzsPolicy::WalBudgetForStateLocked() const {
   if (config_.services.wal_budget_bytes != kWalBudgetFromDevice) {
-    return std::max(config_.services.wal_budget_bytes, wal_peak_bytes_);
+    return std::max(config_.services.wal_budget_bytes, WalPeakLocked());
   }
   // Resolved once the fast tier has been seen; 0 before.
   uint64_t cache = config_.services.cache_budget_bytes;
@@ -401,6 +428,8 @@ std::string HhzsPolicy::StateJson() const {
                         {"swap_margin", config_.swap_margin},
                         {"fill", config_.fill_tiering_level ? "tiering" : "upper"},
                         {"wal_peak_bytes", wal_peak_bytes_},
+                        {"wal_window_ms", config_.wal_window_ns / 1000000},
+                        {"wal_held_peak_bytes", WalPeakLocked()},
                         {"capacity_slots", last_capacity_slots_},
                         {"tiering_level", d.tiering_level},
                         {"reserved_for_tiering_level", d.reserved},

@@ -110,6 +110,17 @@ struct HhzsConfig {
   // session 74).
   uint64_t steady_room_ns = 30ull * 1000 * 1000 * 1000;
   double swap_margin = 2;
+  // The WAL's budget holds the most fast zones the WAL used over this
+  // window (at least the configured or resolved budget); 0 holds its peak
+  // for good. An extension of HHZS, whose budget is the WAL's largest size.
+  // A store's live WAL files peak while it writes fast (RocksDB kept five
+  // alive in a load of the reproduction, each in a zone of its own) and
+  // take one or two zones once it writes little. Held for good, that peak
+  // kept 5 of the fast tier's 22 data zones from tables after a load, which
+  // left 4 of the tiering level's 11 tables on the slow tier and 10 fast
+  // zones empty; lapsed, the same load ended with all of that level and 2
+  // tables of the next on the fast tier (docs/benchmarks.md, session 89).
+  uint64_t wal_window_ns = 10ull * 1000 * 1000 * 1000;
 };
 
 class HhzsPolicy : public AllocationPolicy, public TieringSource {
@@ -145,9 +156,13 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   // Takes effect at once on the capacity migration plans with (Tiering),
   // not only at the next allocation: a read-only phase allocates nothing.
   void SetAsideFastBytes(uint64_t bytes) override;
+  // Lets the WAL's held peak lapse at now_ns (wal_window_ns), with the
+  // capacity it held given to tables at once, as SetAsideFastBytes does.
+  void NoteTime(uint64_t now_ns) override;
   // The WAL budget is held as empty fast zones that tables may not take;
-  // once the WAL has used more zones than the budget, its peak is held.
-  // Unconfigured, the budget starts at two fast zones (ResolveWalBudget).
+  // once the WAL has used more zones than the budget, its peak over the
+  // last wal_window_ns is held. Unconfigured, the budget starts at two fast
+  // zones (ResolveWalBudget).
   uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override;
   std::string StateJson() const override;
 
@@ -190,9 +205,13 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   mutable std::mutex mu_;
   int64_t DemandLocked(int level) const;
   // The WAL and cache budget on a fast tier of fast_bytes in zones of
-  // zone_capacity: as configured (or two zones), or the WAL's peak plus the
-  // cache's share if the WAL has needed more.
+  // zone_capacity: as configured (or two zones), or the WAL's held peak
+  // plus the cache's share if the WAL has needed more.
   uint64_t BudgetLocked(uint64_t zone_capacity, uint64_t fast_bytes) const;
+  uint64_t WalPeakLocked() const;  // the WAL's peak held now (wal_window_ns)
+  // The fast bytes the capacity last computed set aside for the WAL and
+  // the cache, as it would set them aside now.
+  uint64_t WalAsideLocked() const;
   void CheckFastTierLocked(uint64_t fast_bytes, uint64_t budget, uint64_t table_bytes);
   uint64_t WalBudgetForStateLocked() const;  // the WAL's share of the budget in effect
   int64_t ClaimLocked(int level) const;  // A_i + D_i, or its held peak
@@ -214,6 +233,10 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   std::set<std::string> live_wals_;
   int64_t wal_zones_ = 0;  // fast WAL zones in use, in table slots, as last reported
   uint64_t wal_peak_bytes_ = 0;  // the most fast WAL zones seen in use, in bytes
+  RecentPeak wal_use_;           // the fast WAL zones in use over time, in bytes
+  // What the capacity last computed (ChooseDevices) saw: the WAL's zones,
+  // the fast tier, and the bytes it set aside for the WAL and the cache.
+  uint64_t last_wal_bytes_ = 0, last_fast_bytes_ = 0, last_zone_bytes_ = 0, capacity_wal_aside_ = 0;
   uint64_t now_ns_ = 0;    // time of the latest hint
   uint64_t written_ns_[kMaxLevels][2] = {};  // a compaction's begin or output there, latest first
   int64_t peak_[kMaxLevels] = {};  // held claims (hold_ns)

@@ -96,6 +96,21 @@ class RecentFloor {
   std::vector<Point> points_;
 };
 
+// The largest value a quantity took over a sliding window of time: the
+// floor of its negation.
+class RecentPeak {
+ public:
+  // value is in effect from now_ns on.
+  void Note(uint64_t now_ns, int64_t value) { negated_.Note(now_ns, -value); }
+  // The largest value in effect at any time within window_ns before now_ns.
+  // Requires !empty().
+  int64_t Peak(uint64_t now_ns, uint64_t window_ns) const { return -negated_.Floor(now_ns, window_ns); }
+  bool empty() const { return negated_.empty(); }
+
+ private:
+  RecentFloor negated_;
+};
+
 // What placement knows (TieringSource::Tiering(), tiering.h).
 struct TieringView {
   static constexpr int kNone = 1 << 20;  // every level fits: no tiering level

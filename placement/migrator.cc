@@ -143,6 +143,7 @@ bool Migrator::CounterWindow::Close(uint64_t now_ns, uint64_t count, uint64_t wi
 MigrationPlan Migrator::Step() {
   const uint64_t now = MonotonicNs();  // the hints' clock (hint_bus.cc)
   std::vector<TableView> tables = Survey(now);
+  tiering_->NoteTime(now);
   TieringView tiering = tiering_->Tiering();
   tiering.now_ns = now;
   tiering.free_room_read_rate = FreeRoomReadRate(now);

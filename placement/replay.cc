@@ -264,6 +264,7 @@ class Simulation {
       tables.push_back(t);
     }
     std::sort(tables.begin(), tables.end(), [](const TableView& a, const TableView& b) { return a.path < b.path; });
+    tiering_->NoteTime(now_);
     TieringView tiering = tiering_->Tiering();
     tiering.now_ns = now_;  // the trace's clock, as its hints'
     MigrationPlan plan = PlanMigration(tables, tiering, slow_read_rate_, slow_read_iops_);

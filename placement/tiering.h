@@ -120,6 +120,10 @@ class TieringSource {
   virtual ~TieringSource() = default;
   // The placement state migration plans against; thread safe.
   virtual TieringView Tiering() const = 0;
+  // The caller's time on the hints' clock (migration's, or a replay's
+  // trace time): what ages in the state, such as the WAL's held peak, is
+  // judged at it even while no hint arrives, as in a store at rest.
+  virtual void NoteTime(uint64_t /*now_ns*/) {}
   virtual TieringServices Services() const = 0;
   // Fast bytes another service holds for itself (block tiering's budget,
   // placement/block_tiering.h): tables are planned in what is left, so that

@@ -63,14 +63,15 @@ TABLES = "table_bytes=1969225"
 HINTFS_POLICY = f"hhzs:{TABLES},wal_budget=4MiB"
 # HHZS as the paper runs it (its cache admits every block, rule (iii) counts
 # a compaction's inputs until they go: replace_inputs=off; the tiering
-# level's room is popularity migration's: fill=upper); HINTFS as hintfs
+# level's room is popularity migration's: fill=upper; the WAL's budget is
+# its largest size: wal_window_ms=0); HINTFS as hintfs
 # runs by default (cache=auto: off here, where a hit saves too little;
 # migration=auto: off under block tiering here) with block-granular tiering.
 SCHEMES = {
     "ALL-SATA": ("all-slow:" + TABLES, ""),
     "ALL-NVMe": ("all-fast:" + TABLES, ""),
     "STATIC": ("b3:" + TABLES, ""),
-    "HHZS": (HINTFS_POLICY + ",cache=all,replace_inputs=off,fill=upper", ""),
+    "HHZS": (HINTFS_POLICY + ",cache=all,replace_inputs=off,fill=upper,wal_window_ms=0", ""),
     "HINTFS": (HINTFS_POLICY, "blocks=32MiB"),
 }
 WORKLOADS = ["A", "B", "C", "D", "E", "F"]

@@ -142,6 +142,10 @@ TEST_F(HhzsTest, ACompactionsOutputsTakeTheFastSlotsOfItsInputs) {
   ASSERT_TRUE(NewAllocationPolicy("hhzs:replace_inputs=off", bus_, &p).ok());
   EXPECT_FALSE(static_cast<HhzsPolicy*>(p.get())->config().replace_inputs);
   EXPECT_FALSE(NewAllocationPolicy("hhzs:replace_inputs=maybe", bus_, &p).ok());
+  ASSERT_TRUE(NewAllocationPolicy("hhzs:wal_window_ms=0", bus_, &p).ok());
+  EXPECT_EQ(static_cast<HhzsPolicy*>(p.get())->config().wal_window_ns, 0u);
+  EXPECT_EQ(HhzsConfig().wal_window_ns, 10'000'000'000u);
+  EXPECT_FALSE(NewAllocationPolicy("hhzs:wal_window_ms=-1", bus_, &p).ok());
 }
 
 TEST_F(HhzsTest, ZonesOfOtherFilesAndAGrownWalShrinkTheCapacity) {
@@ -205,6 +209,39 @@ TEST_F(HhzsTest, TheWalBudgetGrowsToTheWalsPeak) {
   // Tables are planned without those zones: 12 - 4 = 8 slots.
   EXPECT_TRUE(Place("/db/b.sst", 0));
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 8);
+}
+
+// The peak is held for wal_window_ms after it (10 s by default; the hints
+// above are all of 1 ms), then the room goes back to tables at once: a
+// store at rest allocates nothing, so migration's clock lets it lapse.
+TEST_F(HhzsTest, TheWalsPeakLapsesAfterItsWindow) {
+  for (int held_for_good : {0, 1}) {
+    HhzsConfig c;
+    if (held_for_good) c.wal_window_ns = 0;
+    Make(c);
+    for (int i = 0; i < 4; i++) EXPECT_TRUE(Place("/db/00000" + std::to_string(i) + ".log", -1));
+    EXPECT_TRUE(Place("/db/a.sst", 0));  // sees the WAL's four zones
+    for (int i = 1; i < 4; i++) Delete("/db/00000" + std::to_string(i) + ".log");
+    EXPECT_TRUE(Place("/db/b.sst", 0));  // the WAL is back in one zone
+    ASSERT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 8);
+    ASSERT_EQ(policy_->Tiering().free_slots, 8 - 2);
+    policy_->NoteTime(9'000'000'000);  // within the window
+    EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kTableClass), 3u);
+    EXPECT_EQ(policy_->Tiering().free_slots, 6);
+    policy_->NoteTime(11'000'000'000);  // past it
+    if (held_for_good) {
+      EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kTableClass), 3u);
+      EXPECT_EQ(policy_->Tiering().free_slots, 6);
+      continue;
+    }
+    // The budget is its two configured zones again, one of them the WAL's.
+    EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kTableClass), 1u);
+    EXPECT_EQ(policy_->Tiering().free_slots, 8) << "the two zones are tables' before any allocation";
+    EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["wal_held_peak_bytes"], kTable);
+    EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["wal_peak_bytes"], 4 * kTable);
+    EXPECT_TRUE(Place("/db/c.sst", 0));
+    EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 10);
+  }
 }
 
 
