@@ -53,6 +53,7 @@ void LevelTracker::OnHint(const Hint& h) {
     }
     case Hint::Kind::kCompactionOutput:
       if (h.level >= 0) levels_[h.path] = h.level;
+      if (h.smallest_seqno && h.largest_seqno) seqnos_[h.path] = {*h.smallest_seqno, *h.largest_seqno};
       break;
     case Hint::Kind::kCompactionEnd: {
       // For a trivial move the outputs are the inputs, now a level down: no
@@ -72,6 +73,7 @@ void LevelTracker::OnHint(const Hint& h) {
     }
     case Hint::Kind::kFileDeleted:
       levels_.erase(h.path);
+      seqnos_.erase(h.path);
       estimates_.erase(h.path);
       inferred_.erase(h.path);
       break;
@@ -113,6 +115,15 @@ int LevelTracker::LevelOf(const std::string& path, int lifetime_hint) const {
 std::unordered_map<std::string, int> LevelTracker::KnownLevels() const {
   std::lock_guard<std::mutex> l(mu_);
   return levels_;
+}
+
+bool LevelTracker::SequenceRange(const std::string& path, uint64_t* smallest, uint64_t* largest) const {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = seqnos_.find(path);
+  if (it == seqnos_.end()) return false;
+  *smallest = it->second.first;
+  *largest = it->second.second;
+  return true;
 }
 
 bool LevelTracker::InRunningCompaction(const std::string& path) const {

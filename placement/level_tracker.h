@@ -16,10 +16,11 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
-#include <unordered_map>
-#include <vector>
 
 #include "hints/hint_bus.h"
 
@@ -42,6 +43,10 @@ class LevelTracker {
 
   // Every table whose level a hint named, with that level.
   std::unordered_map<std::string, int> KnownLevels() const;
+  // The smallest and largest sequence numbers of the table's keys, as the
+  // MANIFEST recorded them (RocksDB's; LevelDB records none): false if not
+  // known.
+  bool SequenceRange(const std::string& path, uint64_t* smallest, uint64_t* largest) const;
   // True while a running compaction has the table at path as an input.
   bool InRunningCompaction(const std::string& path) const;
   // The inputs of the compactions running now.
@@ -81,6 +86,7 @@ class LevelTracker {
   uint64_t subscription_ = 0;
   mutable std::mutex mu_;
   std::unordered_map<std::string, int> levels_;  // path -> level
+  std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> seqnos_;  // path -> its keys' sequence numbers
   std::unordered_map<int64_t, int> job_levels_;  // running job -> output level
   std::unordered_map<int64_t, std::vector<std::string>> job_inputs_;  // running compaction -> inputs
   std::unordered_map<std::string, int> compacting_;  // input path -> running compactions using it

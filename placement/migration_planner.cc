@@ -19,6 +19,10 @@ const char* MigrationReasonName(MigrationPlan::Reason reason) {
 bool HigherPriority(const TableView& a, const TableView& b) {
   if (a.level != b.level) return a.level < b.level;
   if (a.read_rate != b.read_rate) return a.read_rate > b.read_rate;
+  if (a.seqnos_known && b.seqnos_known) {
+    if (a.newest_seqno != b.newest_seqno) return a.newest_seqno > b.newest_seqno;
+    if (a.oldest_seqno != b.oldest_seqno) return a.oldest_seqno > b.oldest_seqno;
+  }
   // The newer table: stores name tables by a growing number ("000123.sst"),
   // so the longer name, then the later one, is the newer. A total order
   // keeps plans deterministic.

@@ -109,6 +109,7 @@ std::vector<TableView> Migrator::Survey(uint64_t now_ns) {
       return e.device < members.size() && members[e.device].tier == Tier::kFast;
     });
     t.compacting = tracker_.InRunningCompaction(path);
+    t.seqnos_known = tracker_.SequenceRange(path, &t.oldest_seqno, &t.newest_seqno);
     auto it = seen.find(path);
     Seen s = it != seen.end() ? it->second : Seen{now_ns, st.reads};
     // HHZS's read rate: reads over the table's age (here since first seen,

@@ -67,6 +67,25 @@ TEST(LevelTracker, FollowsTrivialMovesAListenerReports) {
   EXPECT_EQ(t.KnownLevels().at("/db/000040.sst"), 2);
 }
 
+// The MANIFEST's records of RocksDB's tables carry their keys' sequence
+// numbers; LevelDB's do not, and a deleted table's are forgotten.
+TEST(LevelTracker, KeepsTheSequenceNumbersTheManifestRecorded) {
+  auto bus = std::make_shared<HintBus>();
+  LevelTracker t(bus);
+  Hint rocks = Make(Hint::Kind::kCompactionOutput, -1, "/db/000050.sst", 3, "compaction");
+  rocks.smallest_seqno = 255795;
+  rocks.largest_seqno = 399364;
+  bus->Publish(rocks);
+  bus->Publish(Make(Hint::Kind::kCompactionOutput, -1, "/db/000051.ldb", 3, "compaction"));
+  uint64_t oldest = 0, newest = 0;
+  ASSERT_TRUE(t.SequenceRange("/db/000050.sst", &oldest, &newest));
+  EXPECT_EQ(oldest, 255795u);
+  EXPECT_EQ(newest, 399364u);
+  EXPECT_FALSE(t.SequenceRange("/db/000051.ldb", &oldest, &newest));
+  bus->Publish(Make(Hint::Kind::kFileDeleted, -1, "/db/000050.sst", 3, ""));
+  EXPECT_FALSE(t.SequenceRange("/db/000050.sst", &oldest, &newest));
+}
+
 // Without a hint naming its level, a file's write-life-time hint stands in
 // for it; a block index file carries its table's hint but is no table.
 TEST(LevelTracker, GuessesLevelsFromHintsButNotForBlockIndexFiles) {
