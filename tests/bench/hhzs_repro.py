@@ -85,6 +85,13 @@ DB_OPTIONS = ";".join([
     # inputs 2 MiB at a time; block-sized reads would seek the HDD per block
     # and leave the tree deep in compaction debt (L0 at 80 MiB in a trial).
     "compaction_readahead_size=2097152",
+    # HHZS ran RocksDB 6.22.1, whose outputs stop at the target size: one
+    # table per SSD zone (HHZS §3.2, 93.9% of a zone). RocksDB 7.8 lets an
+    # output above the bottom level grow to twice the target to end at a
+    # boundary of the level below (level_compaction_dynamic_file_size, on by
+    # default): L2 tables of 3.2-3.6 MB took two 2 MiB zones each, which
+    # hhzs counts as no table slots (docs/benchmarks.md, session 89).
+    "level_compaction_dynamic_file_size=false",
 ])
 
 # RocksDB's default 8 MiB block cache, scaled as everything else: against the
