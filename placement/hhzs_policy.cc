@@ -147,33 +147,72 @@ int64_t HhzsPolicy::demand(int level) const {
   return DemandLocked(level);
 }
 
-void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
-                               std::vector<uint32_t>* order) {
-  // C: the fast capacity left for tables once the WAL and cache budget (or
-  // the WAL's zones, if the WAL outgrew it) and what other files
-  // (logs, manifests) hold are set aside: their live bytes, or the zones
-  // they pin if more (tables have a class of their own, so the zones of
-  // class data in use are theirs). Garbage does not count: the filesystem
-  // reclaims it before it lets anything spill. (Tables of format-1 images
-  // are of class data: they count as other files until rewritten.)
-  // Blocks moved up by block tiering hold the bytes set aside for them
-  // (SetAsideFastBytes), or the zones they fill if more.
-  uint64_t fast_bytes = 0, wal_bytes = 0, held_bytes = 0, data_zones = 0, zone_bytes = 0;
-  uint64_t blocks_used = 0, table_zones = 0;
+namespace {
+
+// The fast tier as placement counts it.
+struct FastTier {
+  uint64_t bytes = 0, zone_bytes = 0;
+  uint64_t wal_bytes = 0;    // the zones of WAL files
+  uint64_t held_bytes = 0;   // live bytes of tables and other files
+  uint64_t data_zones = 0;   // zones of other files (logs, manifests)
+  uint64_t table_zones = 0;  // zones of tables
+  uint64_t blocks_bytes = 0; // zones of blocks moved up by block tiering
+};
+
+FastTier SurveyFastTier(const std::vector<DeviceSpace>& devices) {
+  FastTier f;
   for (const DeviceSpace& d : devices) {
     if (d.tier != Tier::kFast) continue;
-    table_zones += d.role_zones[static_cast<int>(kTableClass)];
-    fast_bytes += d.zone_capacity * d.total_zones;
-    data_zones += d.role_zones[static_cast<int>(ZoneRole::kData)];
-    zone_bytes = d.zone_capacity;
-    uint64_t wal_zones = d.role_zones[static_cast<int>(kWalClass)];
-    uint64_t budget_zones = WalBudgetZonesInUse(d);
-    wal_bytes += d.zone_capacity * wal_zones;
-    blocks_used += d.zone_capacity * MovedBlockZones(d);
-    uint64_t not_tables = std::min(d.live_bytes, d.zone_capacity * (budget_zones + MovedBlockZones(d)));
-    held_bytes += d.live_bytes - not_tables;
+    f.table_zones += d.role_zones[static_cast<int>(kTableClass)];
+    f.bytes += d.zone_capacity * d.total_zones;
+    f.data_zones += d.role_zones[static_cast<int>(ZoneRole::kData)];
+    f.zone_bytes = d.zone_capacity;
+    f.wal_bytes += d.zone_capacity * d.role_zones[static_cast<int>(kWalClass)];
+    f.blocks_bytes += d.zone_capacity * MovedBlockZones(d);
+    uint64_t not_tables = std::min(d.live_bytes, d.zone_capacity * (WalBudgetZonesInUse(d) + MovedBlockZones(d)));
+    f.held_bytes += d.live_bytes - not_tables;
   }
-  table_size_.NoteFastZone(zone_bytes);
+  return f;
+}
+
+// C in table slots: the fast capacity left once wal_aside (the WAL and cache
+// budget, or the WAL's zones if the WAL outgrew it), blocks_aside and what
+// other files (logs, manifests) hold are set aside: their live bytes, or
+// the zones they pin if more (tables have a class of their own, so the
+// zones of class data in use are theirs). Garbage does not count: the
+// filesystem reclaims it before it lets anything spill. (Tables of format-1
+// images are of class data: they count as other files until rewritten.)
+// *tail_zones: the zones of tables past one per table, no slots.
+int64_t TableSlots(const FastTier& f, uint64_t wal_aside, uint64_t blocks_aside, int64_t fast_slots,
+                   int64_t fast_tables, uint64_t table_bytes, int64_t* tail_zones) {
+  // What tables hold: their slots, or the zones they fill if more (below).
+  uint64_t table_held = std::max<uint64_t>(static_cast<uint64_t>(fast_slots), f.table_zones) * table_bytes;
+  uint64_t others = f.held_bytes > table_held ? f.held_bytes - table_held : 0;
+  others = std::max(others, f.data_zones * f.zone_bytes);
+  // The cache's zones count within the budget only: past it they are
+  // borrowed empty zones, given back to the first writer that needs one.
+  uint64_t set_aside = wal_aside + blocks_aside + others;
+  int64_t capacity = f.bytes > set_aside ? static_cast<int64_t>((f.bytes - set_aside) / table_bytes) : 0;
+  // Tables longer than their zone hold more zones than there are tables
+  // (their tails share zones, ZoneSlot::shared_overflow): those zones are no
+  // slots. (A short table's zone is no such zone: the filesystem packs short
+  // tables together when it needs their zones, FsImpl::CollectableLocked.)
+  *tail_zones = 0;
+  if (table_bytes >= f.zone_bytes / 2 && static_cast<int64_t>(f.table_zones) > fast_tables) {
+    *tail_zones = static_cast<int64_t>(f.table_zones) - fast_tables;
+    capacity = std::max<int64_t>(0, capacity - *tail_zones);
+  }
+  return capacity;
+}
+
+}  // namespace
+
+void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
+                               std::vector<uint32_t>* order) {
+  // Blocks moved up by block tiering hold the bytes set aside for them
+  // (SetAsideFastBytes), or the zones they fill if more.
+  const FastTier f = SurveyFastTier(devices);
+  table_size_.NoteFastZone(f.zone_bytes);
   const uint64_t table_bytes = table_size_.bytes();
   int64_t fast_slots = 0, fast_tables = 0;
   uint64_t budget = 0, set_aside_blocks = 0;
@@ -182,29 +221,17 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
     ledger_.SetSlotBytes(table_bytes);
     fast_slots = ledger_.fast_total();
     fast_tables = ledger_.fast_tables();
-    set_aside_blocks = std::max<uint64_t>(set_aside_bytes_, blocks_used);
-    wal_zones_ = static_cast<int64_t>((wal_bytes + table_bytes - 1) / table_bytes);
-    wal_peak_bytes_ = std::max(wal_peak_bytes_, wal_bytes);
-    wal_use_.Note(now_ns_, static_cast<int64_t>(wal_bytes));
-    budget = BudgetLocked(zone_bytes, fast_bytes);
-    CheckFastTierLocked(fast_bytes, budget, table_bytes);
+    set_aside_blocks = std::max<uint64_t>(set_aside_bytes_, f.blocks_bytes);
+    wal_zones_ = static_cast<int64_t>((f.wal_bytes + table_bytes - 1) / table_bytes);
+    wal_peak_bytes_ = std::max(wal_peak_bytes_, f.wal_bytes);
+    wal_use_.Note(now_ns_, static_cast<int64_t>(f.wal_bytes));
+    budget = BudgetLocked(f.zone_bytes, f.bytes);
+    CheckFastTierLocked(f.bytes, budget, table_bytes);
     NotePeaksLocked();
   }
-  // What tables hold: their slots, or the zones they fill if more (below).
-  uint64_t table_held = std::max<uint64_t>(static_cast<uint64_t>(fast_slots), table_zones) * table_bytes;
-  uint64_t others = held_bytes > table_held ? held_bytes - table_held : 0;
-  others = std::max(others, data_zones * zone_bytes);
-  // The cache's zones count within the budget only: past it they are
-  // borrowed empty zones, given back to the first writer that needs one.
-  uint64_t set_aside = std::max(budget, wal_bytes) + set_aside_blocks + others;
-  int64_t capacity = fast_bytes > set_aside ? static_cast<int64_t>((fast_bytes - set_aside) / table_bytes) : 0;
-  // Tables longer than their zone hold more zones than there are tables
-  // (their tails share zones, ZoneSlot::shared_overflow): those zones are no
-  // slots. (A short table's zone is no such zone: the filesystem packs short
-  // tables together when it needs their zones, FsImpl::CollectableLocked.)
-  if (table_bytes >= zone_bytes / 2 && static_cast<int64_t>(table_zones) > fast_tables) {
-    capacity = std::max<int64_t>(0, capacity - (static_cast<int64_t>(table_zones) - fast_tables));
-  }
+  int64_t tail_zones = 0;
+  const int64_t capacity = TableSlots(f, std::max(budget, f.wal_bytes), set_aside_blocks, fast_slots, fast_tables,
+                                      table_bytes, &tail_zones);
   int level = request.role == kWalClass ? LevelTracker::kWal
                                              : tracker_.LevelOf(request.path, request.lifetime_hint);
   // Taken before mu_ (the tracker has its own lock).
@@ -215,12 +242,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   bool fast = true;
   {
     std::lock_guard<std::mutex> l(mu_);
-    last_capacity_slots_ = capacity;
-    last_wal_bytes_ = wal_bytes;
-    last_fast_bytes_ = fast_bytes;
-    last_zone_bytes_ = zone_bytes;
-    capacity_wal_aside_ = std::max(budget, wal_bytes);
-    NoteReservationLocked();
+    NoteCapacityLocked(capacity, f.wal_bytes, f.bytes, f.zone_bytes, std::max(budget, f.wal_bytes), tail_zones);
     if (level == LevelTracker::kWal) {
       live_wals_.insert(request.path);  // the WAL always goes fast
     } else if (level >= 0 && level < kMaxLevels) {
@@ -235,7 +257,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
         ledger_.Expect(request.path, level);
         (fast ? fast_decisions_ : slow_decisions_)++;
       }
-    } else if (LsmKeepsOffFastTier(request, fast_bytes)) {
+    } else if (LsmKeepsOffFastTier(request, f.bytes)) {
       fast = false;
     }  // other files of unknown level (manifests, options) are small: fast.
     // So are block indexes, even while block tiering holds room up there:
@@ -264,6 +286,22 @@ uint64_t HhzsPolicy::BudgetLocked(uint64_t zone_capacity, uint64_t fast_bytes) c
   // the WAL would spill to the slow tier.
   uint64_t wal = ResolveWalBudget(config_.services.wal_budget_bytes, zone_capacity, fast_bytes);
   return std::max(wal, WalPeakLocked()) + config_.services.cache_budget_bytes;
+}
+
+void HhzsPolicy::NoteCapacityLocked(int64_t slots, uint64_t wal_bytes, uint64_t fast_bytes, uint64_t zone_bytes,
+                                    uint64_t wal_aside, int64_t tail_zones) {
+  last_capacity_slots_ = slots;
+  last_wal_bytes_ = wal_bytes;
+  last_fast_bytes_ = fast_bytes;
+  last_zone_bytes_ = zone_bytes;
+  capacity_wal_aside_ = wal_aside;
+  last_tail_zones_ = tail_zones;
+  tail_warning_ = TablesOutgrowZones(tail_zones, zone_bytes == 0 ? 0 : fast_bytes / zone_bytes, zone_bytes);
+  if (!tail_warning_.empty() && !tail_warned_) {
+    fmt::print(stderr, "hintfs: {}: {}\n", name_, tail_warning_);
+    tail_warned_ = true;
+  }
+  NoteReservationLocked();
 }
 
 uint64_t HhzsPolicy::WalPeakLocked() const {
@@ -306,7 +344,7 @@ uint64_t HhzsPolicy::WalBudgetForStateLocked() const {
 
 std::string HhzsPolicy::warning() const {
   std::lock_guard<std::mutex> l(mu_);
-  return warning_;
+  return warning_.empty() ? tail_warning_ : warning_;
 }
 
 void HhzsPolicy::OnMount(const std::vector<DeviceSpace>& devices) {
@@ -416,7 +454,7 @@ std::string HhzsPolicy::StateJson() const {
                         {"table_bytes_learned", !table_size_.configured()},
                         {"tables_seen", table_size_.tables_seen()},
                         {"wal_budget_bytes", WalBudgetForStateLocked()},
-                        {"warning", warning_},
+                        {"warning", warning_.empty() ? tail_warning_ : warning_},
                         {"cache_budget_bytes", config_.services.cache_budget_bytes},
                         {"cache", config_.services.cache},
                         {"migration", config_.services.migration},
@@ -431,6 +469,7 @@ std::string HhzsPolicy::StateJson() const {
                         {"wal_window_ms", config_.wal_window_ns / 1000000},
                         {"wal_held_peak_bytes", WalPeakLocked()},
                         {"capacity_slots", last_capacity_slots_},
+                        {"tail_zones", last_tail_zones_},
                         {"tiering_level", d.tiering_level},
                         {"reserved_for_tiering_level", d.reserved},
                         {"steady_room", std::min(d.reserved, steady_room)},

@@ -178,8 +178,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
 
   const HhzsConfig& config() const { return config_; }
   uint64_t table_bytes() const { return table_size_.bytes(); }  // configured or learned
-  // Why the fast tier can hold no table as configured, or "" (also in
-  // StateJson and, once, on stderr).
+  // Why the fast tier can hold no table as configured, or else why many of
+  // its zones hold only the tails of tables larger than a zone (the store's
+  // table size to fix), or "" (also in StateJson and, once each, on stderr).
   std::string warning() const;
   int64_t allocated(int level) const;
   int64_t fast(int level) const;  // F_i: level i's tables on the fast tier
@@ -209,6 +210,11 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   // plus the cache's share if the WAL has needed more.
   uint64_t BudgetLocked(uint64_t zone_capacity, uint64_t fast_bytes) const;
   uint64_t WalPeakLocked() const;  // the WAL's peak held now (wal_window_ns)
+  // Keeps what ChooseDevices computed: the capacity in table slots, the
+  // fast tier it saw, the bytes it set aside for the WAL and the cache, and
+  // the zones tables fill past one each (warned of when many).
+  void NoteCapacityLocked(int64_t slots, uint64_t wal_bytes, uint64_t fast_bytes, uint64_t zone_bytes,
+                          uint64_t wal_aside, int64_t tail_zones);
   // The fast bytes the capacity last computed set aside for the WAL and
   // the cache, as it would set them aside now.
   uint64_t WalAsideLocked() const;
@@ -247,6 +253,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   uint64_t set_aside_bytes_ = 0;  // SetAsideFastBytes
   uint64_t last_budget_bytes_ = 0;
   std::string warning_;
+  int64_t last_tail_zones_ = 0;  // zones of table tails, no slots (TableSlots)
+  std::string tail_warning_;     // TablesOutgrowZones's, as last computed
+  bool tail_warned_ = false;     // printed once
   uint64_t fast_decisions_ = 0, slow_decisions_ = 0;
 };
 

@@ -315,6 +315,19 @@ TEST_F(HhzsTest, ZonesOfTableTailsAreNoSlots) {
   devices_[0].live_bytes += kTable / 8;
   EXPECT_TRUE(Place("/db/b.sst", 2));
   EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["capacity_slots"], 9);
+  EXPECT_EQ(nlohmann::json::parse(policy_->StateJson())["tail_zones"], 1);
+  EXPECT_EQ(policy_->warning(), "") << "one tail zone of twelve is no news";
+  // b.sst ran past its zone too: two of twelve zones are tails, worth a word.
+  devices_[0].free_zones--;
+  devices_[0].role_zones[static_cast<int>(kTableClass)]++;
+  devices_[0].live_bytes += kTable / 8;
+  EXPECT_TRUE(Place("/db/c.sst", 2));
+  nlohmann::json state = nlohmann::json::parse(policy_->StateJson());
+  EXPECT_EQ(state["capacity_slots"], 8);
+  EXPECT_EQ(state["tail_zones"], 2);
+  EXPECT_NE(policy_->warning().find("2 of the fast tier's 12 zones hold only the tails"), std::string::npos)
+      << policy_->warning();
+  EXPECT_EQ(state["warning"], policy_->warning());
 }
 
 // Block indexes go to the fast tier, read at every mount, also while block

@@ -41,6 +41,19 @@ TEST(ResolveMigration, AutoLeavesTablesInPlaceOnlyUnderBlockTieringOverCloseTier
   EXPECT_FALSE(ResolveMigration(false, false, false, 59.1, 8695.7)) << "migration=off is kept";
 }
 
+// Zones of table tails are reported once they are two and an eighth of the
+// fast tier, naming the RocksDB option that makes tables outgrow zones.
+TEST(TablesOutgrowZones, SpeaksUpAtTwoZonesAndAnEighthOfTheTier) {
+  EXPECT_EQ(TablesOutgrowZones(0, 22, 2 << 20), "");
+  EXPECT_EQ(TablesOutgrowZones(1, 4, 2 << 20), "") << "one tail zone is the last table's";
+  EXPECT_EQ(TablesOutgrowZones(2, 22, 2 << 20), "") << "under an eighth";
+  const std::string w = TablesOutgrowZones(3, 22, 2 << 20);
+  EXPECT_NE(w.find("3 of the fast tier's 22 zones hold only the tails of tables larger than a zone (2.0 MiB)"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find("level_compaction_dynamic_file_size=false"), std::string::npos);
+}
+
 TEST(BlocksTakeRoomFromTables, OverAnHddNotOverASataSsd) {
   EXPECT_TRUE(BlocksTakeRoomFromTables(59.1, 8695.7)) << "zn540 over st14000";
   EXPECT_FALSE(BlocksTakeRoomFromTables(80, 110)) << "pm9a3 over s4610";
