@@ -9,7 +9,7 @@ for round in $(seq 1 ${ROUNDS:-1}); do
     for spec in $1; do
       IFS=: read -r N S X BB <<< "$spec"
       echo "== $N $w round $round"
-      XOPT="$X" S=$S D=/tmp/r89-$N B=$BB W=$w bash $H/rphase2.sh | grep -E "^run|^L[0-9] fast"
+      XOPT="$X" S=$S D=/tmp/r89-$N B=$BB W=$w bash $H/../2026-12-06-s85-rocksdb-d/rphase.sh | grep -E "^run|^L[0-9] fast"
     done
   done
 done
