@@ -296,7 +296,12 @@ void HhzsPolicy::NoteCapacityLocked(int64_t slots, uint64_t wal_bytes, uint64_t 
   last_zone_bytes_ = zone_bytes;
   capacity_wal_aside_ = wal_aside;
   last_tail_zones_ = tail_zones;
-  tail_warning_ = TablesOutgrowZones(tail_zones, zone_bytes == 0 ? 0 : fast_bytes / zone_bytes, zone_bytes);
+  // Zones of table class past one per table are not all tails (a deleted
+  // table's zone until it is reset, a table being written): the warning
+  // counts the tables themselves.
+  oversized_fast_tables_ = zone_bytes == 0 ? 0 : ledger_.FastLargerThan(zone_bytes);
+  tail_warning_ = TablesOutgrowZones(oversized_fast_tables_, ledger_.fast_tables(),
+                                     zone_bytes == 0 ? 0 : fast_bytes / zone_bytes, zone_bytes);
   if (!tail_warning_.empty() && !tail_warned_) {
     fmt::print(stderr, "hintfs: {}: {}\n", name_, tail_warning_);
     tail_warned_ = true;
@@ -470,6 +475,7 @@ std::string HhzsPolicy::StateJson() const {
                         {"wal_held_peak_bytes", WalPeakLocked()},
                         {"capacity_slots", last_capacity_slots_},
                         {"tail_zones", last_tail_zones_},
+                        {"fast_tables_over_a_zone", oversized_fast_tables_},
                         {"tiering_level", d.tiering_level},
                         {"reserved_for_tiering_level", d.reserved},
                         {"steady_room", std::min(d.reserved, steady_room)},

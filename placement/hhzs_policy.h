@@ -179,8 +179,8 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   const HhzsConfig& config() const { return config_; }
   uint64_t table_bytes() const { return table_size_.bytes(); }  // configured or learned
   // Why the fast tier can hold no table as configured, or else why many of
-  // its zones hold only the tails of tables larger than a zone (the store's
-  // table size to fix), or "" (also in StateJson and, once each, on stderr).
+  // its tables are larger than a zone (the store's table size to fix), or
+  // "" (also in StateJson and, once each, on stderr).
   std::string warning() const;
   int64_t allocated(int level) const;
   int64_t fast(int level) const;  // F_i: level i's tables on the fast tier
@@ -212,7 +212,8 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   uint64_t WalPeakLocked() const;  // the WAL's peak held now (wal_window_ns)
   // Keeps what ChooseDevices computed: the capacity in table slots, the
   // fast tier it saw, the bytes it set aside for the WAL and the cache, and
-  // the zones tables fill past one each (warned of when many).
+  // the zones tables fill past one each; warns of fast tables larger than a
+  // zone when many (TablesOutgrowZones).
   void NoteCapacityLocked(int64_t slots, uint64_t wal_bytes, uint64_t fast_bytes, uint64_t zone_bytes,
                           uint64_t wal_aside, int64_t tail_zones);
   // The fast bytes the capacity last computed set aside for the WAL and
@@ -254,6 +255,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   uint64_t last_budget_bytes_ = 0;
   std::string warning_;
   int64_t last_tail_zones_ = 0;  // zones of table tails, no slots (TableSlots)
+  int64_t oversized_fast_tables_ = 0;  // fast tables larger than a zone
   std::string tail_warning_;     // TablesOutgrowZones's, as last computed
   bool tail_warned_ = false;     // printed once
   uint64_t fast_decisions_ = 0, slow_decisions_ = 0;

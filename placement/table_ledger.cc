@@ -88,6 +88,12 @@ int64_t TableLedger::fast_total() const {
   return Slots(parts);
 }
 
+int64_t TableLedger::FastLargerThan(uint64_t bytes) const {
+  int64_t n = 0;
+  for (const auto& [path, t] : tables_) n += t.fast && t.bytes > bytes ? 1 : 0;
+  return n;
+}
+
 int64_t TableLedger::FastAmong(int level, const std::vector<std::string>& paths) const {
   int64_t parts = 0;
   for (const std::string& path : paths) {

@@ -63,6 +63,9 @@ class TableLedger {
   int64_t fast_tables() const { return fast_tables_; }
   // Of paths, the slots of the counted tables at level on the fast tier.
   int64_t FastAmong(int level, const std::vector<std::string>& paths) const;
+  // How many counted tables on the fast tier the store finished at more
+  // than bytes.
+  int64_t FastLargerThan(uint64_t bytes) const;
 
  private:
   struct Table {

@@ -66,14 +66,14 @@ uint64_t ResolveWalBudget(uint64_t configured, uint64_t zone_capacity, uint64_t 
   return std::min(2 * zone_capacity, quarter);
 }
 
-std::string TablesOutgrowZones(int64_t tail_zones, uint64_t fast_zones, uint64_t zone_bytes) {
-  if (tail_zones < 2 || static_cast<uint64_t>(tail_zones) * 8 < fast_zones) return "";
+std::string TablesOutgrowZones(int64_t oversized, int64_t fast_tables, uint64_t fast_zones, uint64_t zone_bytes) {
+  if (oversized < 2 || static_cast<uint64_t>(oversized) * 8 < fast_zones) return "";
   constexpr double kMiB = 1 << 20;
   return fmt::format(
-      "{} of the fast tier's {} zones hold only the tails of tables larger than a zone ({:.1f} MiB), and no table "
-      "slot: size the store's tables to at most a zone (RocksDB 7.8 and later: also "
+      "{} of the {} tables on the fast tier are larger than a zone ({:.1f} MiB): each takes part of a second zone, "
+      "which no table slot counts; size the store's tables to at most a zone (RocksDB 7.8 and later: also "
       "level_compaction_dynamic_file_size=false)",
-      tail_zones, fast_zones, static_cast<double>(zone_bytes) / kMiB);
+      oversized, fast_tables, static_cast<double>(zone_bytes) / kMiB);
 }
 
 std::string FastTierUnusable(uint64_t fast_bytes, uint64_t budget_bytes, uint64_t table_bytes) {

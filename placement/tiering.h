@@ -115,13 +115,14 @@ uint64_t ResolveWalBudget(uint64_t configured, uint64_t zone_capacity, uint64_t 
 // naming the options to change), or "" if it holds at least one.
 std::string FastTierUnusable(uint64_t fast_bytes, uint64_t budget_bytes, uint64_t table_bytes);
 
-// Why tail_zones of the fast tier's fast_zones zones of zone_bytes, which
-// hold the tails of tables longer than a zone and no table of their own,
-// are worth the store's attention (a one-line explanation naming the
-// options to change), or "" while they are fewer than two or an eighth of
-// the zones. A RocksDB 7.8 or later grows outputs above the bottom level to
-// up to twice target_file_size_base, so tables sized to a zone straddle two.
-std::string TablesOutgrowZones(int64_t tail_zones, uint64_t fast_zones, uint64_t zone_bytes);
+// Why oversized of the fast_tables tables on a fast tier of fast_zones
+// zones of zone_bytes, which the store finished larger than a zone, are
+// worth its attention (a one-line explanation naming the options to
+// change), or "" while they are fewer than two or than an eighth of the
+// zones. Each such table takes part of a second zone, which no table slot
+// counts. A RocksDB 7.8 or later grows outputs above the bottom level to up
+// to twice target_file_size_base, so tables sized to a zone straddle two.
+std::string TablesOutgrowZones(int64_t oversized, int64_t fast_tables, uint64_t fast_zones, uint64_t zone_bytes);
 
 class TieringSource {
  public:

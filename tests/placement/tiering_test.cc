@@ -41,16 +41,14 @@ TEST(ResolveMigration, AutoLeavesTablesInPlaceOnlyUnderBlockTieringOverCloseTier
   EXPECT_FALSE(ResolveMigration(false, false, false, 59.1, 8695.7)) << "migration=off is kept";
 }
 
-// Zones of table tails are reported once they are two and an eighth of the
-// fast tier, naming the RocksDB option that makes tables outgrow zones.
-TEST(TablesOutgrowZones, SpeaksUpAtTwoZonesAndAnEighthOfTheTier) {
-  EXPECT_EQ(TablesOutgrowZones(0, 22, 2 << 20), "");
-  EXPECT_EQ(TablesOutgrowZones(1, 4, 2 << 20), "") << "one tail zone is the last table's";
-  EXPECT_EQ(TablesOutgrowZones(2, 22, 2 << 20), "") << "under an eighth";
-  const std::string w = TablesOutgrowZones(3, 22, 2 << 20);
-  EXPECT_NE(w.find("3 of the fast tier's 22 zones hold only the tails of tables larger than a zone (2.0 MiB)"),
-            std::string::npos)
-      << w;
+// Tables larger than a zone are reported once they are two and an eighth of
+// the fast zones, naming the RocksDB option that makes tables outgrow zones.
+TEST(TablesOutgrowZones, SpeaksUpAtTwoTablesAndAnEighthOfTheZones) {
+  EXPECT_EQ(TablesOutgrowZones(0, 10, 22, 2 << 20), "");
+  EXPECT_EQ(TablesOutgrowZones(1, 3, 4, 2 << 20), "") << "one table is no news";
+  EXPECT_EQ(TablesOutgrowZones(2, 10, 22, 2 << 20), "") << "under an eighth";
+  const std::string w = TablesOutgrowZones(3, 9, 22, 2 << 20);
+  EXPECT_NE(w.find("3 of the 9 tables on the fast tier are larger than a zone (2.0 MiB)"), std::string::npos) << w;
   EXPECT_NE(w.find("level_compaction_dynamic_file_size=false"), std::string::npos);
 }
 
