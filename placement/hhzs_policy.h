@@ -116,7 +116,7 @@ struct HhzsConfig {
   // A store's live WAL files peak while it writes fast (RocksDB kept five
   // alive in a load of the reproduction, each in a zone of its own) and
   // take one or two zones once it writes little. Held for good, that peak
-  // kept 5 of the fast tier's 22 data zones from tables after a load, which
+  // kept 5 of the fast tier's 20 data zones from tables after a load, which
   // left 4 of the tiering level's 11 tables on the slow tier and 10 fast
   // zones empty; lapsed, the same load ended with all of that level and 2
   // tables of the next on the fast tier (docs/benchmarks.md, session 89).
