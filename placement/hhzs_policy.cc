@@ -349,8 +349,10 @@ uint64_t HhzsPolicy::WalBudgetForStateLocked() const {
 
 std::string HhzsPolicy::warning() const {
   std::lock_guard<std::mutex> l(mu_);
-  return warning_.empty() ? tail_warning_ : warning_;
+  return WarningLocked();
 }
+
+const std::string& HhzsPolicy::WarningLocked() const { return warning_.empty() ? tail_warning_ : warning_; }
 
 void HhzsPolicy::OnMount(const std::vector<DeviceSpace>& devices) {
   uint64_t fast_bytes = 0, zone_bytes = 0;
@@ -459,7 +461,7 @@ std::string HhzsPolicy::StateJson() const {
                         {"table_bytes_learned", !table_size_.configured()},
                         {"tables_seen", table_size_.tables_seen()},
                         {"wal_budget_bytes", WalBudgetForStateLocked()},
-                        {"warning", warning_.empty() ? tail_warning_ : warning_},
+                        {"warning", WarningLocked()},
                         {"cache_budget_bytes", config_.services.cache_budget_bytes},
                         {"cache", config_.services.cache},
                         {"migration", config_.services.migration},

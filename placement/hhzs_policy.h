@@ -220,6 +220,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   // the cache, as it would set them aside now.
   uint64_t WalAsideLocked() const;
   void CheckFastTierLocked(uint64_t fast_bytes, uint64_t budget, uint64_t table_bytes);
+  const std::string& WarningLocked() const;  // warning()'s answer
   uint64_t WalBudgetForStateLocked() const;  // the WAL's share of the budget in effect
   int64_t ClaimLocked(int level) const;  // A_i + D_i, or its held peak
   // When migration may move tables up again (HhzsConfig::up_moves_wait_ns;
