@@ -28,6 +28,13 @@ class HintRecorder : public FastFirstPolicy {
     auto it = hints_.find(path);
     return it == hints_.end() ? -1 : it->second;
   }
+  // The hint of the first file (by name) whose path starts with prefix; -1
+  // if none asked: a file written under another name and renamed.
+  int HintOfPathStartingWith(const std::string& prefix) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = hints_.lower_bound(prefix);
+    return it == hints_.end() || it->first.compare(0, prefix.size(), prefix) != 0 ? -1 : it->second;
+  }
 
  private:
   std::mutex mu_;
