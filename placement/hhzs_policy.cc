@@ -399,6 +399,7 @@ TieringView HhzsPolicy::Tiering() const {
   std::lock_guard<std::mutex> l(mu_);
   Decision d = DecideLocked(0, false, last_capacity_slots_);
   TieringView v;
+  v.known = last_fast_bytes_ != 0;  // capacity computed (ChooseDevices)
   v.free_slots = std::max<int64_t>(0, last_capacity_slots_ - ledger_.fast_total());
   if (d.tiering_level >= kMaxLevels) return v;
   v.tiering_level = d.tiering_level;

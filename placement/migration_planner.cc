@@ -104,6 +104,7 @@ const TableView* ColdestFast(const std::vector<TableView>& tables) {
 MigrationPlan PlanMigration(const std::vector<TableView>& tables, const TieringView& tiering,
                             double slow_read_rate, double slow_read_iops) {
   MigrationPlan plan;
+  if (!tiering.known) return plan;
   const int t = tiering.tiering_level;
   // Capacity: the tiering level over its reservation, or deeper levels fast.
   bool over = t != TieringView::kNone && tiering.fast_at_tiering_level > tiering.reserved;

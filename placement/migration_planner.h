@@ -127,6 +127,13 @@ class RecentPeak {
 // What placement knows (TieringSource::Tiering(), tiering.h).
 struct TieringView {
   static constexpr int kNone = 1 << 20;  // every level fits: no tiering level
+  // false: the policy has not measured the fast tier since it was mounted
+  // (hhzs does at the first allocation), so it knows no capacity: nothing
+  // moves. Taken for a capacity of none, it made L0 the tiering level and
+  // every fast table deeper than L0 an excess: in one YCSB D phase of the
+  // reproduction the planner asked 34 times for a capacity move before the
+  // store's open allocated anything (docs/benchmarks.md, session 90).
+  bool known = true;
   int tiering_level = kNone;
   int64_t reserved = 0;      // fast slots L_t may hold
   int64_t fast_at_tiering_level = 0;  // L_t's tables on the fast tier

@@ -16,7 +16,9 @@ namespace hintfs {
 namespace {
 
 TEST_F(HhzsTest, DemandsTieringLevelAndReservedSlots) {
+  EXPECT_FALSE(policy_->Tiering().known) << "no fast tier measured before the first allocation";
   EXPECT_TRUE(Place("/db/000010.log", -1));  // the WAL: always fast, one zone
+  EXPECT_TRUE(policy_->Tiering().known);
   EXPECT_TRUE(Place("/db/a.sst", 0));
   EXPECT_EQ(policy_->demand(0), 1);          // L0's demand: the WAL zone in use
   EXPECT_TRUE(Place("/db/b.sst", 0));

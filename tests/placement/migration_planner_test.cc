@@ -86,6 +86,20 @@ TEST(MigrationPlannerTest, CapacityTrimsTheTieringLevelToItsReservation) {
   EXPECT_EQ(PlanMigration(tables, TieringView(), 0, 0).reason, MigrationPlan::Reason::kNone);
 }
 
+// A policy that has not measured the fast tier yet knows no capacity:
+// nothing moves, down or up.
+TEST(MigrationPlannerTest, NothingMovesBeforeThePolicyKnowsItsCapacity) {
+  std::vector<TableView> tables = {T("l2", 2, true), T("l3", 3, true), T("l1", 1, false, 5)};
+  TieringView unknown = Tiering(0, 0, 0, 0, 0);  // what a capacity of zero gives
+  ASSERT_EQ(PlanMigration(tables, unknown, 0, 0).reason, MigrationPlan::Reason::kCapacity);
+  unknown.known = false;
+  EXPECT_EQ(PlanMigration(tables, unknown, 1000, 100).reason, MigrationPlan::Reason::kNone);
+  TieringView roomy;  // every level fits
+  roomy.known = false;
+  roomy.free_slots = 10;
+  EXPECT_EQ(PlanMigration(tables, roomy, 1000, 100).reason, MigrationPlan::Reason::kNone);
+}
+
 TEST(MigrationPlannerTest, AnExcessOfCompactionInputsWaitsForTheCompaction) {
   // The only fast table deeper than t is being compacted; the coldest movable
   // one is above t, which capacity migration must not touch.
