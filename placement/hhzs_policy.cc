@@ -199,10 +199,10 @@ int64_t TableSlots(const FastTier& f, uint64_t wal_aside, uint64_t blocks_aside,
   // slots. (A short table's zone is no such zone: the filesystem packs short
   // tables together when it needs their zones, FsImpl::CollectableLocked.)
   // Zones of table class past one per table are tails only as far as there
-  // are such tables: the zones of a compaction's outputs being written and
-  // of tables deleted but still open count too: counted as tails, they took
-  // 3 of 14 slots during the compactions of a YCSB D phase whose tables all
-  // fit their zones (docs/benchmarks.md, session 90).
+  // are such tables: while a compaction of a YCSB D phase ran, 16 zones of
+  // table class held 13 fast tables, none larger than its zone, and counted
+  // as tails the 3 others took 3 of the 14 slots (docs/benchmarks.md,
+  // session 90).
   *tail_zones = 0;
   if (table_bytes >= f.zone_bytes / 2 && static_cast<int64_t>(f.table_zones) > fast_tables) {
     *tail_zones = std::min(static_cast<int64_t>(f.table_zones) - fast_tables, oversized);
