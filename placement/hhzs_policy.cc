@@ -249,7 +249,8 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   bool fast = true;
   {
     std::lock_guard<std::mutex> l(mu_);
-    NoteCapacityLocked(capacity, f.wal_bytes, f.bytes, f.zone_bytes, std::max(budget, f.wal_bytes), tail_zones);
+    NoteCapacityLocked(capacity, f.wal_bytes, f.bytes, f.zone_bytes, std::max(budget, f.wal_bytes), tail_zones,
+                       oversized);
     if (level == LevelTracker::kWal) {
       live_wals_.insert(request.path);  // the WAL always goes fast
     } else if (level >= 0 && level < kMaxLevels) {
@@ -296,7 +297,7 @@ uint64_t HhzsPolicy::BudgetLocked(uint64_t zone_capacity, uint64_t fast_bytes) c
 }
 
 void HhzsPolicy::NoteCapacityLocked(int64_t slots, uint64_t wal_bytes, uint64_t fast_bytes, uint64_t zone_bytes,
-                                    uint64_t wal_aside, int64_t tail_zones) {
+                                    uint64_t wal_aside, int64_t tail_zones, int64_t oversized) {
   last_capacity_slots_ = slots;
   last_wal_bytes_ = wal_bytes;
   last_fast_bytes_ = fast_bytes;
@@ -306,7 +307,7 @@ void HhzsPolicy::NoteCapacityLocked(int64_t slots, uint64_t wal_bytes, uint64_t 
   // Zones of table class past one per table are not all tails (a deleted
   // table's zone until it is reset, a table being written): the warning
   // counts the tables themselves.
-  oversized_fast_tables_ = zone_bytes == 0 ? 0 : ledger_.FastLargerThan(zone_bytes);
+  oversized_fast_tables_ = oversized;
   tail_warning_ = TablesOutgrowZones(oversized_fast_tables_, ledger_.fast_tables(),
                                      zone_bytes == 0 ? 0 : fast_bytes / zone_bytes, zone_bytes);
   if (!tail_warning_.empty() && !tail_warned_) {

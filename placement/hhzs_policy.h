@@ -212,10 +212,10 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   uint64_t WalPeakLocked() const;  // the WAL's peak held now (wal_window_ns)
   // Keeps what ChooseDevices computed: the capacity in table slots, the
   // fast tier it saw, the bytes it set aside for the WAL and the cache, and
-  // the zones tables fill past one each; warns of fast tables larger than a
-  // zone when many (TablesOutgrowZones).
+  // the zones tables fill past one each; warns of the oversized fast tables
+  // (larger than a zone) when many (TablesOutgrowZones).
   void NoteCapacityLocked(int64_t slots, uint64_t wal_bytes, uint64_t fast_bytes, uint64_t zone_bytes,
-                          uint64_t wal_aside, int64_t tail_zones);
+                          uint64_t wal_aside, int64_t tail_zones, int64_t oversized);
   // The fast bytes the capacity last computed set aside for the WAL and
   // the cache, as it would set them aside now.
   uint64_t WalAsideLocked() const;
