@@ -382,10 +382,9 @@ void CheckBlockIndexes(Filesystem* fs, FsckReport* report) {
     std::string path = JoinPath(kBlockIndexDirectory, e.name);
     uint64_t inode = 0;
     if (!InodeOfIndexName(e.name, &inode)) {
-      bool aside = e.name.size() > sizeof(kAsideSuffix) - 1 &&
-                   e.name.compare(e.name.size() - (sizeof(kAsideSuffix) - 1), std::string::npos, kAsideSuffix) == 0;
-      report->warnings.push_back(path + (aside ? ": an index cut short by a crash (removed at the next mount)"
-                                               : ": not a block index name"));
+      report->warnings.push_back(path + (EndsWith(e.name, kAsideSuffix)
+                                             ? ": an index cut short by a crash (removed at the next mount)"
+                                             : ": not a block index name"));
       continue;
     }
     std::string bytes;

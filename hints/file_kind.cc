@@ -2,13 +2,9 @@
 
 namespace hintfs {
 
-namespace {
-
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-
-}  // namespace
 
 LsmFileKind ClassifyLsmFile(std::string_view path) {
   size_t slash = path.rfind('/');

@@ -22,6 +22,10 @@ enum class LsmFileKind {
 
 LsmFileKind ClassifyLsmFile(std::string_view path);
 
+// Whether s is suffix preceded by at least one character (a name of that
+// extension, not the extension alone).
+bool EndsWith(std::string_view s, std::string_view suffix);
+
 inline bool IsTableFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kTable; }
 inline bool IsWalFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kWal; }
 inline bool IsManifestFile(std::string_view path) { return ClassifyLsmFile(path) == LsmFileKind::kManifest; }
