@@ -19,7 +19,11 @@ const char* MigrationReasonName(MigrationPlan::Reason reason) {
 bool HigherPriority(const TableView& a, const TableView& b) {
   if (a.level != b.level) return a.level < b.level;
   if (a.read_rate != b.read_rate) return a.read_rate > b.read_rate;
-  if (a.seqnos_known && b.seqnos_known) {
+  // A table whose numbers are not known yet was written since the MANIFEST
+  // last named it, so it holds the newest keys. Comparing it by name with
+  // tables compared by numbers could make the order cycle.
+  if (a.seqnos_known != b.seqnos_known) return !a.seqnos_known;
+  if (a.seqnos_known) {
     if (a.newest_seqno != b.newest_seqno) return a.newest_seqno > b.newest_seqno;
     if (a.oldest_seqno != b.oldest_seqno) return a.oldest_seqno > b.oldest_seqno;
   }

@@ -16,8 +16,9 @@
 // table's name says little of its keys' age. In a YCSB D phase on a RocksDB
 // store, 10 of the 11 L3 tables holding keys of the load's last 40% served
 // 15-51 reads each, the 105 others 0-10 (docs/benchmarks.md, session 89).
-// Otherwise (LevelDB) the newer table: the store numbers its tables in
-// creation order. Tables that a running
+// A table the MANIFEST has not numbered yet, written since, counts as newer
+// than every numbered one. Otherwise (LevelDB) the newer table: the store
+// numbers its tables in creation order. Tables that a running
 // compaction selected are about to be deleted and never move; neither do
 // tables whose level is unknown.
 //   capacity    when the fast tier holds more tables of the tiering level L_t

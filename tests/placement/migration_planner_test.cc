@@ -64,6 +64,35 @@ TEST(MigrationPlannerTest, EquallyReadTablesGoByTheirKeysAge) {
   EXPECT_FALSE(HigherPriority(aged("/db/000123.sst", 1, 2), aged("/db/000123.sst", 1, 2)));
 }
 
+// A table the MANIFEST has not numbered yet outranks every numbered one, so
+// the order stays an order. By name against numbered tables, these three
+// made a cycle: numbered/050 over numbered/200 by keys, 200 over the
+// unnumbered 100 by name, and 100 over 050 by name.
+TEST(MigrationPlannerTest, TablesNotYetNumberedKeepTheOrderAcyclic) {
+  auto aged = [](const std::string& path, uint64_t newest) {
+    TableView t = T(path, 3, false);
+    t.seqnos_known = true;
+    t.newest_seqno = newest;
+    return t;
+  };
+  const std::vector<TableView> tables = {aged("/db/000050.sst", 399000), T("/db/000100.sst", 3, false),
+                                         aged("/db/000200.sst", 10)};
+  EXPECT_TRUE(HigherPriority(tables[1], tables[0]));
+  EXPECT_TRUE(HigherPriority(tables[1], tables[2]));
+  EXPECT_TRUE(HigherPriority(tables[0], tables[2]));
+  for (const TableView& a : tables) {
+    for (const TableView& b : tables) {
+      if (&a == &b) continue;
+      EXPECT_NE(HigherPriority(a, b), HigherPriority(b, a)) << a.path << " " << b.path;
+      for (const TableView& c : tables) {
+        if (HigherPriority(a, b) && HigherPriority(b, c)) {
+          EXPECT_TRUE(HigherPriority(a, c)) << a.path << " " << c.path;
+        }
+      }
+    }
+  }
+}
+
 TEST(MigrationPlannerTest, CapacityMovesTheColdestFastTableBelowTheTieringLevel) {
   // t = 2; a fast L3 table exists: the lowest-priority fast table leaves.
   std::vector<TableView> tables = {T("l1", 1, true), T("l2", 2, true, 3), T("l3-hot", 3, true, 9),
