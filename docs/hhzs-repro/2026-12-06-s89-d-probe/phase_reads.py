@@ -1,7 +1,9 @@
 # Per level and tier, the small reads of a phase: the full run's log minus the open-only run's.
 import collections, subprocess, sys
+# SCHEME names the images in /tmp/r-SCHEME; a path (with a "/") names their directory.
 S, full, opened = sys.argv[1], sys.argv[2], sys.argv[3]
-ls = subprocess.run(["/work/main/build/adapters/cli/hintfs","ls","-l",f"file:/tmp/r-{S}/ssd.img","/db"],capture_output=True,text=True).stdout
+D = S if "/" in S else f"/tmp/r-{S}"
+ls = subprocess.run(["/work/main/build/adapters/cli/hintfs","ls","-l",f"file:{D}/ssd.img","/db"],capture_output=True,text=True).stdout
 level = {}
 for line in ls.splitlines():
     f = line.split()

@@ -8,5 +8,5 @@ for d in "$@"; do
   rm -f $d/open.log $d/full.log
   HINTFS_READ_LOG=$d/open.log XOPT=$X S=$s OPS=1 W=D B=build D=$d bash $R > /dev/null 2>&1
   HINTFS_READ_LOG=$d/full.log XOPT=$X S=$s OPS=1953 W=D B=build D=$d bash $R 2>&1 | grep -E "^run" | cut -c1-40
-  python3 /tmp/s91/levelreads.py $d $d/full.log $d/open.log
+  python3 docs/hhzs-repro/2026-12-06-s89-d-probe/phase_reads.py $d $d/full.log $d/open.log
 done
