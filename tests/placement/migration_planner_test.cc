@@ -19,6 +19,15 @@ TableView T(const std::string& path, int level, bool fast, double read_rate = 0,
   return t;
 }
 
+// A slow L3 table whose keys' sequence numbers the MANIFEST recorded.
+TableView Aged(const std::string& path, uint64_t oldest, uint64_t newest) {
+  TableView t = T(path, 3, false);
+  t.seqnos_known = true;
+  t.oldest_seqno = oldest;
+  t.newest_seqno = newest;
+  return t;
+}
+
 TieringView Tiering(int t, int64_t reserved, int64_t fast_at_t, int64_t free_slots, int64_t demand_below) {
   TieringView v;
   v.tiering_level = t;
@@ -44,24 +53,17 @@ TEST(MigrationPlannerTest, PriorityIsLevelThenReadRateThenNewest) {
 // go by the age of their keys, not by their names: the one with the newer
 // newest key, then with the newer oldest key.
 TEST(MigrationPlannerTest, EquallyReadTablesGoByTheirKeysAge) {
-  auto aged = [](const std::string& path, uint64_t oldest, uint64_t newest) {
-    TableView t = T(path, 3, false);
-    t.seqnos_known = true;
-    t.oldest_seqno = oldest;
-    t.newest_seqno = newest;
-    return t;
-  };
   // A later compaction's output of keys the bottom zeroed, against a table a
   // trivial move brought down with the load's last keys.
-  EXPECT_TRUE(HigherPriority(aged("/db/001520.sst", 255795, 399364), aged("/db/001583.sst", 0, 0)));
-  EXPECT_TRUE(HigherPriority(aged("/db/000010.sst", 0, 399364), aged("/db/000011.sst", 0, 390000)));
-  EXPECT_TRUE(HigherPriority(aged("/db/000010.sst", 350000, 399364), aged("/db/000011.sst", 0, 399364)));
+  EXPECT_TRUE(HigherPriority(Aged("/db/001520.sst", 255795, 399364), Aged("/db/001583.sst", 0, 0)));
+  EXPECT_TRUE(HigherPriority(Aged("/db/000010.sst", 0, 399364), Aged("/db/000011.sst", 0, 390000)));
+  EXPECT_TRUE(HigherPriority(Aged("/db/000010.sst", 350000, 399364), Aged("/db/000011.sst", 0, 399364)));
   // Reads still come first; without sequence numbers on both, the names.
-  TableView read = aged("/db/000001.sst", 0, 0);
+  TableView read = Aged("/db/000001.sst", 0, 0);
   read.read_rate = 1;
-  EXPECT_TRUE(HigherPriority(read, aged("/db/000002.sst", 255795, 399364)));
-  EXPECT_TRUE(HigherPriority(T("/db/000124.sst", 3, false), aged("/db/000123.sst", 255795, 399364)));
-  EXPECT_FALSE(HigherPriority(aged("/db/000123.sst", 1, 2), aged("/db/000123.sst", 1, 2)));
+  EXPECT_TRUE(HigherPriority(read, Aged("/db/000002.sst", 255795, 399364)));
+  EXPECT_TRUE(HigherPriority(T("/db/000124.sst", 3, false), Aged("/db/000123.sst", 255795, 399364)));
+  EXPECT_FALSE(HigherPriority(Aged("/db/000123.sst", 1, 2), Aged("/db/000123.sst", 1, 2)));
 }
 
 // A table the MANIFEST has not numbered yet outranks every numbered one, so
@@ -69,14 +71,8 @@ TEST(MigrationPlannerTest, EquallyReadTablesGoByTheirKeysAge) {
 // made a cycle: numbered/050 over numbered/200 by keys, 200 over the
 // unnumbered 100 by name, and 100 over 050 by name.
 TEST(MigrationPlannerTest, TablesNotYetNumberedKeepTheOrderAcyclic) {
-  auto aged = [](const std::string& path, uint64_t newest) {
-    TableView t = T(path, 3, false);
-    t.seqnos_known = true;
-    t.newest_seqno = newest;
-    return t;
-  };
-  const std::vector<TableView> tables = {aged("/db/000050.sst", 399000), T("/db/000100.sst", 3, false),
-                                         aged("/db/000200.sst", 10)};
+  const std::vector<TableView> tables = {Aged("/db/000050.sst", 0, 399000), T("/db/000100.sst", 3, false),
+                                         Aged("/db/000200.sst", 0, 10)};
   EXPECT_TRUE(HigherPriority(tables[1], tables[0]));
   EXPECT_TRUE(HigherPriority(tables[1], tables[2]));
   EXPECT_TRUE(HigherPriority(tables[0], tables[2]));
