@@ -1,6 +1,6 @@
 # For each saved load (DIR/saved/ssd.img): the L2-L4 tables whose keys are not all bottom-zeroed
 # (seq_lo > 0, i.e. they hold keys of the load's later part), with their tier.
-import re, subprocess, sys, os, tempfile
+import re, subprocess, sys, os
 H = "/work/main/build/adapters/cli/hintfs"
 for d in sys.argv[1:]:
     subprocess.run(f"cp --sparse=always {d}/saved/*.img {d}/", shell=True); uri = f"file:{d}/ssd.img"
