@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "fs/crc32c.h"
@@ -29,20 +31,18 @@ Status BlockCache::Open(Filesystem* fs, const BlockCacheOptions& options, std::u
   std::unique_ptr<AdmissionPolicy> policy;
   Status s = NewAdmissionPolicy(options.admission, options.budget_bytes, options.block_bytes, &policy);
   if (!s.ok()) return s;
-  // An earlier mount's cache files: their mappings died with it.
+  // An earlier mount's cache files: kept if its close saved their mapping.
   std::vector<DirEntry> old;
-  if (fs->ReadDir(kCacheDirectory, &old).ok()) {
-    for (const DirEntry& e : old) {
-      s = fs->Unlink(std::string(kCacheDirectory) + "/" + e.name);
-      if (!s.ok()) return s;
-    }
-  } else {
+  if (!fs->ReadDir(kCacheDirectory, &old).ok()) {
     s = fs->Mkdir(kCacheDirectory);
     if (!s.ok()) return s;
   }
   s = fs->KeepOnFastTier(kCacheDirectory, kCacheClass);
   if (!s.ok()) return s;
-  cache->reset(new BlockCache(fs, options, std::move(policy), zone_bytes));
+  std::unique_ptr<BlockCache> opened(new BlockCache(fs, options, std::move(policy), zone_bytes));
+  s = opened->Restore(old);
+  if (!s.ok()) return s;
+  *cache = std::move(opened);
   BlockCache* c = cache->get();
   fs->SetZoneLender(kCacheClass, [c](ZoneRole writer_class) { return c->GiveBackZone(writer_class); });
   return Status::OK();
@@ -66,8 +66,11 @@ bool BlockCache::Lookup(const std::string& key, std::string* value) {
       return false;
     }
     loc = it->second;
-    for (const Zone& z : zones_) {
-      if (z.seq == loc.zone_seq) path = z.path;
+    for (Zone& z : zones_) {
+      if (z.seq != loc.zone_seq) continue;
+      path = z.path;
+      z.hits++;
+      z.kept = false;  // it earned its place in this mount  // counted as a hit even if the read fails below: it only ranks evictions
     }
   }
   // Read without the lock; an eviction meanwhile makes this a miss (the
@@ -121,6 +124,10 @@ bool BlockCache::PassesDoorkeeperLocked(const std::string& key) {
   return false;
 }
 
+bool BlockCache::HasIdleKeptZoneLocked() const {
+  return std::any_of(zones_.begin(), zones_.end(), [](const Zone& z) { return z.kept && z.hits == 0; });
+}
+
 bool BlockCache::GiveBackZone(ZoneRole writer_class) {
   if (!options_.borrow_free_zones && writer_class != kWalClass) return false;
   // Never wait long: the caller is a writer, and the cache's thread may
@@ -129,11 +136,8 @@ bool BlockCache::GiveBackZone(ZoneRole writer_class) {
   for (int i = 0; i < 20 && !l.try_lock(); i++) std::this_thread::sleep_for(std::chrono::microseconds(100));
   // The zone being filled stays: closing its file would need a write, and
   // a zone, of its own.
-  if (!l.owns_lock() || closed_ || zones_.empty() || zones_.front().seq == writing_seq_ || zones_.front().writer) {
-    return false;
-  }
   std::vector<Zone> dropped;
-  EvictOldestLocked(&dropped);
+  if (!l.owns_lock() || closed_ || !EvictColdestLocked(&dropped)) return false;
   stats_.given_back_zones++;
   full_ = options_.borrow_free_zones;
   l.unlock();
@@ -141,24 +145,41 @@ bool BlockCache::GiveBackZone(ZoneRole writer_class) {
   return true;
 }
 
-void BlockCache::EvictOldestLocked(std::vector<Zone>* dropped) {
-  Zone& z = zones_.front();
-  for (const std::string& key : z.keys) {
+bool BlockCache::EvictColdestLocked(std::vector<Zone>* dropped) {
+  // The zone being written stays: closing its file would need a write, and
+  // a zone, of its own.
+  auto evictable = [this](const Zone& z) { return z.seq != writing_seq_ && !z.writer; };
+  auto victim = zones_.end();
+  for (auto it = zones_.begin(); it != zones_.end(); ++it) {
+    if (!evictable(*it)) continue;
+    if (victim == zones_.end()) victim = it;  // the oldest, if every zone served reads
+    if (it->hits == 0) {
+      victim = it;
+      break;
+    }
+  }
+  if (victim == zones_.end()) return false;
+  // A second chance for the older zones that served reads since the last
+  // eviction: their next one takes them unless they serve again.
+  for (auto it = zones_.begin(); it != victim; ++it) it->hits = 0;
+  for (const std::string& key : victim->keys) {
     auto it = map_.find(key);
-    if (it != map_.end() && it->second.zone_seq == z.seq) {
+    if (it != map_.end() && it->second.zone_seq == victim->seq) {
       stats_.bytes -= it->second.length;
       stats_.blocks--;
       stats_.evicted_blocks++;
       map_.erase(it);
     }
   }
-  dropped->push_back(std::move(z));
-  zones_.pop_front();
+  dropped->push_back(std::move(*victim));
+  zones_.erase(victim);
   stats_.evicted_zones++;
+  return true;
 }
 
 void BlockCache::KeepAtMostLocked(uint64_t zones, std::vector<Zone>* dropped) {
-  while (zones_.size() > zones && zones_.front().seq != writing_seq_) EvictOldestLocked(dropped);
+  while (zones_.size() > zones && EvictColdestLocked(dropped)) {
+  }
 }
 
 void BlockCache::DisposeZones(std::vector<Zone>* dropped, bool commit) {
@@ -186,10 +207,10 @@ bool BlockCache::OpenZone(std::unique_lock<std::mutex>* l) {
     last_seq = zones_.back().seq;
     last_size = zones_.back().size;
   }
+  writing_seq_ = last_seq;  // its padding is still to be written: not a victim
   KeepAtMostLocked(allowed == 0 ? 0 : allowed - 1, &dropped);  // room for the new one
   const uint64_t seq = allowed < 1 ? 0 : next_seq_++;
   const std::string path = fmt::format("{}/{:016}", kCacheDirectory, seq);
-  writing_seq_ = last_seq;
   l->unlock();
   if (last) {
     // Fill the zone to its end, so that the next cache file starts on a
@@ -229,8 +250,11 @@ bool BlockCache::Offer(const std::string& key, std::string_view value) {
     return false;
   }
   // A full borrowing cache takes only blocks missed twice: each costs an
-  // older block.
-  if (full_ && !PassesDoorkeeperLocked(key)) {
+  // older block. Not while a zone kept from the last mount has served no
+  // read in this one: those go first (EvictColdestLocked), and a cache
+  // kept whole would otherwise refuse every first miss and stay as the
+  // last mount's reads left it.
+  if (full_ && !HasIdleKeptZoneLocked() && !PassesDoorkeeperLocked(key)) {
     stats_.rejected++;
     return false;
   }
@@ -343,10 +367,10 @@ std::string BlockCache::StatsJson() const {
       "{{\"admission\":\"{}\",\"budget_bytes\":{},\"lookups\":{},\"hits\":{},\"misses\":{},\"hit_ratio\":{:.4f},"
       "\"offered\":{},\"admitted\":{},\"rejected\":{},\"evicted\":{},\"evicted_zones\":{},\"bad_blocks\":{},"
       "\"blocks\":{},\"bytes\":{},\"zones\":{},\"bytes_served\":{},\"borrows_free_zones\":{},"
-      "\"given_back_zones\":{},\"turned_away\":{},\"policy_state\":{}}}",
+      "\"given_back_zones\":{},\"turned_away\":{},\"kept_blocks\":{},\"policy_state\":{}}}",
       options_.admission, options_.budget_bytes, s.lookups, s.hits, s.misses, ratio, s.offered, s.admitted,
       s.rejected, s.evicted_blocks, s.evicted_zones, s.bad_blocks, s.blocks, s.bytes, s.zones, s.bytes_served,
-      options_.borrow_free_zones, s.given_back_zones, s.turned_away, policy_->StateJson());
+      options_.borrow_free_zones, s.given_back_zones, s.turned_away, s.kept_blocks, policy_->StateJson());
 }
 
 Status BlockCache::Close() {
@@ -362,10 +386,14 @@ Status BlockCache::Close() {
   idle_cv_.notify_all();
   if (writer_thread_.joinable()) writer_thread_.join();
   std::string json = StatsJson();
+  std::set<uint64_t> kept;  // the zones the saved mapping names
+  if (options_.keys != nullptr && !SaveKept(&kept)) kept.clear();
   std::vector<Zone> dropped;
   {
     std::lock_guard<std::mutex> l(mu_);
-    for (Zone& z : zones_) dropped.push_back(std::move(z));
+    for (Zone& z : zones_) {
+      if (!kept.count(z.seq)) dropped.push_back(std::move(z));
+    }
     zones_.clear();
     map_.clear();
     stats_.blocks = stats_.bytes = 0;

@@ -57,7 +57,7 @@ class CachingReader : public FileReader {
     // docs/benchmarks.md). Concurrent readers of one file interleave, so
     // this only ever errs toward offering.
     const bool sequential = last_end_.exchange(offset + n, std::memory_order_relaxed) == offset;
-    std::string key = fmt::format("f{}.{}@{}+{}", where.file_id, where.data_version, offset, n);
+    std::string key = fs_->keys()->Key(path_, where, offset, n);
     BlockCache* cache = fs_->cache();
     std::string value;
     if (cache->Lookup(key, &value) && value.size() == n) {
@@ -102,8 +102,11 @@ std::shared_ptr<const TableMap> MapFromBlockIndex(BlockIndexKeeper* keeper, cons
 
 }  // namespace
 
-CachingFilesystem::CachingFilesystem(std::shared_ptr<Filesystem> base, std::shared_ptr<BlockCache> cache)
-    : FilesystemWrapper(std::move(base)), cache_(std::move(cache)) {}
+CachingFilesystem::CachingFilesystem(std::shared_ptr<Filesystem> base, std::shared_ptr<BlockCache> cache,
+                                     std::shared_ptr<FileBlockKeys> keys)
+    : FilesystemWrapper(base), cache_(std::move(cache)), keys_(std::move(keys)) {
+  if (keys_ == nullptr) keys_ = std::make_shared<FileBlockKeys>(base.get());
+}
 
 std::shared_ptr<const TableMap> CachingFilesystem::TableMapFor(const std::string& path, FileReader* reader,
                                                                const ReadLocation& where) {

@@ -11,8 +11,9 @@
 //
 // Blocks are keyed by (file, data version, offset, length): a rewritten or
 // truncated file changes its version, a deleted file's id is never reused
-// while the cache lives, and a file moved to the fast tier is no longer
-// looked up, so the cache never serves stale bytes.
+// while the mount lives, and a file moved to the fast tier is no longer
+// looked up, so the cache never serves stale bytes. Across mounts the keys
+// are saved and checked by file identity (cache/file_block_keys.h).
 //
 // Every other call goes to the wrapped filesystem unchanged (FilesystemWrapper).
 #ifndef HINTFS_CACHE_CACHING_FILESYSTEM_H_
@@ -27,6 +28,7 @@
 #include <unordered_set>
 
 #include "cache/block_cache.h"
+#include "cache/file_block_keys.h"
 #include "fs/filesystem_wrapper.h"
 #include "hints/block_index_keeper.h"
 #include "hints/table_map.h"
@@ -35,7 +37,10 @@ namespace hintfs {
 
 class CachingFilesystem : public FilesystemWrapper {
  public:
-  CachingFilesystem(std::shared_ptr<Filesystem> base, std::shared_ptr<BlockCache> cache);
+  // keys: how blocks are keyed, the cache's key mapping if it is kept
+  // across mounts (BlockCacheOptions::keys); null: a mapping of its own.
+  CachingFilesystem(std::shared_ptr<Filesystem> base, std::shared_ptr<BlockCache> cache,
+                    std::shared_ptr<FileBlockKeys> keys = nullptr);
 
   // When the store hints its evictions itself (RocksDB's secondary cache),
   // file-level admission stops so blocks are not cached twice.
@@ -69,6 +74,8 @@ class CachingFilesystem : public FilesystemWrapper {
   // keeper has no index of it yet (asked again at the next read).
   std::shared_ptr<const TableMap> TableMapFor(const std::string& path, FileReader* reader,
                                               const ReadLocation& where);
+  // How this layer keys the blocks it caches.
+  FileBlockKeys* keys() const { return keys_.get(); }
 
   // Closes the cache, then unmounts the wrapped filesystem.
   Status Unmount() override;
@@ -78,6 +85,7 @@ class CachingFilesystem : public FilesystemWrapper {
  private:
   std::shared_ptr<BlockCache> cache_;
   std::shared_ptr<BlockIndexKeeper> keeper_;
+  std::shared_ptr<FileBlockKeys> keys_;
   std::atomic<bool> file_admission_{true};
   std::mutex maps_mu_;
   // (file id, data version) -> block map, or null for files that are no table.

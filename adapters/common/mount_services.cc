@@ -91,6 +91,7 @@ Status TakeServiceOverrides(DeviceUri* uri, ServiceOverrides* o) {
   };
   Status s = on_off("migration", &o->migration);
   if (s.ok()) s = on_off("block_retention", &o->block_retention);
+  if (s.ok()) s = on_off("cache_keep", &o->cache_keep);
   if (!s.ok()) return s;
   for (auto [key, out] : {std::pair{"cache", &o->cache}, std::pair{"cache_room", &o->cache_room}}) {
     if (!uri->Has(key)) continue;
@@ -163,11 +164,14 @@ Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<Hi
     co.admission = admission;
     co.budget_bytes = FastWalBudget(usage, c.wal_budget_bytes) + o.cache_budget.value_or(c.cache_budget_bytes);
     co.borrow_free_zones = CacheBorrowsFreeZones(o.cache_room.value_or(c.cache_room), o.cache.value_or(c.cache));
+    // Kept across clean unmounts: a store's restart finds its hot blocks.
+    auto keys = std::make_shared<FileBlockKeys>(base.get());
+    if (o.cache_keep.value_or(true)) co.keys = keys;
     std::unique_ptr<BlockCache> opened;
     Status s = BlockCache::Open(base.get(), co, &opened);
     if (!s.ok()) return s;
     cache.reset(opened.release());
-    services->caching_ = std::make_shared<CachingFilesystem>(base, cache);
+    services->caching_ = std::make_shared<CachingFilesystem>(base, cache, keys);
   }
   // Migration: for policies that tier (it plans against their state), as
   // their options say (auto: ResolveMigration) unless the mount says.

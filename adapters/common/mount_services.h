@@ -14,6 +14,8 @@
 //   cache=off|all|cbf|expsmooth
 //   cache_budget=SIZE       fast bytes for the cache beyond the policy's WAL
 //                           budget (hhzs: 256 MiB shared with the WAL)
+//   cache_keep=on|off       keep the cache's blocks across clean unmounts
+//                           (on by default; off: it starts empty each mount)
 //   blocks=SIZE             fast bytes for block tiering (placement/
 //                           block_tiering.h): hot blocks of tables moved up
 //                           at the migration rate; off (0) by default
@@ -44,6 +46,7 @@ struct ServiceOverrides {
   std::optional<std::string> cache_room;  // budget, free or auto (TieringServices::cache_room)
   std::optional<uint64_t> blocks;  // fast bytes for block tiering (0: off)
   std::optional<bool> block_retention;
+  std::optional<bool> cache_keep;
 };
 
 // Takes the service keys out of uri's query (the rest are device options).

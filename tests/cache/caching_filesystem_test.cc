@@ -66,13 +66,16 @@ class CachingFsTest : public FsTest {
     FsTest::TearDown();
   }
 
-  void MakeCaching() {
+  // keep: the cache is kept across clean unmounts, as the mount runs it.
+  void MakeCaching(bool keep = false) {
     std::shared_ptr<Filesystem> base(fs_.get(), [](Filesystem*) {});  // the fixture owns it
     BlockCacheOptions o;
     o.budget_bytes = 5 * (256 << 10);  // 4 zones for the cache: it must evict and reuse
+    auto keys = std::make_shared<FileBlockKeys>(base.get());
+    if (keep) o.keys = keys;
     std::unique_ptr<BlockCache> cache;
     ASSERT_OK(BlockCache::Open(base.get(), o, &cache));
-    caching_ = std::make_shared<CachingFilesystem>(base, std::shared_ptr<BlockCache>(cache.release()));
+    caching_ = std::make_shared<CachingFilesystem>(base, std::shared_ptr<BlockCache>(cache.release()), keys);
   }
 
   // Remounts as the mount does: a block index keeper observing the
@@ -108,66 +111,91 @@ class CachingFsTest : public FsTest {
     return out;
   }
 
+  // Tables read, rewritten, replaced and migrated at random: every read
+  // equals the table's bytes. With remount, the cache is kept across a
+  // clean unmount about every hundred operations.
+  void ReadRandomly(bool remount) {
+    const int kTables = 6;
+    std::map<std::string, std::string> tables;  // path -> expected bytes
+    std::map<std::string, TableMap> maps;
+    int version = 0;
+    auto make = [&](const std::string& path) {
+      std::string bytes = MakeTable(host_.File("t" + std::to_string(version)), version, 600);
+      version++;
+      Put(path, bytes);
+      tables[path] = bytes;
+      TableMap m;
+      ASSERT_OK(ParseTable(bytes.size(), [&](uint64_t off, size_t n, std::string* out) {
+        *out = bytes.substr(off, n);
+        return Status::OK();
+      }, &m));
+      maps[path] = m;
+    };
+    for (int i = 0; i < kTables; i++) make("/t" + std::to_string(i) + ".ldb");
+    if (remount) {
+      caching_->cache()->Close();
+      MakeCaching(/*keep=*/true);
+    }
+    uint64_t hits = 0, kept = 0;  // over every mount
+    std::mt19937_64 rng(9);
+    std::set<std::string> on_fast;
+    for (int op = 0; op < 4000; op++) {
+      std::string path = "/t" + std::to_string(rng() % kTables) + ".ldb";
+      int what = static_cast<int>(rng() % 100);
+      if (what < 3) {  // rewrite in place: new bytes under the same name
+        std::unique_ptr<FileWriter> w;
+        make(path);
+        on_fast.erase(path);
+      } else if (what < 5) {  // delete, then a new table at the same path
+        ASSERT_OK(fs_->Unlink(path));
+        make(path);
+        on_fast.erase(path);
+      } else if (what < 7) {  // migrate: the cache must stop serving it while fast
+        MigrateResult r;
+        Tier to = on_fast.count(path) ? Tier::kSlow : Tier::kFast;
+        ASSERT_OK(fs_->MigrateFile(path, to, nullptr, &r));
+        if (to == Tier::kFast) on_fast.insert(path); else on_fast.erase(path);
+      } else if (remount && what == 10) {  // a clean unmount, and the cache kept for the next mount
+        BlockCacheStats before = caching_->cache()->stats();
+        hits += before.hits;
+        caching_->cache()->Close();
+        caching_.reset();
+        Remount();
+        MakeCaching(/*keep=*/true);
+        kept += caching_->cache()->stats().kept_blocks;
+      } else if (what < 10) {  // a read that is no data block (the footer)
+        const std::string& t = tables[path];
+        ASSERT_EQ(ReadVia(path, t.size() - 48, 48), t.substr(t.size() - 48)) << op;
+      } else {  // a data block, skewed towards a few
+        const TableMap& m = maps[path];
+        size_t b = rng() % 4 == 0 ? rng() % m.data_blocks.size() : rng() % 4;
+        const TableBlockHandle& h = m.data_blocks[b];
+        size_t n = static_cast<size_t>(h.size + TableMap::kBlockTrailer);
+        ASSERT_EQ(ReadVia(path, h.offset, n), tables[path].substr(h.offset, n)) << "op " << op << " " << path;
+      }
+    }
+    BlockCacheStats s = caching_->cache()->stats();
+    hits += s.hits;
+    std::cout << "cache: " << hits << " hits, " << kept << " blocks kept across mounts, " << s.evicted_zones
+              << " zones evicted in the last\n";
+    EXPECT_GT(hits, 500u);
+    EXPECT_EQ(s.bad_blocks, 0u);
+    if (remount) {
+      EXPECT_GT(kept, 1000u) << "the mounts must take blocks back";
+    } else {
+      EXPECT_GT(s.evicted_zones, 0u) << "the test must reuse cache zones";
+    }
+  }
+
   test::ScratchDir host_;
   std::shared_ptr<CachingFilesystem> caching_;
   std::shared_ptr<test::ReadCounter> reads_;
   std::shared_ptr<BlockIndexKeeper> keeper_;
 };
 
-TEST_F(CachingFsTest, EveryReadEqualsTheTableBytes) {
-  const int kTables = 6;
-  std::map<std::string, std::string> tables;  // path -> expected bytes
-  std::map<std::string, TableMap> maps;
-  int version = 0;
-  auto make = [&](const std::string& path) {
-    std::string bytes = MakeTable(host_.File("t" + std::to_string(version)), version, 600);
-    version++;
-    Put(path, bytes);
-    tables[path] = bytes;
-    TableMap m;
-    ASSERT_OK(ParseTable(bytes.size(), [&](uint64_t off, size_t n, std::string* out) {
-      *out = bytes.substr(off, n);
-      return Status::OK();
-    }, &m));
-    maps[path] = m;
-  };
-  for (int i = 0; i < kTables; i++) make("/t" + std::to_string(i) + ".ldb");
-  std::mt19937_64 rng(9);
-  std::set<std::string> on_fast;
-  for (int op = 0; op < 4000; op++) {
-    std::string path = "/t" + std::to_string(rng() % kTables) + ".ldb";
-    int what = static_cast<int>(rng() % 100);
-    if (what < 3) {  // rewrite in place: new bytes under the same name
-      std::unique_ptr<FileWriter> w;
-      make(path);
-      on_fast.erase(path);
-    } else if (what < 5) {  // delete, then a new table at the same path
-      ASSERT_OK(fs_->Unlink(path));
-      make(path);
-      on_fast.erase(path);
-    } else if (what < 7) {  // migrate: the cache must stop serving it while fast
-      MigrateResult r;
-      Tier to = on_fast.count(path) ? Tier::kSlow : Tier::kFast;
-      ASSERT_OK(fs_->MigrateFile(path, to, nullptr, &r));
-      if (to == Tier::kFast) on_fast.insert(path); else on_fast.erase(path);
-    } else if (what < 10) {  // a read that is no data block (the footer)
-      const std::string& t = tables[path];
-      ASSERT_EQ(ReadVia(path, t.size() - 48, 48), t.substr(t.size() - 48)) << op;
-    } else {  // a data block, skewed towards a few
-      const TableMap& m = maps[path];
-      size_t b = rng() % 4 == 0 ? rng() % m.data_blocks.size() : rng() % 4;
-      const TableBlockHandle& h = m.data_blocks[b];
-      size_t n = static_cast<size_t>(h.size + TableMap::kBlockTrailer);
-      ASSERT_EQ(ReadVia(path, h.offset, n), tables[path].substr(h.offset, n)) << "op " << op << " " << path;
-    }
-  }
-  BlockCacheStats s = caching_->cache()->stats();
-  std::cout << "cache: " << s.hits << " hits, " << s.misses << " misses, " << s.admitted << " admitted, "
-            << s.evicted_zones << " zones evicted\n";
-  EXPECT_GT(s.hits, 500u);
-  EXPECT_GT(s.evicted_zones, 0u) << "the test must reuse cache zones";
-  EXPECT_EQ(s.bad_blocks, 0u);
-}
+TEST_F(CachingFsTest, EveryReadEqualsTheTableBytes) { ReadRandomly(/*remount=*/false); }
+
+TEST_F(CachingFsTest, EveryReadEqualsTheTableBytesAcrossRemounts) { ReadRandomly(/*remount=*/true); }
 
 // RocksDB with use_direct_reads (on the FUSE mount) reads a block rounded
 // out to 4 KiB pages: such a read is cached as the block's, and one that is

@@ -1,0 +1,198 @@
+// The block cache across mounts: what a clean close saves comes back byte
+// for byte at the next open, what changed or was damaged does not, and a
+// crash or a bad index costs the blocks, never the mount. Also the eviction
+// order: zones that serve reads outlive those that do not.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "cache/block_cache.h"
+#include "tests/fs/fs_fixture.h"
+
+namespace hintfs {
+namespace {
+
+using test::FsTest;
+
+// Keys kept as "kept:KEY"; keys in stale_ are refused at the next open, as
+// the file layer refuses blocks of a file that changed.
+class PrefixMapping : public CacheKeyMapping {
+ public:
+  std::vector<std::string> ToKept(const std::vector<std::string>& keys) override {
+    std::vector<std::string> out;
+    for (const std::string& k : keys) out.push_back(k.rfind("gone", 0) == 0 ? "" : "kept:" + k);
+    return out;
+  }
+  std::vector<std::string> FromKept(const std::vector<std::string>& kept) override {
+    std::vector<std::string> out;
+    for (const std::string& k : kept) {
+      std::string key = k.rfind("kept:", 0) == 0 ? k.substr(5) : "";
+      out.push_back(stale_.count(key) ? "" : key);
+    }
+    return out;
+  }
+  std::set<std::string> stale_;
+};
+
+class BlockCacheKeptTest : public FsTest {
+ protected:
+  void SetUp() override {
+    FsTest::SetUp();
+    Format();  // fast: 24 zones of 256 KiB, 64 blocks of 4 KiB each
+  }
+
+  std::unique_ptr<BlockCache> OpenCache(uint64_t budget_zones, bool keep = true) {
+    BlockCacheOptions o;
+    o.budget_bytes = budget_zones * (256 << 10);
+    if (keep) o.keys = keys_;
+    std::unique_ptr<BlockCache> cache;
+    EXPECT_OK(BlockCache::Open(fs_.get(), o, &cache));
+    return cache;
+  }
+
+  static std::string Block(int i) {
+    std::mt19937_64 rng(static_cast<uint64_t>(i));
+    return Random(&rng, 4096);
+  }
+  static std::string Key(int i) { return "k" + std::to_string(i); }
+
+  void Fill(BlockCache* cache, int from, int to) {
+    for (int i = from; i < to; i++) ASSERT_TRUE(cache->Offer(Key(i), Block(i))) << i;
+    cache->WaitForAdmissions();
+  }
+
+  std::vector<DirEntry> CacheFiles() {
+    std::vector<DirEntry> files;
+    EXPECT_OK(fs_->ReadDir(kCacheDirectory, &files));
+    return files;
+  }
+
+  std::shared_ptr<PrefixMapping> keys_ = std::make_shared<PrefixMapping>();
+};
+
+TEST_F(BlockCacheKeptTest, ACleanCloseKeepsEveryBlockForTheNextMount) {
+  {
+    auto cache = OpenCache(6);
+    Fill(cache.get(), 0, 100);  // two zones, the second half full
+    ASSERT_OK(cache->Close());
+  }
+  Remount();
+  auto cache = OpenCache(6);
+  EXPECT_EQ(cache->stats().kept_blocks, 100u);
+  for (int i = 0; i < 100; i++) {
+    std::string v;
+    ASSERT_TRUE(cache->Lookup(Key(i), &v)) << i;
+    ASSERT_EQ(v, Block(i));
+  }
+  // The index is consumed: a crash from here on starts the next mount empty.
+  for (const DirEntry& e : CacheFiles()) EXPECT_NE(e.name, "index");
+  // New blocks go to zones of their own, after the kept ones.
+  Fill(cache.get(), 100, 110);
+  std::string v;
+  ASSERT_TRUE(cache->Lookup(Key(105), &v));
+  EXPECT_EQ(v, Block(105));
+  EXPECT_EQ(cache->stats().zones, 3u);
+  ASSERT_OK(cache->Close());
+  ExpectClean();
+}
+
+TEST_F(BlockCacheKeptTest, ChangedOrUnkeptBlocksAreDropped) {
+  {
+    auto cache = OpenCache(6);
+    Fill(cache.get(), 0, 70);
+    ASSERT_TRUE(cache->Offer("gone1", Block(1000)));  // its mapping keeps nothing
+    cache->WaitForAdmissions();
+    ASSERT_OK(cache->Close());
+  }
+  keys_->stale_ = {Key(3), Key(65)};  // what they name changed in between
+  Remount();
+  auto cache = OpenCache(6);
+  EXPECT_EQ(cache->stats().kept_blocks, 68u);
+  std::string v;
+  EXPECT_FALSE(cache->Lookup(Key(3), &v));
+  EXPECT_FALSE(cache->Lookup(Key(65), &v));
+  EXPECT_FALSE(cache->Lookup("gone1", &v));
+  ASSERT_TRUE(cache->Lookup(Key(64), &v));
+  EXPECT_EQ(v, Block(64));
+}
+
+TEST_F(BlockCacheKeptTest, ADamagedIndexStartsTheCacheEmpty) {
+  {
+    auto cache = OpenCache(6);
+    Fill(cache.get(), 0, 70);
+    ASSERT_OK(cache->Close());
+  }
+  std::string index = ReadFile(kCacheIndexFile);
+  ASSERT_GT(index.size(), 100u);
+  for (size_t at : {size_t{0}, size_t{9}, index.size() / 2, index.size() - 1}) {
+    std::string bad = index;
+    bad[at] ^= 0x20;
+    WriteFile(kCacheIndexFile, bad);
+    auto cache = OpenCache(6);
+    EXPECT_EQ(cache->stats().blocks, 0u) << "byte " << at;
+    EXPECT_TRUE(CacheFiles().empty()) << "byte " << at;
+    // Put the kept state back for the next damage.
+    Fill(cache.get(), 0, 70);
+    ASSERT_OK(cache->Close());
+    index = ReadFile(kCacheIndexFile);
+  }
+  WriteFile(kCacheIndexFile, index.substr(0, index.size() / 3));  // truncated
+  auto cache = OpenCache(6);
+  EXPECT_EQ(cache->stats().blocks, 0u);
+}
+
+TEST_F(BlockCacheKeptTest, AZoneFileNotAsSavedLosesItsBlocks) {
+  {
+    auto cache = OpenCache(6);
+    Fill(cache.get(), 0, 100);
+    ASSERT_OK(cache->Close());
+  }
+  std::vector<DirEntry> files = CacheFiles();
+  ASSERT_EQ(files.size(), 3u);  // two zones and the index
+  // The newest zone's file is rewritten shorter.
+  std::string newest;
+  for (const DirEntry& e : files) {
+    if (e.name != "index") newest = std::max(newest, e.name);
+  }
+  WriteFile(std::string(kCacheDirectory) + "/" + newest, "short");
+  auto cache = OpenCache(6);
+  EXPECT_EQ(cache->stats().kept_blocks, 64u);
+  std::string v;
+  EXPECT_TRUE(cache->Lookup(Key(0), &v));
+  EXPECT_FALSE(cache->Lookup(Key(64), &v));
+  EXPECT_EQ(CacheFiles().size(), 1u);  // the rewritten zone and the index are gone
+}
+
+TEST_F(BlockCacheKeptTest, WithoutKeysOrAfterACrashNothingIsKept) {
+  {
+    auto cache = OpenCache(6, /*keep=*/false);
+    Fill(cache.get(), 0, 70);
+    ASSERT_OK(cache->Close());
+  }
+  EXPECT_TRUE(CacheFiles().empty());
+  // A crash: the cache's files are there, no index is.
+  WriteFile(std::string(kCacheDirectory) + "/0000000000000009", Block(9));
+  auto cache = OpenCache(6);
+  EXPECT_EQ(cache->stats().blocks, 0u);
+  EXPECT_TRUE(CacheFiles().empty());
+}
+
+TEST_F(BlockCacheKeptTest, ZonesThatServeReadsOutliveOlderOnesThatDoNot) {
+  auto cache = OpenCache(6);
+  Fill(cache.get(), 0, 6 * 64);  // six full zones: the budget
+  std::string v;
+  ASSERT_TRUE(cache->Lookup(Key(10), &v));  // the oldest zone serves a read
+  Fill(cache.get(), 6 * 64, 6 * 64 + 1);    // a seventh zone: one must go
+  EXPECT_EQ(cache->stats().evicted_blocks, 64u);
+  EXPECT_FALSE(cache->Lookup(Key(64), &v)) << "the second oldest zone served nothing and goes first";
+  // The oldest lost its mark in passing: the next eviction takes it.
+  Fill(cache.get(), 6 * 64 + 1, 7 * 64 + 1);
+  EXPECT_EQ(cache->stats().evicted_blocks, 128u);
+  EXPECT_FALSE(cache->Lookup(Key(10), &v));
+  ASSERT_TRUE(cache->Lookup(Key(128), &v));
+  EXPECT_EQ(v, Block(128));
+}
+
+}  // namespace
+}  // namespace hintfs
