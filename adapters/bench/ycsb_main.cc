@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -66,6 +67,7 @@ struct Args {
   double zipf = 0.9, hot_set = 0.05, hot_ops = 0.95, read = -1, update = -1, insert = -1, scan = -1, rmw = -1, target = 0;
   bool load = false, no_listener = false;
   double settle = 0;  // seconds to wait for compactions after the load, or before the run (0: no wait)
+  uint64_t seed = 0;  // the operations' random streams (0: a fresh seed per run)
   std::string json_path, csv_path;
 };
 
@@ -236,8 +238,13 @@ void RunWorkers(const PhaseContext& c, const std::string& name, uint64_t ops, co
   std::vector<std::thread> workers;
   for (int w = 0; w < a.threads; w++) {
     workers.emplace_back([&, w] {
-      // The warmup draws other keys than the run that follows it.
-      std::mt19937_64 rng(static_cast<uint64_t>(w) * 7919 + (name == "warmup" ? 104729 : 1));
+      // Each thread, the warmup and the run draw streams of their own, and
+      // so does every run (YCSB seeds each from the clock): with one fixed
+      // seed every phase of a reproduction drew the same keys in the same
+      // order, and a cache kept across phases served the next phase's cold
+      // keys from the last one's reads (docs/benchmarks.md, session 92).
+      std::seed_seq seeds{a.seed, static_cast<uint64_t>(w), static_cast<uint64_t>(name == "warmup")};
+      std::mt19937_64 rng(seeds);
       auto chooser = NewKeyChooser(KeyDistribution{mix.distribution, a.zipf, a.hot_set, a.hot_ops}, a.records,
                                    ExpectedNewKeys(a, mix));
       std::string value;
@@ -368,6 +375,7 @@ bool RunPhase(const PhaseContext& c, const std::string& name, uint64_t ops, cons
   json latency = Latencies(a.threads, &lat);
   j["latency"] = latency;
   if (!a.label.empty()) j["label"] = a.label;
+  j["seed"] = a.seed;
   std::string tiers = AddTraffic(c, before, after, cache_before, &j);
   // Placement's view at the phase's end (levels, slots, tiering level): why
   // tables went where the traffic figures say.
@@ -498,6 +506,7 @@ int main(int argc, char** argv) {
   app.add_option("--value-size", a.value_size, "value bytes")->check(CLI::Range(1, 1 << 20));
   app.add_option("--key-size", a.key_size, "key bytes")->check(CLI::Range(8, 1024));
   app.add_option("--threads", a.threads, "client threads")->check(CLI::Range(1, 256));
+  app.add_option("--seed", a.seed, "seed of the operations' random streams (default: a fresh one, in --json)");
   app.add_option("--target", a.target, "operations per second over all threads (0: as fast as possible)")
       ->check(CLI::Range(0.0, 1e9));
   app.add_option("--block-cache", a.store.block_cache_bytes, "block cache bytes");
@@ -523,5 +532,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hintfs-ycsb: --label may not contain commas, quotes or newlines\n");
     return 2;
   }
+  if (a.seed == 0) a.seed = std::random_device{}() | 1;  // never 0 again: the JSON's seed replays the run
   return hintfs::Run(a);
 }
