@@ -47,6 +47,17 @@ std::string FileBlockKeys::Identity(const std::string& path, uint64_t* id, uint6
   return fmt::format("{}.{}.{}.{:08x}", st.inode, st.size, st.mtime_ns, crc32c::Value(places.data(), places.size()));
 }
 
+const FileBlockKeys::Checked& FileBlockKeys::CheckOnce(const std::string& path,
+                                                      std::unordered_map<std::string, Checked>* checked) {
+  auto it = checked->find(path);
+  if (it == checked->end()) {
+    Checked c;
+    c.identity = Identity(path, &c.id, &c.version);
+    it = checked->emplace(path, std::move(c)).first;
+  }
+  return it->second;
+}
+
 std::vector<std::string> FileBlockKeys::ToKept(const std::vector<std::string>& keys) {
   std::unordered_map<std::string, Checked> checked;  // path -> the file there now
   std::vector<std::string> out(keys.size());
@@ -60,13 +71,7 @@ std::vector<std::string> FileBlockKeys::ToKept(const std::vector<std::string>& k
       if (it == paths_.end()) continue;
       path = it->second;
     }
-    auto it = checked.find(path);
-    if (it == checked.end()) {
-      Checked c;
-      c.identity = Identity(path, &c.id, &c.version);
-      it = checked.emplace(path, std::move(c)).first;
-    }
-    const Checked& now = it->second;
+    const Checked& now = CheckOnce(path, &checked);
     if (now.identity.empty() || now.id != id || now.version != version) continue;
     out[i] = fmt::format("{}\n{}@{}+{}", path, now.identity, offset, n);
   }
@@ -88,13 +93,7 @@ std::vector<std::string> FileBlockKeys::FromKept(const std::vector<std::string>&
       continue;
     }
     const std::string path = k.substr(0, newline);
-    auto it = checked.find(path);
-    if (it == checked.end()) {
-      Checked c;
-      c.identity = Identity(path, &c.id, &c.version);
-      it = checked.emplace(path, std::move(c)).first;
-    }
-    const Checked& now = it->second;
+    const Checked& now = CheckOnce(path, &checked);
     if (now.identity.empty() || now.identity != k.substr(newline + 1, at - newline - 1)) continue;
     {
       std::lock_guard<std::mutex> l(mu_);

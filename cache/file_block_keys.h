@@ -48,6 +48,8 @@ class FileBlockKeys : public CacheKeyMapping {
   // What identifies the file at path now ("" if none): id, size, mtime,
   // extents; with its data version in *version.
   std::string Identity(const std::string& path, uint64_t* id, uint64_t* version);
+  // Identity of path, asked once per batch (checked holds the answers).
+  const Checked& CheckOnce(const std::string& path, std::unordered_map<std::string, Checked>* checked);
 
   Filesystem* fs_;
   std::mutex mu_;

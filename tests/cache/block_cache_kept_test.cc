@@ -4,16 +4,12 @@
 // order: zones that serve reads outlive those that do not.
 #include <gtest/gtest.h>
 
-#include <random>
 #include <set>
 
-#include "cache/block_cache.h"
-#include "tests/fs/fs_fixture.h"
+#include "tests/cache/block_cache_fixture.h"
 
 namespace hintfs {
 namespace {
-
-using test::FsTest;
 
 // Keys kept as "kept:KEY"; keys in stale_ are refused at the next open, as
 // the file layer refuses blocks of a file that changed.
@@ -35,26 +31,12 @@ class PrefixMapping : public CacheKeyMapping {
   std::set<std::string> stale_;
 };
 
-class BlockCacheKeptTest : public FsTest {
+class BlockCacheKeptTest : public test::BlockCacheFixture {
  protected:
-  void SetUp() override {
-    FsTest::SetUp();
-    Format();  // fast: 24 zones of 256 KiB, 64 blocks of 4 KiB each
-  }
-
   std::unique_ptr<BlockCache> OpenCache(uint64_t budget_zones, bool keep = true) {
-    BlockCacheOptions o;
-    o.budget_bytes = budget_zones * (256 << 10);
-    if (keep) o.keys = keys_;
-    std::unique_ptr<BlockCache> cache;
-    EXPECT_OK(BlockCache::Open(fs_.get(), o, &cache));
-    return cache;
+    return BlockCacheFixture::OpenCache(budget_zones, "all", false, keep ? keys_ : nullptr);
   }
 
-  static std::string Block(int i) {
-    std::mt19937_64 rng(static_cast<uint64_t>(i));
-    return Random(&rng, 4096);
-  }
   static std::string Key(int i) { return "k" + std::to_string(i); }
 
   void Fill(BlockCache* cache, int from, int to) {

@@ -3,54 +3,16 @@
 // back, and closing leaves nothing but the saved statistics.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include <nlohmann/json.hpp>
 
-#include "cache/block_cache.h"
-#include "hints/file_tag.h"
-#include "tests/fs/fs_fixture.h"
+#include "tests/cache/block_cache_fixture.h"
 
 namespace hintfs {
 namespace {
 
 using test::FsGeometry;
-using test::FsTest;
 
-// Write-ahead logs get the WAL role, as the LSM policies do it.
-class WalRolePolicy : public FastFirstPolicy {
- public:
-  ZoneRole RoleForNewFile(const std::string& path) override {
-    return path.size() > 4 && path.compare(path.size() - 4, 4, ".log") == 0 ? kWalClass : ZoneRole::kData;
-  }
-};
-
-class BlockCacheTest : public FsTest {
- protected:
-  void SetUp() override {
-    FsTest::SetUp();
-    Format();  // fast: 24 zones of 256 KiB
-    MountOptions o;
-    o.policy = std::make_shared<WalRolePolicy>();
-    Mount(o);
-  }
-
-  std::unique_ptr<BlockCache> OpenCache(uint64_t budget_zones, const std::string& admission = "all",
-                                       bool borrow = false) {
-    BlockCacheOptions o;
-    o.admission = admission;
-    o.budget_bytes = budget_zones * (256 << 10);
-    o.borrow_free_zones = borrow;
-    std::unique_ptr<BlockCache> cache;
-    EXPECT_OK(BlockCache::Open(fs_.get(), o, &cache));
-    return cache;
-  }
-
-  static std::string Block(int i) {
-    std::mt19937_64 rng(static_cast<uint64_t>(i));
-    return Random(&rng, 4096);
-  }
-};
+class BlockCacheTest : public test::BlockCacheFixture {};
 
 TEST_F(BlockCacheTest, ServesTheBytesItWasGiven) {
   auto cache = OpenCache(6);
