@@ -20,11 +20,17 @@ constexpr uint64_t kBudgetCheckEvery = 256;
 }  // namespace
 
 Status BlockCache::Open(Filesystem* fs, const BlockCacheOptions& options, std::unique_ptr<BlockCache>* cache) {
+  // A cache file fills exactly what a fast zone holds of files (its
+  // capacity less the checksum trailer), so that it starts and ends a zone
+  // of its own and dropping it frees that zone whole.
   uint64_t zone_bytes = 0;
-  for (const MemberInfo& m : fs->superblock().members) {
-    if (m.tier == Tier::kFast) {
-      zone_bytes = m.zone_capacity;
-      break;
+  std::vector<DeviceUsage> usage;
+  if (fs->Usage(&usage).ok()) {
+    for (const DeviceUsage& u : usage) {
+      if (u.tier == Tier::kFast) {
+        zone_bytes = u.zone_data_bytes != 0 ? u.zone_data_bytes : u.zone_capacity;
+        break;
+      }
     }
   }
   if (zone_bytes == 0) return Status::InvalidArgument("the block cache needs a fast device");
@@ -69,8 +75,8 @@ bool BlockCache::Lookup(const std::string& key, std::string* value) {
     for (Zone& z : zones_) {
       if (z.seq != loc.zone_seq) continue;
       path = z.path;
-      z.hits++;
-      z.kept = false;  // it earned its place in this mount  // counted as a hit even if the read fails below: it only ranks evictions
+      z.hits++;  // counted even if the read fails below: it only ranks evictions
+      z.kept = false;  // it earned its place in this mount
     }
   }
   // Read without the lock; an eviction meanwhile makes this a miss (the
@@ -134,8 +140,6 @@ bool BlockCache::GiveBackZone(ZoneRole writer_class) {
   // hold the lock while a write of its own waits for a zone.
   std::unique_lock<std::mutex> l(mu_, std::defer_lock);
   for (int i = 0; i < 20 && !l.try_lock(); i++) std::this_thread::sleep_for(std::chrono::microseconds(100));
-  // The zone being filled stays: closing its file would need a write, and
-  // a zone, of its own.
   std::vector<Zone> dropped;
   if (!l.owns_lock() || closed_ || !EvictColdestLocked(&dropped)) return false;
   stats_.given_back_zones++;
@@ -207,8 +211,14 @@ bool BlockCache::OpenZone(std::unique_lock<std::mutex>* l) {
     last_seq = zones_.back().seq;
     last_size = zones_.back().size;
   }
-  writing_seq_ = last_seq;  // its padding is still to be written: not a victim
-  KeepAtMostLocked(allowed == 0 ? 0 : allowed - 1, &dropped);  // room for the new one
+  // Room for the new one: other zones go before the one just filled (its
+  // padding is still to be written), and it goes too if no other can.
+  const uint64_t keep = allowed == 0 ? 0 : allowed - 1;
+  writing_seq_ = last_seq;
+  KeepAtMostLocked(keep, &dropped);
+  writing_seq_ = 0;
+  KeepAtMostLocked(keep, &dropped);
+  writing_seq_ = last_seq;
   const uint64_t seq = allowed < 1 ? 0 : next_seq_++;
   const std::string path = fmt::format("{}/{:016}", kCacheDirectory, seq);
   l->unlock();

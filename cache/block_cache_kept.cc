@@ -60,7 +60,9 @@ Status BlockCache::Restore(const std::vector<DirEntry>& old) {
     Status s = fs_->Unlink(path);
     if (!s.ok()) return s;
   }
-  return Status::OK();
+  // Their zones are reset once the deletions are durable: before the first
+  // new cache file, which would otherwise start in the tail of one of them.
+  return doomed.empty() ? Status::OK() : fs_->SyncMetadata();
 }
 
 Status BlockCache::ParseKept(std::string_view bytes) {

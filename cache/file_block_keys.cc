@@ -26,7 +26,12 @@ std::string FileBlockKeys::Key(const std::string& path, const ReadLocation& wher
   {
     std::lock_guard<std::mutex> l(mu_);
     auto it = paths_.find(where.file_id);
-    if (it == paths_.end() || it->second != path) paths_[where.file_id] = path;
+    if (it == paths_.end() || it->second != path) {
+      // Deleted tables' ids are never asked again: forget them all at a bound
+      // (a block whose file was forgotten is just not kept, unless read again).
+      if (paths_.size() >= kMaxPaths) paths_.clear();
+      paths_[where.file_id] = path;
+    }
   }
   return fmt::format("f{}.{}@{}+{}", where.file_id, where.data_version, offset, n);
 }

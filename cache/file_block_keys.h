@@ -31,8 +31,11 @@ class FileBlockKeys : public CacheKeyMapping {
   explicit FileBlockKeys(Filesystem* fs) : fs_(fs) {}
 
   // The key of a read of n bytes at offset of the file at path, where where
-  // (its reader's Locate) says it is now. Remembers the file's path.
+  // (its reader's Locate) says it is now. Remembers the file's path (up to
+  // kMaxPaths files, then it starts over).
   std::string Key(const std::string& path, const ReadLocation& where, uint64_t offset, uint64_t n);
+
+  static constexpr size_t kMaxPaths = 1 << 16;
 
   // CacheKeyMapping. ToKept: "" if the file is gone, is another file now,
   // or its bytes changed since the key was made. FromKept: "" if the file

@@ -174,6 +174,7 @@ struct DeviceUsage {
   uint32_t zones = 0;
   uint64_t zone_size = 0;
   uint64_t zone_capacity = 0;
+  uint64_t zone_data_bytes = 0;  // what files may fill of a data zone: its capacity less the checksum trailer
   uint64_t raw_bytes = 0;
   uint64_t reserved_bytes = 0;  // superblock, journal and conventional zones
   uint64_t unusable_bytes = 0;  // zone size beyond zone capacity of data zones

@@ -519,6 +519,7 @@ Status FsImpl::Usage(std::vector<DeviceUsage>* usage) {
     u.zones = m->info.zone_count;
     u.zone_size = m->info.zone_size;
     u.zone_capacity = m->info.zone_capacity;
+    u.zone_data_bytes = m->data_capacity;
     u.raw_bytes = u.zone_size * u.zones;
     u.random_read_iops = m->device->random_read_iops();
     u.random_read_latency_us = m->device->random_read_latency_us();

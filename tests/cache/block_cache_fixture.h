@@ -1,5 +1,5 @@
-// A block cache on a memory-backed filesystem (fast: 24 zones of 256 KiB, 64
-// blocks of 4 KiB each), mounted with write-ahead logs in the WAL's class as
+// A block cache on a memory-backed filesystem (fast: 24 zones of 256 KiB,
+// kBlocksPerZone blocks of 4 KiB each), mounted with write-ahead logs in the WAL's class as
 // the LSM policies place them. Shared by the block cache's tests.
 #ifndef HINTFS_TESTS_CACHE_BLOCK_CACHE_FIXTURE_H_
 #define HINTFS_TESTS_CACHE_BLOCK_CACHE_FIXTURE_H_
@@ -25,6 +25,10 @@ class WalRolePolicy : public FastFirstPolicy {
 
 class BlockCacheFixture : public FsTest {
  protected:
+  // Blocks of 4 KiB a cache zone holds: a zone's 256 KiB less the block the
+  // filesystem keeps for its checksum trailer.
+  static constexpr int kBlocksPerZone = 63;
+
   void SetUp() override {
     FsTest::SetUp();
     Format();

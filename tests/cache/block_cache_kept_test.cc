@@ -139,7 +139,7 @@ TEST_F(BlockCacheKeptTest, AZoneFileNotAsSavedLosesItsBlocks) {
   }
   WriteFile(std::string(kCacheDirectory) + "/" + newest, "short");
   auto cache = OpenCache(6);
-  EXPECT_EQ(cache->stats().kept_blocks, 64u);
+  EXPECT_EQ(cache->stats().kept_blocks, static_cast<uint64_t>(kBlocksPerZone));
   std::string v;
   EXPECT_TRUE(cache->Lookup(Key(0), &v));
   EXPECT_FALSE(cache->Lookup(Key(64), &v));
@@ -161,19 +161,44 @@ TEST_F(BlockCacheKeptTest, WithoutKeysOrAfterACrashNothingIsKept) {
 }
 
 TEST_F(BlockCacheKeptTest, ZonesThatServeReadsOutliveOlderOnesThatDoNot) {
+  const int z = kBlocksPerZone;
   auto cache = OpenCache(6);
-  Fill(cache.get(), 0, 6 * 64);  // six full zones: the budget
+  Fill(cache.get(), 0, 6 * z);  // six full zones: the budget
   std::string v;
   ASSERT_TRUE(cache->Lookup(Key(10), &v));  // the oldest zone serves a read
-  Fill(cache.get(), 6 * 64, 6 * 64 + 1);    // a seventh zone: one must go
-  EXPECT_EQ(cache->stats().evicted_blocks, 64u);
-  EXPECT_FALSE(cache->Lookup(Key(64), &v)) << "the second oldest zone served nothing and goes first";
+  Fill(cache.get(), 6 * z, 6 * z + 1);      // a seventh zone: one must go
+  EXPECT_EQ(cache->stats().evicted_blocks, static_cast<uint64_t>(z));
+  EXPECT_FALSE(cache->Lookup(Key(z), &v)) << "the second oldest zone served nothing and goes first";
   // The oldest lost its mark in passing: the next eviction takes it.
-  Fill(cache.get(), 6 * 64 + 1, 7 * 64 + 1);
-  EXPECT_EQ(cache->stats().evicted_blocks, 128u);
+  Fill(cache.get(), 6 * z + 1, 7 * z + 1);
+  EXPECT_EQ(cache->stats().evicted_blocks, static_cast<uint64_t>(2 * z));
   EXPECT_FALSE(cache->Lookup(Key(10), &v));
-  ASSERT_TRUE(cache->Lookup(Key(128), &v));
-  EXPECT_EQ(v, Block(128));
+  ASSERT_TRUE(cache->Lookup(Key(2 * z), &v));
+  EXPECT_EQ(v, Block(2 * z));
+}
+
+// Each cache file fills exactly what its zone holds of files, from the
+// zone's start: dropping one frees a zone, and the saved index is no part
+// of any.
+TEST_F(BlockCacheKeptTest, EveryCacheFileIsAZoneOfItsOwn) {
+  for (int mount = 0; mount < 2; mount++) {
+    auto cache = OpenCache(6);
+    Fill(cache.get(), 1000 * mount, 1000 * mount + 3 * kBlocksPerZone + 5);
+    ASSERT_OK(cache->Close());
+    Remount();
+  }
+  auto cache = OpenCache(6);
+  std::set<std::pair<uint32_t, uint32_t>> seen;
+  for (const DirEntry& e : CacheFiles()) {
+    const std::string path = std::string(kCacheDirectory) + "/" + e.name;
+    FileStat st;
+    ASSERT_OK(fs_->Stat(path, &st));
+    ASSERT_EQ(st.extents.size(), 1u) << path;
+    EXPECT_EQ(st.extents[0].offset % (256 << 10), 0u) << path << ": a zone's start";
+    EXPECT_EQ(st.size, uint64_t{kBlocksPerZone} * 4096) << path;
+    EXPECT_TRUE(seen.insert({st.extents[0].device, st.extents[0].zone}).second) << path;
+  }
+  EXPECT_EQ(seen.size(), 6u);
 }
 
 }  // namespace

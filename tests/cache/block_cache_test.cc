@@ -46,7 +46,7 @@ TEST_F(BlockCacheTest, ServesTheBytesItWasGiven) {
 }
 
 TEST_F(BlockCacheTest, EvictsTheOldestZoneFirst) {
-  // 6 budget zones: at most 6 cache files of 64 blocks each.
+  // 6 budget zones: at most 6 cache files of kBlocksPerZone blocks each.
   auto cache = OpenCache(6);
   const int n = 1000;
   for (int i = 0; i < n; i++) ASSERT_TRUE(cache->Offer("k" + std::to_string(i), Block(i))) << i;
@@ -66,7 +66,7 @@ TEST_F(BlockCacheTest, EvictsTheOldestZoneFirst) {
     }
   }
   EXPECT_GT(first_present, 0);
-  EXPECT_EQ(first_present % 64, 0) << "eviction drops whole zones";
+  EXPECT_EQ(first_present % kBlocksPerZone, 0) << "eviction drops whole zones";
   EXPECT_EQ(static_cast<uint64_t>(n - first_present), cache->stats().blocks);
 }
 
@@ -79,7 +79,7 @@ TEST_F(BlockCacheTest, TheWalTakesItsBudgetBack) {
   // The WAL grows by three zones.
   std::unique_ptr<FileWriter> wal;
   ASSERT_OK(fs_->OpenWriter("/000001.log", WriteMode::kTruncate, &wal));
-  ASSERT_OK(wal->Append(std::string(3 * (256 << 10) - 8192, 'w')));
+  ASSERT_OK(wal->Append(std::string(3 * kBlocksPerZone * 4096 - 8192, 'w')));  // three zones
   ASSERT_OK(wal->Sync());
   for (int i = 256; i < 1024; i++) cache->Offer("k" + std::to_string(i), Block(i));
   cache->WaitForAdmissions();
@@ -188,7 +188,7 @@ TEST_F(BlockCacheTest, TheWalGetsACacheZoneAtOnce) {
   // Files fill the fast tier but for the cache's budget, which the cache
   // holds; a WAL then needs a zone.
   auto cache = OpenCache(4);
-  OfferRange(cache.get(), 0, 4 * 64, &Block);
+  OfferRange(cache.get(), 0, 4 * kBlocksPerZone, &Block);
   ASSERT_EQ(cache->stats().zones, 4u);
   std::vector<DeviceUsage> usage;
   ASSERT_OK(fs_->Usage(&usage));
@@ -198,7 +198,7 @@ TEST_F(BlockCacheTest, TheWalGetsACacheZoneAtOnce) {
   ASSERT_LE(usage[0].empty_zones, 2u);
   std::unique_ptr<FileWriter> wal;
   ASSERT_OK(fs_->OpenWriter("/000001.log", WriteMode::kTruncate, &wal));
-  ASSERT_OK(wal->Append(std::string(3 * (256 << 10) - 8192, 'w')));
+  ASSERT_OK(wal->Append(std::string(3 * kBlocksPerZone * 4096 - 8192, 'w')));  // three zones
   ASSERT_OK(wal->Sync());
   ASSERT_OK(wal->Close());
   for (const auto& [device, z] : ZonesOf("/000001.log")) {
