@@ -179,7 +179,7 @@ Status AcquireMount(const std::string& spec, std::shared_ptr<Filesystem>* fs,
     // The device's list of keys leaves out the mount's own.
     return Status::InvalidArgument(s.message() + "; mount keys: policy, trace, stats, read_only, host_log, "
                                    "verify_reads, memberN, reserve_zones, readahead, metrics, migration, migration_rate, "
-                                   "cache, cache_budget, cache_room, blocks, block_retention");
+                                   "cache, cache_budget, cache_room, cache_keep, blocks, block_retention");
   }
   if (!s.ok()) return s;
   if (!device_keys.empty()) opts.device_params += (opts.device_params.empty() ? "" : "&") + device_keys;

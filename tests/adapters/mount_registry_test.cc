@@ -17,7 +17,7 @@ TEST(MountRegistry, AnUnknownKeyIsRefusedWithTheDevicesAndTheMountsKeys) {
   const std::string& m = s.message();
   EXPECT_NE(m.find("'polcy'"), std::string::npos) << m;
   EXPECT_NE(m.find("zone_size"), std::string::npos) << "the device's keys: " << m;
-  for (const char* key : {"policy", "trace", "cache", "cache_budget", "blocks", "metrics", "migration_rate"}) {
+  for (const char* key : {"policy", "trace", "cache", "cache_budget", "blocks", "metrics", "migration_rate", "cache_keep"}) {
     EXPECT_NE(m.find(std::string(" ") + key + ","), std::string::npos) << key << " missing from: " << m;
   }
   EXPECT_NE(m.find("block_retention"), std::string::npos) << m;

@@ -83,5 +83,15 @@ TEST_F(MountServicesTest, TheCacheRunsUnderAnyPolicyThatAsks) {
   EXPECT_TRUE(Start("b2", "migration=maybe").IsInvalidArgument());
 }
 
+TEST_F(MountServicesTest, TheCacheIsKeptAcrossUnmountsUnlessTheSpecSaysNot) {
+  ASSERT_OK(Start("b2:cache=all,cache_budget=2MiB", ""));
+  ASSERT_NE(services_->caching(), nullptr);
+  EXPECT_NE(services_->caching()->cache()->options().keys, nullptr);
+  ASSERT_OK(Start("b2:cache=all,cache_budget=2MiB", "cache_keep=off"));
+  ASSERT_NE(services_->caching(), nullptr);
+  EXPECT_EQ(services_->caching()->cache()->options().keys, nullptr);
+  EXPECT_TRUE(Start("b2:cache=all", "cache_keep=maybe").IsInvalidArgument());
+}
+
 }  // namespace
 }  // namespace hintfs
