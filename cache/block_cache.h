@@ -82,18 +82,26 @@ constexpr char kCacheDirectory[] = "/.hintfs-cache";
 // The saved mapping (kept across a clean unmount, see above).
 constexpr char kCacheIndexFile[] = "/.hintfs-cache/index";
 
+// A key as saved: what it names (a group many keys share, such as a file
+// and what shows it unchanged), saved once, and the rest of the key.
+struct KeptKey {
+  std::string group;  // "": not kept
+  std::string item;
+  bool operator==(const KeptKey& o) const { return group == o.group && item == o.item; }
+};
+
 // How the keys of a cache kept across mounts are saved: the layer that
 // makes the keys knows what they name and whether it changed.
 class CacheKeyMapping {
  public:
   virtual ~CacheKeyMapping() = default;
   // For each key, the form to save at a clean close: one a later mount can
-  // check; "" for a key not worth keeping (what it names is gone or
-  // changed). One call for all, so that what they name is checked once.
-  virtual std::vector<std::string> ToKept(const std::vector<std::string>& keys) = 0;
+  // check; an empty group for a key not worth keeping (what it names is
+  // gone or changed). One call for all, so that each group is checked once.
+  virtual std::vector<KeptKey> ToKept(const std::vector<std::string>& keys) = 0;
   // For each saved key, the key it is looked up by at this mount; "" if
   // what it names changed since it was saved (its block is dropped).
-  virtual std::vector<std::string> FromKept(const std::vector<std::string>& kept) = 0;
+  virtual std::vector<std::string> FromKept(const std::vector<KeptKey>& kept) = 0;
 };
 
 struct BlockCacheOptions {
@@ -220,6 +228,9 @@ class BlockCache {
   // writer thread stopped); *kept: the zones it names. False if it could
   // not be saved.
   bool SaveKept(std::set<uint64_t>* kept);
+  // Writes the saved mapping's bytes as kCacheIndexFile, durably; on failure
+  // removes what was written and clears *kept.
+  bool WriteKept(const std::string& bytes, std::set<uint64_t>* kept);
 
   Filesystem* fs_;
   BlockCacheOptions options_;

@@ -66,22 +66,26 @@ Status BlockCache::Restore(const std::vector<DirEntry>& old) {
 }
 
 Status BlockCache::ParseKept(std::string_view bytes) {
-  if (bytes.size() < 8 + 4 + 8 + 4 + 4) return Status::Corruption("cache index too short");
+  if (bytes.size() < 8 + 4 + 8 + 4 + 4 + 4) return Status::Corruption("cache index too short");
   const uint32_t stored = DecodeFixed32(bytes.data() + bytes.size() - 4);
   bytes.remove_suffix(4);
   if (crc32c::Value(bytes.data(), bytes.size()) != stored) return Status::Corruption("cache index checksum");
   Decoder d(bytes, "cache index");
   std::string_view magic;
-  uint32_t version = 0, zones = 0;
+  uint32_t version = 0, groups = 0, zones = 0;
   uint64_t zone_bytes = 0;
   d.GetBytes(8, &magic);
   d.GetFixed32(&version);
   d.GetFixed64(&zone_bytes);
-  d.GetFixed32(&zones);
   if (!d.ok()) return d.status();
   if (magic != std::string_view(kKeptMagic, 8)) return Status::Corruption("not a cache index");
   if (version != kKeptVersion) return Status::Corruption(fmt::format("cache index version {}", version));
   if (zone_bytes != zone_bytes_) return Status::Corruption("cache index of another zone size");
+  d.GetFixed32(&groups);
+  if (!d.ok() || groups > d.remaining() / 4) return Status::Corruption("cache index group count");
+  std::vector<std::string> group_names(groups);
+  for (std::string& g : group_names) d.GetLengthPrefixed(&g, kMaxKeptKey);
+  d.GetFixed32(&zones);
   // Read whole first: the key mapping checks what the keys name in one call.
   struct Saved {
     Zone zone;
@@ -89,7 +93,7 @@ Status BlockCache::ParseKept(std::string_view bytes) {
     std::vector<Location> blocks;
   };
   std::vector<Saved> saved;
-  std::vector<std::string> kept;
+  std::vector<KeptKey> kept;
   for (uint32_t i = 0; i < zones && d.ok(); i++) {
     Saved z;
     uint32_t blocks = 0;
@@ -104,14 +108,20 @@ Status BlockCache::ParseKept(std::string_view bytes) {
     // A zone whose file is not as saved keeps none of its blocks.
     z.intact = fs_->Stat(z.zone.path, &st).ok() && st.size == z.zone.size;
     for (uint32_t b = 0; b < blocks && d.ok(); b++) {
-      std::string key;
+      uint32_t group = 0;
+      KeptKey key;
       Location loc;
       loc.zone_seq = z.zone.seq;
-      d.GetLengthPrefixed(&key, kMaxKeptKey);
+      d.GetFixed32(&group);
+      d.GetLengthPrefixed(&key.item, kMaxKeptKey);
       d.GetFixed64(&loc.offset);
       d.GetFixed32(&loc.length);
       d.GetFixed32(&loc.crc);
-      if (loc.offset > z.zone.size || loc.length > z.zone.size - loc.offset) return Status::Corruption("cache index block");
+      if (!d.ok()) break;
+      if (group >= groups || loc.offset > z.zone.size || loc.length > z.zone.size - loc.offset) {
+        return Status::Corruption("cache index block");
+      }
+      key.group = group_names[group];
       z.blocks.push_back(loc);
       kept.push_back(std::move(key));
     }
@@ -141,7 +151,6 @@ Status BlockCache::ParseKept(std::string_view bytes) {
 bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
   struct Saved {
     uint64_t seq = 0, size = 0;
-    std::vector<std::string> keys;
     std::vector<Location> blocks;
   };
   std::vector<Saved> saved;
@@ -171,17 +180,21 @@ bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
       saved.push_back(std::move(s));
     }
   }
-  const std::vector<std::string> kept_keys = options_.keys->ToKept(keys);
-  std::string body;
+  const std::vector<KeptKey> kept_keys = options_.keys->ToKept(keys);
+  std::map<std::string, uint32_t> group_ids;  // group -> its place in the table
+  std::string groups, body;
   uint32_t zones = 0;
   size_t next = 0;
   for (const Saved& z : saved) {
     std::string blocks;
     uint32_t count = 0;
     for (const Location& loc : z.blocks) {
-      const std::string& key = kept_keys[next++];
-      if (key.empty() || key.size() > kMaxKeptKey) continue;
-      PutLengthPrefixed(&blocks, key);
+      const KeptKey& key = kept_keys[next++];
+      if (key.group.empty() || key.group.size() > kMaxKeptKey || key.item.size() > kMaxKeptKey) continue;
+      auto [g, added] = group_ids.emplace(key.group, static_cast<uint32_t>(group_ids.size()));
+      if (added) PutLengthPrefixed(&groups, key.group);
+      PutFixed32(&blocks, g->second);
+      PutLengthPrefixed(&blocks, key.item);
       PutFixed64(&blocks, loc.offset);
       PutFixed32(&blocks, loc.length);
       PutFixed32(&blocks, loc.crc);
@@ -199,12 +212,18 @@ bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
   std::string out(kKeptMagic, 8);
   PutFixed32(&out, kKeptVersion);
   PutFixed64(&out, zone_bytes_);
+  PutFixed32(&out, static_cast<uint32_t>(group_ids.size()));
+  out += groups;
   PutFixed32(&out, zones);
   out += body;
   PutFixed32(&out, crc32c::Value(out.data(), out.size()));
+  return WriteKept(out, kept);
+}
+
+bool BlockCache::WriteKept(const std::string& bytes, std::set<uint64_t>* kept) {
   std::unique_ptr<FileWriter> writer;
   Status s = fs_->OpenWriter(kCacheIndexFile, WriteMode::kTruncate, &writer);
-  if (s.ok()) s = writer->Append(out);
+  if (s.ok()) s = writer->Append(bytes);
   if (s.ok()) s = writer->Sync();
   if (writer) {
     Status c = writer->Close();

@@ -63,9 +63,9 @@ const FileBlockKeys::Checked& FileBlockKeys::CheckOnce(const std::string& path,
   return it->second;
 }
 
-std::vector<std::string> FileBlockKeys::ToKept(const std::vector<std::string>& keys) {
+std::vector<KeptKey> FileBlockKeys::ToKept(const std::vector<std::string>& keys) {
   std::unordered_map<std::string, Checked> checked;  // path -> the file there now
-  std::vector<std::string> out(keys.size());
+  std::vector<KeptKey> out(keys.size());
   for (size_t i = 0; i < keys.size(); i++) {
     uint64_t id = 0, version = 0, offset = 0, n = 0;
     if (!ParseLiveKey(keys[i], &id, &version, &offset, &n)) continue;  // not a file block's (a store's own key)
@@ -78,28 +78,27 @@ std::vector<std::string> FileBlockKeys::ToKept(const std::vector<std::string>& k
     }
     const Checked& now = CheckOnce(path, &checked);
     if (now.identity.empty() || now.id != id || now.version != version) continue;
-    out[i] = fmt::format("{}\n{}@{}+{}", path, now.identity, offset, n);
+    out[i] = KeptKey{path + "\n" + now.identity, fmt::format("{}+{}", offset, n)};
   }
   return out;
 }
 
-std::vector<std::string> FileBlockKeys::FromKept(const std::vector<std::string>& kept) {
+std::vector<std::string> FileBlockKeys::FromKept(const std::vector<KeptKey>& kept) {
   std::unordered_map<std::string, Checked> checked;  // path -> the file there now
   std::vector<std::string> out(kept.size());
   for (size_t i = 0; i < kept.size(); i++) {
-    const std::string& k = kept[i];
-    const size_t newline = k.find('\n');
-    const size_t at = k.rfind('@');
+    const KeptKey& k = kept[i];
+    const size_t newline = k.group.find('\n');
     uint64_t offset = 0, n = 0;
     int used = 0;
-    if (newline == std::string::npos || at == std::string::npos || at < newline ||
-        std::sscanf(k.c_str() + at, "@%" SCNu64 "+%" SCNu64 "%n", &offset, &n, &used) != 2 ||
-        at + static_cast<size_t>(used) != k.size()) {
+    if (newline == std::string::npos ||
+        std::sscanf(k.item.c_str(), "%" SCNu64 "+%" SCNu64 "%n", &offset, &n, &used) != 2 ||
+        static_cast<size_t>(used) != k.item.size()) {
       continue;
     }
-    const std::string path = k.substr(0, newline);
+    const std::string path = k.group.substr(0, newline);
     const Checked& now = CheckOnce(path, &checked);
-    if (now.identity.empty() || now.identity != k.substr(newline + 1, at - newline - 1)) continue;
+    if (now.identity.empty() || now.identity != k.group.substr(newline + 1)) continue;
     {
       std::lock_guard<std::mutex> l(mu_);
       paths_[now.id] = path;

@@ -37,11 +37,13 @@ class FileBlockKeys : public CacheKeyMapping {
 
   static constexpr size_t kMaxPaths = 1 << 16;
 
-  // CacheKeyMapping. ToKept: "" if the file is gone, is another file now,
-  // or its bytes changed since the key was made. FromKept: "" if the file
-  // at the saved path is not the one saved, unchanged.
-  std::vector<std::string> ToKept(const std::vector<std::string>& keys) override;
-  std::vector<std::string> FromKept(const std::vector<std::string>& kept) override;
+  // CacheKeyMapping: a saved key's group is the file's path and identity,
+  // its item "<offset>+<length>". ToKept: no group if the file is gone, is
+  // another file now, or its bytes changed since the key was made.
+  // FromKept: "" if the file at the saved path is not the one saved,
+  // unchanged, or the item is not an offset and length.
+  std::vector<KeptKey> ToKept(const std::vector<std::string>& keys) override;
+  std::vector<std::string> FromKept(const std::vector<KeptKey>& kept) override;
 
  private:
   struct Checked {

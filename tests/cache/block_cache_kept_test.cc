@@ -13,19 +13,19 @@ namespace {
 
 // Keys kept as "kept:KEY"; keys in stale_ are refused at the next open, as
 // the file layer refuses blocks of a file that changed.
+// Keys kept as the group "kept" and the key itself; keys in stale_ are
+// refused at the next open, as the file layer refuses blocks of a file that
+// changed; keys starting "gone" are not kept at all.
 class PrefixMapping : public CacheKeyMapping {
  public:
-  std::vector<std::string> ToKept(const std::vector<std::string>& keys) override {
-    std::vector<std::string> out;
-    for (const std::string& k : keys) out.push_back(k.rfind("gone", 0) == 0 ? "" : "kept:" + k);
+  std::vector<KeptKey> ToKept(const std::vector<std::string>& keys) override {
+    std::vector<KeptKey> out;
+    for (const std::string& k : keys) out.push_back(k.rfind("gone", 0) == 0 ? KeptKey{} : KeptKey{"kept", k});
     return out;
   }
-  std::vector<std::string> FromKept(const std::vector<std::string>& kept) override {
+  std::vector<std::string> FromKept(const std::vector<KeptKey>& kept) override {
     std::vector<std::string> out;
-    for (const std::string& k : kept) {
-      std::string key = k.rfind("kept:", 0) == 0 ? k.substr(5) : "";
-      out.push_back(stale_.count(key) ? "" : key);
-    }
+    for (const KeptKey& k : kept) out.push_back(k.group != "kept" || stale_.count(k.item) ? "" : k.item);
     return out;
   }
   std::set<std::string> stale_;

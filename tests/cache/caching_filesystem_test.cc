@@ -156,6 +156,7 @@ class CachingFsTest : public FsTest {
         ASSERT_OK(fs_->MigrateFile(path, to, nullptr, &r));
         if (to == Tier::kFast) on_fast.insert(path); else on_fast.erase(path);
       } else if (remount && what == 10) {  // a clean unmount, and the cache kept for the next mount
+        caching_->cache()->WaitForAdmissions();  // what was offered is in: the count below is the test's
         BlockCacheStats before = caching_->cache()->stats();
         hits += before.hits;
         caching_->cache()->Close();

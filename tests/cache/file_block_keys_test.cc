@@ -34,11 +34,12 @@ class FileBlockKeysTest : public FsTest {
 
   // Saves key at this mount and asks a new mount (after change) for it.
   std::string AcrossARemount(const std::function<void()>& change) {
-    std::string kept;
+    KeptKey kept;
     {
       FileBlockKeys keys(fs_.get());
       kept = keys.ToKept({LiveKey(&keys, "/t.sst", 4096, 4101)})[0];
-      EXPECT_FALSE(kept.empty());
+      EXPECT_FALSE(kept.group.empty());
+      EXPECT_EQ(kept.item, "4096+4101");
     }
     Remount();
     change();
@@ -82,11 +83,15 @@ TEST_F(FileBlockKeysTest, KeysOfChangedOrUnknownFilesAreNotKept) {
   ASSERT_OK(fs_->OpenWriter("/t.sst", WriteMode::kAppend, &w));
   ASSERT_OK(w->WriteAt(10, "x"));
   ASSERT_OK(w->Close());
-  EXPECT_EQ(keys.ToKept({live})[0], "");
+  EXPECT_EQ(keys.ToKept({live})[0], KeptKey{});
   // A key the layer never made, or not a file block's at all.
-  EXPECT_EQ(keys.ToKept({"f999.0@0+100", "rocksdb-own-key", ""}), std::vector<std::string>(3, ""));
-  EXPECT_EQ(keys.FromKept({"", "no newline", "/t.sst\nbad@0+1", "/t.sst\n1.2.3.4@x+1"}),
-            std::vector<std::string>(4, ""));
+  EXPECT_EQ(keys.ToKept({"f999.0@0+100", "rocksdb-own-key", ""}), std::vector<KeptKey>(3));
+  // Saved keys that name no file as it is, or no block.
+  const std::string group = keys.ToKept({LiveKey(&keys, "/t.sst", 0, 100)})[0].group;
+  ASSERT_FALSE(group.empty());
+  EXPECT_EQ(keys.FromKept({{}, {"no newline", "0+1"}, {"/t.sst\nbad", "0+1"}, {group, "x+1"}, {group, "0+1 "}}),
+            std::vector<std::string>(5, ""));
+  EXPECT_NE(keys.FromKept({{group, "0+1"}})[0], "");
 }
 
 }  // namespace
