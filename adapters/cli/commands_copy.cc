@@ -14,6 +14,7 @@
 
 #include "adapters/cli/commands.h"
 #include "adapters/cli/progress.h"
+#include "cache/block_cache.h"
 #include "fs/uri.h"
 
 namespace hintfs {
@@ -32,9 +33,14 @@ struct TreeEntry {
   int64_t mtime_ns;
 };
 
+// The tree to back up: everything but the SSD cache's zones and saved
+// mapping, copies of table blocks that a restored tree (new inodes) could
+// not use anyway.
 Status ListTree(Filesystem* fs, std::vector<TreeEntry>* out) {
   Status result;
+  const std::string cache_dir = kCacheDirectory;
   Status s = Walk(fs, "/", true, [&](const std::string& path, const DirEntry& e) {
+    if (path == cache_dir || path.rfind(cache_dir + "/", 0) == 0) return;
     FileStat st;
     Status stat = fs->Stat(path, &st);
     if (!stat.ok() && result.ok()) result = stat;

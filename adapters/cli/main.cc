@@ -126,7 +126,7 @@ void AddFilesystemCommands(CLI::App* app, CliArgs* a, Commands* c) {
   AddUri(c->cat, a);
   c->cat->add_option("PATH", a->path, "file")->required();
   c->cat->footer("Example:\n  hintfs cat file:/var/tmp/ssd.img /db/CURRENT");
-  c->backup = app->add_subcommand("backup", "copy the whole tree to a host directory");
+  c->backup = app->add_subcommand("backup", "copy the whole tree to a host directory (the SSD cache's files left out)");
   AddUri(c->backup, a);
   c->backup->add_option("HOSTDIR", a->host_dir, "destination directory")->required();
   c->backup->add_flag("--salvage", a->salvage,

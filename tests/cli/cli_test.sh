@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Acceptance test of the hintfs tool, as a user runs it: mkfs on two file
 # devices, restore a few hundred random files (some larger than a zone),
-# backup gives a byte-identical tree, fsck passes, df --json accounts for every
+# backup gives a byte-identical tree (the SSD cache's files left out), fsck passes, df --json accounts for every
 # byte, bad arguments exit 2, a corrupt image makes fsck fail; the exit
 # statuses of the README's table, help and version, and errors that say
 # what to do.
@@ -176,4 +176,11 @@ expect_status 3 "a corrupt journal" fsck "file:$WORK/ssd.img"
 "$HINTFS" fsck --repair "file:$WORK/ssd.img" > "$WORK/repair.txt" || { cat "$WORK/repair.txt"; fail "fsck --repair of a damaged journal"; }
 grep -q "repaired: journal damaged" "$WORK/repair.txt" || fail "fsck --repair does not say what it found"
 "$HINTFS" fsck --deep "file:$WORK/ssd.img" >/dev/null || fail "fsck after repairing the journal"
+# The SSD cache's files (copies of table blocks, of no use under new inodes) stay out of a backup.
+"$HINTFS" mkfs --fast "file:$WORK/ssd2.img?zone_size=4MiB&zones=12" --slow "file:$WORK/hdd2.img?zone_size=2MiB&zones=20" >/dev/null
+mkdir -p "$WORK/src2/.hintfs-cache"
+echo cached > "$WORK/src2/.hintfs-cache/0000000000000001"; echo kept > "$WORK/src2/keep"
+"$HINTFS" restore "file:$WORK/ssd2.img" "$WORK/src2" >/dev/null
+"$HINTFS" backup "file:$WORK/ssd2.img" "$WORK/out2" >/dev/null
+[ -f "$WORK/out2/keep" ] && [ ! -e "$WORK/out2/.hintfs-cache" ] || fail "backup copied the SSD cache's files"
 echo "cli acceptance: ok"
