@@ -228,9 +228,20 @@ class BlockCache {
   // writer thread stopped); *kept: the zones it names. False if it could
   // not be saved.
   bool SaveKept(std::set<uint64_t>* kept);
+  // A zone as SaveKept saves it.
+  struct SavedZone {
+    uint64_t seq = 0, size = 0;
+    std::string path;
+    std::vector<Location> blocks;  // in the order of their keys
+    size_t skipped = 0;            // keys of blocks dropped from it since (still to pass over)
+  };
+  // The saved mapping of saved (kept_keys: ToKept of their blocks' keys in
+  // order); *kept: the zones it names. "" if it names none.
+  std::string EncodeKept(const std::vector<SavedZone>& saved, const std::vector<KeptKey>& kept_keys,
+                         std::set<uint64_t>* kept) const;
   // Writes the saved mapping's bytes as kCacheIndexFile, durably; on failure
-  // removes what was written and clears *kept.
-  bool WriteKept(const std::string& bytes, std::set<uint64_t>* kept);
+  // removes what was written. NoSpace if the fast tier has no zone for it.
+  Status WriteKept(const std::string& bytes);
 
   Filesystem* fs_;
   BlockCacheOptions options_;

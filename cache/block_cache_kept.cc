@@ -149,11 +149,7 @@ Status BlockCache::ParseKept(std::string_view bytes) {
 }
 
 bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
-  struct Saved {
-    uint64_t seq = 0, size = 0;
-    std::vector<Location> blocks;
-  };
-  std::vector<Saved> saved;
+  std::vector<SavedZone> saved;
   std::vector<std::string> keys;
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -168,9 +164,10 @@ bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
       if (!closed || z.size < zone_bytes_) z.keys.clear();  // not kept: dropped by Close
     }
     for (const Zone& z : zones_) {
-      Saved s;
+      SavedZone s;
       s.seq = z.seq;
       s.size = z.size;
+      s.path = z.path;
       for (const std::string& key : z.keys) {
         auto it = map_.find(key);
         if (it == map_.end() || it->second.zone_seq != z.seq) continue;
@@ -181,11 +178,33 @@ bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
     }
   }
   const std::vector<KeptKey> kept_keys = options_.keys->ToKept(keys);
+  Status s;
+  for (size_t dropped = 0;; dropped++) {
+    kept->clear();
+    const std::string bytes = EncodeKept(saved, kept_keys, kept);
+    if (bytes.empty()) return false;
+    s = WriteKept(bytes);
+    if (s.ok()) return true;
+    // Every cache zone is full and the cache held the empty ones: the index
+    // takes the oldest zone's place, once.
+    if (!s.IsNoSpace() || dropped > 0 || saved.empty()) break;
+    saved.front().skipped = saved.front().blocks.size();
+    saved.front().blocks.clear();
+    fs_->Unlink(saved.front().path);
+    fs_->SyncMetadata();  // its zone is reset once the deletion is durable
+  }
+  kept->clear();
+  fmt::print(stderr, "hintfs: the SSD cache is not kept for the next mount: {}\n", s.ToString());
+  return false;
+}
+
+std::string BlockCache::EncodeKept(const std::vector<SavedZone>& saved, const std::vector<KeptKey>& kept_keys,
+                                   std::set<uint64_t>* kept) const {
   std::map<std::string, uint32_t> group_ids;  // group -> its place in the table
   std::string groups, body;
   uint32_t zones = 0;
   size_t next = 0;
-  for (const Saved& z : saved) {
+  for (const SavedZone& z : saved) {
     std::string blocks;
     uint32_t count = 0;
     for (const Location& loc : z.blocks) {
@@ -200,6 +219,7 @@ bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
       PutFixed32(&blocks, loc.crc);
       count++;
     }
+    next += z.skipped;
     if (count == 0) continue;
     PutFixed64(&body, z.seq);
     PutFixed64(&body, z.size);
@@ -208,7 +228,7 @@ bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
     kept->insert(z.seq);
     zones++;
   }
-  if (zones == 0) return false;
+  if (zones == 0) return "";
   std::string out(kKeptMagic, 8);
   PutFixed32(&out, kKeptVersion);
   PutFixed64(&out, zone_bytes_);
@@ -217,10 +237,10 @@ bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
   PutFixed32(&out, zones);
   out += body;
   PutFixed32(&out, crc32c::Value(out.data(), out.size()));
-  return WriteKept(out, kept);
+  return out;
 }
 
-bool BlockCache::WriteKept(const std::string& bytes, std::set<uint64_t>* kept) {
+Status BlockCache::WriteKept(const std::string& bytes) {
   std::unique_ptr<FileWriter> writer;
   Status s = fs_->OpenWriter(kCacheIndexFile, WriteMode::kTruncate, &writer);
   if (s.ok()) s = writer->Append(bytes);
@@ -229,12 +249,8 @@ bool BlockCache::WriteKept(const std::string& bytes, std::set<uint64_t>* kept) {
     Status c = writer->Close();
     if (s.ok()) s = c;
   }
-  if (!s.ok()) {
-    fs_->Unlink(kCacheIndexFile);
-    kept->clear();
-    return false;
-  }
-  return true;
+  if (!s.ok()) fs_->Unlink(kCacheIndexFile);
+  return s;
 }
 
 }  // namespace hintfs
