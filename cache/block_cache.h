@@ -47,9 +47,10 @@
 // While a kept zone has served no read in this mount, a full borrowing
 // cache admits without its doorkeeper, so that new blocks replace kept ones
 // nobody reads. A store restarted between runs of 1,953 YCSB C reads ran
-// 1.11 times as fast after each restart with the cache kept (19-31% of its
-// slow-tier lookups hit it, 14-22% from an empty cache; docs/benchmarks.md,
-// session 92).
+// 1.11 times as fast after a restart with the cache kept (medians of nine
+// pairs; 19-31% of its slow-tier lookups hit it, 14-22% from an empty cache;
+// 1.05 with a build whose index sometimes found no zone at the close, since
+// fixed: docs/benchmarks.md, session 92).
 //
 // Keys are opaque: the FS-level reader uses (file, version, offset, length),
 // the RocksDB secondary cache RocksDB's own block keys, which are unique to a
