@@ -8,6 +8,7 @@
 #include "cache/block_cache.h"
 #include "fs/coding.h"
 #include "fs/crc32c.h"
+#include "fs/walk.h"
 
 namespace hintfs {
 
@@ -17,18 +18,6 @@ constexpr char kKeptMagic[] = "hfscache";  // 8 bytes
 constexpr uint32_t kKeptVersion = 1;
 // A saved key is a path and a few numbers; anything longer is damage.
 constexpr size_t kMaxKeptKey = 8192;
-
-// The whole file at path, or an error (NotFound if there is none).
-Status ReadWholeFile(Filesystem* fs, const std::string& path, std::string* out) {
-  std::unique_ptr<FileReader> reader;
-  Status s = fs->OpenReader(path, &reader);
-  if (!s.ok()) return s;
-  out->resize(reader->Size());
-  size_t got = 0;
-  s = out->empty() ? Status::OK() : reader->Read(0, out->size(), &(*out)[0], &got);
-  if (s.ok() && got != out->size()) s = Status::Corruption("short read of " + path);
-  return s;
-}
 
 }  // namespace
 
