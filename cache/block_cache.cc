@@ -323,6 +323,11 @@ void BlockCache::AdmitLocked(std::unique_lock<std::mutex>* l, const std::string&
   writing_seq_ = seq;
   l->unlock();
   Status s = writer->Append(value);
+  // A new zone file's first block is written at once, so that the file
+  // holds its zone from now on: buffered, the zone would be taken only when
+  // the buffer fills or at the close, and a fast tier filled meanwhile by
+  // others would leave the cache's last zone nowhere to go (and unkept).
+  if (s.ok() && offset == 0) s = writer->Flush();
   l->lock();
   writing_seq_ = 0;
   // Only this thread appends, opens zones or closes the newest's writer,
