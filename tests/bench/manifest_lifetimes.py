@@ -15,6 +15,13 @@ addition and its deletion, the clock lifetime classes use):
   created), and its birth, overall and within quarters of birth (the
   store's growth moves every lifetime).
 
+- for LEVEL: how each table died (pushed down by a compaction of LEVEL,
+  or rewritten by one from the level above) and its lifetime by where its
+  overlap ratio stood among its level's tables when it was added: the
+  bytes of the next level its key range overlaps per byte of its own,
+  which RocksDB's compaction picker (kMinOverlappingRatio) takes lowest
+  first; known once the table is sealed.
+
 Keys are compared by their first 8 bytes (db_bench's and hintfs-ycsb's keys
 are numbers there).
 
@@ -136,6 +143,48 @@ def main():
         print(f"  {name:10} (from {sub[0]['birth'] / MIB:5.0f} MiB)  {spearman(lives, [r['density'] for r in sub]):6.2f}"
               f"  {spearman([r['life'] for r in with_prev], [r['prev_density'] for r in with_prev]):6.2f}"
               f"  {spearman(lives, [r['birth'] for r in sub]):6.2f}")
+    print_overlap_ranks(edits, level, life)
+
+
+def overlap_ratio_ranks(edits, level):
+    """Table number -> (share of its level's other tables whose overlap
+    ratio with the next level was lower when it was added, how it died:
+    'down', 'above' or None if it lives)."""
+    live, pct, how = {}, {}, {}
+
+    def ratio(n):
+        lv, size, lo, hi = live[n]
+        below = sum(s for (l, s, a, b) in live.values() if l == lv + 1 and not (b < lo or a > hi))
+        return below / max(1, size)
+
+    for edit in edits:
+        added_levels = {e[1] for e in edit if e[0] == "add"}
+        for e in edit:
+            if e[0] == "del":
+                if e[1] == level and e[2] in pct:
+                    how[e[2]] = "down" if level + 1 in added_levels else "above"
+                live.pop(e[2], None)
+        adds = [e for e in edit if e[0] == "add"]
+        for _, lv, n, size, lo, hi in adds:
+            live[n] = (lv, size, lo, hi)
+        for _, lv, n, _, _, _ in adds:
+            if lv == level:
+                others = [ratio(m) for m, v in live.items() if v[0] == level and m != n]
+                pct[n] = sum(o < ratio(n) for o in others) / max(1, len(others))
+    return {n: (p, how.get(n)) for n, p in pct.items()}
+
+
+def print_overlap_ranks(edits, level, life):
+    ranked = overlap_ratio_ranks(edits, level)
+    print(f"\nlevel {level}, by its overlap ratio's rank in the level when added: n, share pushed down, "
+          "lifetime p10 p25 p50 p75 p90 (MiB)")
+    for lo, hi in [(0, 0.02), (0.02, 0.05), (0.05, 0.1), (0.1, 0.25), (0.25, 0.5), (0.5, 1.01)]:
+        ns = [n for n, (p, how) in ranked.items() if lo <= p < hi and n in life]
+        if ns:
+            down = sum(ranked[n][1] == "down" for n in ns) / len(ns)
+            print(f"  {lo:4.2f}-{min(hi, 1):4.2f} {len(ns):5} {down:5.2f} {percentiles([life[n] for n in ns])}")
+    dead = sorted((n for n in ranked if n in life), key=lambda n: n)
+    print(f"  Spearman of lifetime with the rank: {spearman([life[n] for n in dead], [ranked[n][0] for n in dead]):.2f}")
 
 
 if __name__ == "__main__":
