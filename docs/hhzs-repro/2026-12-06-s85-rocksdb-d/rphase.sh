@@ -9,6 +9,7 @@
 # With read-log.patch applied, HINTFS_READ_LOG=FILE logs every small read (lvl.py counts them).
 # From session 89 on: XOPT adds RocksDB options (level_compaction_dynamic_file_size=false), and
 # with HINTFS_DEVICE_TRACE=1 the HDD's device trace lines pass the filter.
+# SETTLE: seconds the load waits for compactions and migration to finish (default 900; 0: none).
 set -euo pipefail
 B=${B:-build}; H=$B/adapters/cli/hintfs; Y=$B/adapters/bench/hintfs-ycsb
 S=${S:-HHZS}; D=${D:-/tmp/r-$S}
@@ -22,7 +23,7 @@ if [ "${1:-}" = load ]; then
   rm -rf $D; mkdir -p $D/saved
   $H mkfs --policy "$P" --fast "file:$D/ssd.img?zone_size=2MiB&zones=$((${DZ:-20}+6))&profile=zn540&profile_scale=1" \
      --slow "file:$D/hdd.img?zone_size=2MiB&zones=2048&profile=st14000&profile_scale=1" --fast-data-zones ${DZ:-20} >/dev/null
-  ycsb --load --settle 900
+  ycsb --load --settle ${SETTLE:-900}
   cp --sparse=always $D/*.img $D/saved/
   levels
   exit 0
