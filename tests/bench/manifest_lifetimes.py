@@ -183,8 +183,12 @@ def print_overlap_ranks(edits, level, life):
         if ns:
             down = sum(ranked[n][1] == "down" for n in ns) / len(ns)
             print(f"  {lo:4.2f}-{min(hi, 1):4.2f} {len(ns):5} {down:5.2f} {percentiles([life[n] for n in ns])}")
-    dead = sorted((n for n in ranked if n in life), key=lambda n: n)
+    dead = [n for n in ranked if n in life]
     print(f"  Spearman of lifetime with the rank: {spearman([life[n] for n in dead], [ranked[n][0] for n in dead]):.2f}")
+    for how in ("down", "above"):
+        ns = [n for n in dead if ranked[n][1] == how]
+        print(f"  died {'pushed down' if how == 'down' else 'rewritten from above'}: {len(ns)}, "
+              f"lifetime {percentiles([life[n] for n in ns])}")
 
 
 if __name__ == "__main__":
