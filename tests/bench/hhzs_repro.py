@@ -96,9 +96,10 @@ DB_OPTIONS = ";".join([
     "level_compaction_dynamic_file_size=false",
     # RocksDB slows writes when its compactions fall 64 GiB behind and stops
     # them at 256 GiB (soft/hard_pending_compaction_bytes_limit): sizes, so
-    # scaled like the others. Unscaled, a store that flushes faster than it
-    # compacts never waited, and its load left the debt to the phases
-    # (docs/benchmarks.md, issue 19, session 93).
+    # scaled like the others. Unscaled, a store that flushed faster than it
+    # compacted never waited, and its load left the debt to the untimed
+    # settle, or without one to the phases (docs/benchmarks.md, issue 19,
+    # session 93).
     f"soft_pending_compaction_bytes_limit={(64 << 30) // SCALE}",
     f"hard_pending_compaction_bytes_limit={(256 << 30) // SCALE}",
 ])
