@@ -24,7 +24,10 @@
 // Layout: a cache zone is a file that fills exactly one fast zone (what a
 // zone holds of files: its capacity less the checksum trailer) under
 // kCacheDirectory, whose files the filesystem keeps on the fast tier in
-// their own class (kCacheClass, Filesystem::KeepOnFastTier). Blocks are appended to the newest; a mapping
+// their own class (kCacheClass, Filesystem::KeepOnFastTier); a new one
+// writes its first block at once, so that it holds its zone from then on
+// (buffered, it would take one only at its close, when the fast tier may
+// have none left). Blocks are appended to the newest; a mapping
 // table (key -> zone, offset, length, CRC32C) and the zones in age order
 // find them; evicting a zone drops its keys and deletes its file. Every hit
 // is checked against the block's CRC32C, so a damaged cache block is a miss.
@@ -47,10 +50,10 @@
 // While a kept zone has served no read in this mount, a full borrowing
 // cache admits without its doorkeeper, so that new blocks replace kept ones
 // nobody reads. A store restarted between runs of 1,953 YCSB C reads ran
-// 1.11 times as fast after a restart with the cache kept (medians of nine
-// pairs; 19-31% of its slow-tier lookups hit it, 14-22% from an empty cache;
-// 1.05 with a build whose index sometimes found no zone at the close, since
-// fixed: docs/benchmarks.md, session 92).
+// 1.06 times as fast after a restart with the cache kept (medians of nine
+// pairs, 1.00-1.10; 20-30% of its slow-tier lookups hit it, 17-22% from an
+// empty cache; docs/benchmarks.md, session 93; 1.11 on other loads with an
+// earlier build, session 92).
 //
 // Keys are opaque: the FS-level reader uses (file, version, offset, length),
 // the RocksDB secondary cache RocksDB's own block keys, which are unique to a
