@@ -389,6 +389,12 @@ std::string BlockCache::StatsJson() const {
 }
 
 Status BlockCache::Close() {
+  // Once closed, the filesystem is not touched again: it may be gone (a
+  // cache closed, then destroyed after its filesystem was unmounted).
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (closed_) return Status::OK();
+  }
   fs_->SetZoneLender(kCacheClass, nullptr);  // waits for a give-back under way
   {
     std::lock_guard<std::mutex> l(mu_);

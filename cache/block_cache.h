@@ -171,8 +171,10 @@ class BlockCache {
   // Saves the statistics as the filesystem attribute "cache"; with
   // options.keys saves the mapping (kCacheIndexFile) and keeps the zones
   // it names, else (or if saving fails) deletes the cache's files.
-  // Idempotent; the cache is empty afterwards. Returns the attribute
-  // write's status (the files are removed best effort).
+  // Idempotent: a second call (the destructor's, say) touches nothing, not
+  // even the filesystem, which may be unmounted by then. The cache is empty
+  // afterwards. Returns the attribute write's status (the files are
+  // removed best effort).
   Status Close();
 
  private:
