@@ -239,7 +239,6 @@ class BlockCache {
     uint64_t seq = 0, size = 0;
     std::string path;
     std::vector<Location> blocks;  // in the order of their keys
-    size_t skipped = 0;            // keys of blocks dropped from it since (still to pass over)
   };
   // The saved mapping of saved (kept_keys: ToKept of their blocks' keys in
   // order); *kept: the zones it names. "" if it names none.

@@ -166,7 +166,7 @@ bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
       saved.push_back(std::move(s));
     }
   }
-  const std::vector<KeptKey> kept_keys = options_.keys->ToKept(keys);
+  std::vector<KeptKey> kept_keys = options_.keys->ToKept(keys);
   Status s;
   for (size_t dropped = 0;; dropped++) {
     kept->clear();
@@ -177,10 +177,10 @@ bool BlockCache::SaveKept(std::set<uint64_t>* kept) {
     // Every cache zone is full and the cache held the empty ones: the index
     // takes the oldest zone's place, once.
     if (!s.IsNoSpace() || dropped > 0 || saved.empty()) break;
-    saved.front().skipped = saved.front().blocks.size();
-    saved.front().blocks.clear();
     fs_->Unlink(saved.front().path);
     fs_->SyncMetadata();  // its zone is reset once the deletion is durable
+    kept_keys.erase(kept_keys.begin(), kept_keys.begin() + saved.front().blocks.size());
+    saved.erase(saved.begin());
   }
   kept->clear();
   fmt::print(stderr, "hintfs: the SSD cache is not kept for the next mount: {}\n", s.ToString());
@@ -208,7 +208,6 @@ std::string BlockCache::EncodeKept(const std::vector<SavedZone>& saved, const st
       PutFixed32(&blocks, loc.crc);
       count++;
     }
-    next += z.skipped;
     if (count == 0) continue;
     PutFixed64(&body, z.seq);
     PutFixed64(&body, z.size);

@@ -169,8 +169,9 @@ def overlap_ratio_ranks(edits, level):
             live[n] = (lv, size, lo, hi)
         for _, lv, n, _, _, _ in adds:
             if lv == level:
+                mine = ratio(n)
                 others = [ratio(m) for m, v in live.items() if v[0] == level and m != n]
-                pct[n] = sum(o < ratio(n) for o in others) / max(1, len(others))
+                pct[n] = sum(o < mine for o in others) / max(1, len(others))
     return {n: (p, how.get(n)) for n, p in pct.items()}
 
 
