@@ -12,7 +12,7 @@ import statistics
 import subprocess
 import sys
 
-SCALE = 512
+from repro_parts import SCALE
 # Where the project's scripts install python3-matplotlib (Debian's python3);
 # the python3 first on PATH may be another one (pyenv's, say) without it.
 DEBIAN_PYTHON = "/usr/bin/python3"

@@ -73,20 +73,14 @@ import time
 from hhzs_plan import YCSB_OPS, WORKLOAD_OPS, oracle_distribution, phase_query, plan, run_mix
 from hhzs_report import (BREAKDOWN, MIGRATION_RATES, PROFILE_SCALE, SCALE, SKEWS, YCSB, exp4_phases, exp5_phases,
                          exp6_row, report, split_label)
-from repro_parts import copy_images, drop_rows, empty_dirs, scratch_dir, sh
+from repro_parts import SCALED_ROCKSDB_OPTIONS, copy_images, drop_rows, empty_dirs, scratch_dir, sh
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IMAGES = ("ssd.img", "hdd.img")
 ZONE = 2 << 20
 
-DB_OPTIONS = ";".join([
-    "write_buffer_size=984612", "max_write_buffer_number=4", "min_write_buffer_number_to_merge=2",
-    "target_file_size_base=1969225", "max_bytes_for_level_base=2097152",
-    "level0_file_num_compaction_trigger=2", "compression=kNoCompression", "max_background_jobs=4",
-    # HHZS runs RocksDB with direct I/O, under which RocksDB reads compaction
-    # inputs 2 MiB at a time; block-sized reads would seek the HDD per block
-    # and leave the tree deep in compaction debt (L0 at 80 MiB in a trial).
-    "compaction_readahead_size=2097152",
+DB_OPTIONS = ";".join(SCALED_ROCKSDB_OPTIONS + [
+    "max_background_jobs=4",
     # HHZS ran RocksDB 6.22.1, whose outputs stop at the target size: one
     # table per SSD zone (HHZS §3.2, 93.9% of a zone). RocksDB 7.8 lets an
     # output above the bottom level grow to twice the target to end at a
@@ -94,14 +88,6 @@ DB_OPTIONS = ";".join([
     # default): L2 tables of 3.2-3.6 MB took two 2 MiB zones each, which
     # hhzs counts as no table slots (docs/benchmarks.md, session 89).
     "level_compaction_dynamic_file_size=false",
-    # RocksDB slows writes when its compactions fall 64 GiB behind and stops
-    # them at 256 GiB (soft/hard_pending_compaction_bytes_limit): sizes, so
-    # scaled like the others. Unscaled, a store that flushed faster than it
-    # compacted never waited, and its load left the debt to the untimed
-    # settle, or without one to the phases (docs/benchmarks.md, issue 19,
-    # session 93).
-    f"soft_pending_compaction_bytes_limit={(64 << 30) // SCALE}",
-    f"hard_pending_compaction_bytes_limit={(256 << 30) // SCALE}",
 ])
 
 # RocksDB's default 8 MiB block cache, scaled as everything else: against the

@@ -69,7 +69,7 @@ import sys
 import time
 
 from hhzs_report import split_label, spread
-from repro_parts import copy_images, drop_rows, empty_dirs, scratch_dir, sh
+from repro_parts import SCALED_ROCKSDB_OPTIONS, copy_images, drop_rows, empty_dirs, scratch_dir, sh
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ZONE_MIB = 2
@@ -78,12 +78,7 @@ BLOCK = 512
 OWN_FAST_ZONES = 6  # superblock, 3 journal zones, 2 kept empty (hhzs_repro.py)
 KEY = 24
 RECORD_SIZES = {"1KiB": 1000, "200B": 176}  # value bytes; the key makes up the rest
-DB_OPTIONS = ";".join([
-    "write_buffer_size=984612", "max_write_buffer_number=4", "min_write_buffer_number_to_merge=2",
-    "target_file_size_base=1969225", "max_bytes_for_level_base=2097152",
-    "level0_file_num_compaction_trigger=2", "compression=kNoCompression", "max_background_jobs=8",
-    "compaction_readahead_size=2097152", "block_based_table_factory={block_size=1024}",
-])
+DB_OPTIONS = ";".join(SCALED_ROCKSDB_OPTIONS + ["max_background_jobs=8", "block_based_table_factory={block_size=1024}"])
 TABLES = "table_bytes=1969225"
 CACHE_SHARE = "cache_budget=24MiB,cache_room=budget"  # 60% of FD, as SAS-Cache's 6 of 10 GB
 # (policy, mount query, RocksDB feeds the SSD cache through its secondary cache)
