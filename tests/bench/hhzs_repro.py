@@ -79,16 +79,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 IMAGES = ("ssd.img", "hdd.img")
 ZONE = 2 << 20
 
-DB_OPTIONS = ";".join(SCALED_ROCKSDB_OPTIONS + [
-    "max_background_jobs=4",
-    # HHZS ran RocksDB 6.22.1, whose outputs stop at the target size: one
-    # table per SSD zone (HHZS §3.2, 93.9% of a zone). RocksDB 7.8 lets an
-    # output above the bottom level grow to twice the target to end at a
-    # boundary of the level below (level_compaction_dynamic_file_size, on by
-    # default): L2 tables of 3.2-3.6 MB took two 2 MiB zones each, which
-    # hhzs counts as no table slots (docs/benchmarks.md, session 89).
-    "level_compaction_dynamic_file_size=false",
-])
+DB_OPTIONS = ";".join(SCALED_ROCKSDB_OPTIONS + ["max_background_jobs=4"])
 
 # RocksDB's default 8 MiB block cache, scaled as everything else: against the
 # paper's 200 GiB it is 0.004% of the data; unscaled, against our 400 MiB, it

@@ -14,8 +14,8 @@ SCALE = 512
 
 # The RocksDB options every reproduction runs with (each harness adds its
 # background jobs and what is its own): the HHZS setting's memtables, tables
-# and level sizes divided by SCALE, two L0 tables to a compaction, no
-# compression.
+# (a fast zone each) and level sizes divided by SCALE, two L0 tables to a
+# compaction, no compression.
 SCALED_ROCKSDB_OPTIONS = [
     "write_buffer_size=984612", "max_write_buffer_number=4", "min_write_buffer_number_to_merge=2",
     "target_file_size_base=1969225", "max_bytes_for_level_base=2097152",
@@ -24,6 +24,13 @@ SCALED_ROCKSDB_OPTIONS = [
     # inputs 2 MiB at a time; block-sized reads would seek the HDD per block
     # and leave the tree deep in compaction debt (L0 at 80 MiB in a trial).
     "compaction_readahead_size=2097152",
+    # HHZS ran RocksDB 6.22.1, whose outputs stop at the target size: one
+    # table per fast zone (HHZS §3.2, 93.9% of a zone). RocksDB 7.8 lets an
+    # output above the bottom level grow to twice the target to end at a
+    # boundary of the level below (level_compaction_dynamic_file_size, on by
+    # default): L2 tables of 3.2-3.6 MB took two 2 MiB zones each, which
+    # hhzs counts as no table slots (docs/benchmarks.md, session 89).
+    "level_compaction_dynamic_file_size=false",
     # RocksDB slows writes when its compactions fall 64 GiB behind and stops
     # them at 256 GiB (soft/hard_pending_compaction_bytes_limit): sizes, so
     # scaled like the others. Unscaled, a store that flushed faster than it
