@@ -207,9 +207,6 @@ TEST_F(BlockCacheKeptTest, ACloseWithNoEmptyZoneGivesTheIndexTheOldestZone) {
   EXPECT_EQ(v, Block(z));
 }
 
-// Each cache file fills exactly what its zone holds of files, from the
-// zone's start: dropping one frees a zone, and the saved index is no part
-// of any.
 // A cache closed and then destroyed after its filesystem was unmounted (as
 // a mount's teardown may order them): the destructor's Close touches
 // nothing. It used to clear the zone lender first, on the freed filesystem
@@ -224,6 +221,9 @@ TEST_F(BlockCacheKeptTest, AClosedCacheOutlivesItsFilesystem) {
   EXPECT_EQ(cache->stats().kept_blocks, uint64_t{2 * kBlocksPerZone});
 }
 
+// Each cache file fills exactly what its zone holds of files, from the
+// zone's start: dropping one frees a zone, and the saved index is no part
+// of any.
 TEST_F(BlockCacheKeptTest, EveryCacheFileIsAZoneOfItsOwn) {
   for (int mount = 0; mount < 2; mount++) {
     auto cache = OpenCache(6);
