@@ -43,7 +43,7 @@ import sys
 import time
 
 from hhzs_report import split_label, spread
-from repro_parts import SCALED_ROCKSDB_OPTIONS, copy_images, drop_rows, empty_dirs, scratch_dir, sh
+from repro_parts import SCALE, SCALED_ROCKSDB_OPTIONS, copy_images, drop_rows, empty_dirs, scratch_dir, sh
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ZONE_MIB = 2
@@ -53,7 +53,7 @@ OWN_FAST_ZONES = 6  # superblock, 3 journal zones, 2 kept empty (hhzs_repro.py)
 RECORDS = 400000
 VALUE = 1024
 DB_OPTIONS = ";".join(SCALED_ROCKSDB_OPTIONS + ["max_background_jobs=8"])
-BLOCK_CACHE = (64 << 20) // 512
+BLOCK_CACHE = (64 << 20) // SCALE
 TABLES = "table_bytes=1969225"
 HINTFS_POLICY = f"hhzs:{TABLES},wal_budget=4MiB"
 # HHZS as the paper runs it (its cache admits every block, rule (iii) counts
