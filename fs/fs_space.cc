@@ -325,10 +325,12 @@ bool FsImpl::PickWriterZoneLocked(Inode* ino, const AllocationRequest& req, cons
   // relocated under BlobDB (docs/benchmarks.md). Without classes (class 0)
   // each writer keeps a zone of its own, which keeps its file's bytes
   // together and apart from others' (one greedy run that shared relocated
-  // more than any that did not).
+  // more than any that did not), unless the policy has the class's writers
+  // take turns (AllocationPolicy::WritersShareZones: a store's logs).
   const uint32_t keep_every_empty = static_cast<uint32_t>(members_[d]->zones.size());
+  const bool take_turns = lifetime != 0 || policy_->WritersShareZones(ino->role);
   const bool took_class_zone =
-      lifetime != 0 && !any_class &&
+      take_turns && !any_class &&
       (PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_every_empty, overflow, lifetime) ||
        (RevokeIdleZoneLocked(d, ino->role, ino, nullptr, lifetime) &&
         PickZoneLocked(d, ino->role, /*for_gc=*/false, zone, keep_every_empty, overflow, lifetime)));

@@ -64,6 +64,13 @@ uint64_t LsmAskAgainAfter(const AllocationRequest& request, const DeviceSpace& d
 // tail of one table and the head of the next, pinned until both die.
 bool LsmTablesOwnZones(ZoneRole role, uint64_t table_bytes, uint64_t zone_capacity);
 
+// A store's write-ahead logs take turns in one zone
+// (AllocationPolicy::WritersShareZones): written one after another and
+// deleted in that order, they pin little garbage together, while a zone
+// each leaves every zone partly empty for as long as the store keeps the
+// log open.
+bool LsmLogsShareZones(ZoneRole role);
+
 // An LSM store's table files (flush and compaction outputs) free space once
 // written: they may use the filesystem's reserve (AllocationPolicy::MayUseReserve).
 bool LsmFreesSpace(const AllocationRequest& request);
@@ -98,6 +105,7 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
   bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
     return LsmTablesOwnZones(role, table_size_.bytes(), zone_capacity);
   }
+  bool WritersShareZones(ZoneRole role) override { return LsmLogsShareZones(role); }
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
   uint64_t AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) override {
     return LsmAskAgainAfter(request, device);

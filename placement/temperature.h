@@ -54,6 +54,7 @@ class TemperaturePolicy : public AllocationPolicy {
   ZoneRole RoleForNewFile(const std::string& path) override;
   bool MayUseReserve(const AllocationRequest& request) override;
   bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override;
+  bool WritersShareZones(ZoneRole role) override;
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   uint64_t AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) override;
