@@ -147,10 +147,14 @@ void BlockTiering::AdjustBudget() {
     std::lock_guard<std::mutex> l(mu_);
     stats_.budget_changes++;
   }
-  // Down to the new budget, coldest first; with none, the blocks up there
-  // stay until their tables die (an update-heavy load compacts them soon)
-  // rather than cost the slow tier their writes now.
-  if (budget > 0) MakeRoom(0, std::numeric_limits<double>::infinity());
+  // Down to the new budget, coldest first; with none, every block goes down.
+  // Left up there until their tables died, they held their zone for a whole
+  // YCSB A phase (a deep level's tables outlive it), a zone the tables lacked:
+  // a compaction into L2 spilled one output more to the slow tier each time
+  // (36 of ~80 L2 tables there against 26 without block tiering, 6% of
+  // throughput; docs/benchmarks.md, session 95). A zone of writes to the slow
+  // tier once is the cheaper.
+  MakeRoom(0, std::numeric_limits<double>::infinity());
 }
 
 int BlockTiering::BudgetDirection(double block_density, double table_density) {

@@ -40,7 +40,8 @@
 //   leave (over a SATA SSD) even that zone is a table slot placement lacks
 //   (capacity migration sent L2 tables down for it, and YCSB A lost 4-6%,
 //   docs/benchmarks.md): the budget goes to none, moves stop, the blocks up
-//   there stay until their tables die, and a zone is tried again after
+//   there go down (left until their tables died, they held a zone for a
+//   whole YCSB A phase), and a zone is tried again after
 //   probe_after (doubling while they keep losing). While off, reads are not
 //   tracked at all (WantsReads): the heat a probe starts from is what it had
 //   when it turned off.
