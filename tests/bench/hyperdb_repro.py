@@ -23,11 +23,19 @@ Schemes: ALL-SATA (every file on the SATA SSD), ALL-NVMe (an NVMe holding
 everything), STATIC (RocksDB's db_paths: the WAL and the levels that fit on
 the NVMe, L0-L2, there; policy b3), HHZS (placement, migration and the SSD
 cache admitting every block), HINTFS (hhzs with its defaults, whose cache=auto
-turns the cache off over a SATA SSD, plus block-granular tiering). Workloads: YCSB A-F,
-uniform and Zipfian (0.99). Each scheme loads once per run; each workload
-starts from a copy of the loaded devices, in a new process. Runs are
-interleaved scheme by scheme; an interrupted run resumes (--fresh starts
-over).
+has its cache admit every block into the NVMe's empty zones, plus
+block-granular tiering). Workloads: YCSB A-F, uniform and Zipfian (0.99).
+Each scheme loads once per run (its load row); each workload starts from a
+copy of loaded devices, in a new process. STATIC, HHZS and HINTFS start
+every workload from the same load, STATIC's of that run, mounted with
+their own policy (the URI's policy=): two loads of one scheme leave LSM
+trees different enough to move a YCSB A phase by 15%, more than the
+schemes differ (one policy, b3, over three STATIC and five hhzs loads:
+15,300-18,800 ops/s A-zipfian as the phase wrote 59-88 L3 tables, loads
+of one scheme as far apart as loads of two; docs/benchmarks.md). The
+all-tier schemes, whose devices or placement differ, start from their
+own load. Runs are interleaved scheme by scheme; an interrupted run
+resumes (--fresh starts over).
 
 Writes results.csv (one row per phase, hintfs-ycsb --csv) and tables.md
 (throughput median and min-max per cell, each scheme's ratio to STATIC taken
@@ -60,8 +68,10 @@ HINTFS_POLICY = f"hhzs:{TABLES},wal_budget=4MiB"
 # a compaction's inputs until they go: replace_inputs=off; the tiering
 # level's room is popularity migration's: fill=upper; the WAL's budget is
 # its largest size: wal_window_ms=0); HINTFS as hintfs
-# runs by default (cache=auto: off here, where a hit saves too little;
-# migration=auto: off under block tiering here) with block-granular tiering.
+# runs by default (cache=auto: every block read from the SATA, in fast zones
+# nobody else uses, since block tiering does not take room from the tables
+# here, where a read moved up saves little; migration=auto: off under block
+# tiering here) with block-granular tiering.
 SCHEMES = {
     "ALL-SATA": ("all-slow:" + TABLES, ""),
     "ALL-NVMe": ("all-fast:" + TABLES, ""),
@@ -69,6 +79,8 @@ SCHEMES = {
     "HHZS": (HINTFS_POLICY + ",cache=all,replace_inputs=off,fill=upper,wal_window_ms=0", ""),
     "HINTFS": (HINTFS_POLICY, "blocks=32MiB"),
 }
+# Schemes whose workloads start from the run's STATIC load (docstring).
+SHARED_LOAD = ("STATIC", "HHZS", "HINTFS")
 WORKLOADS = ["A", "B", "C", "D", "E", "F"]
 DISTS = {"uniform": ["--distribution", "uniform"], "zipfian": ["--distribution", "zipfian", "--zipf", "0.99"]}
 
@@ -81,6 +93,7 @@ class Repro:
         self.csv = os.path.join(args.out, "results.csv")
         self.work = scratch_dir("hintfs-hyperdb.")
         self.started = time.time()
+        self.shared_run = None  # the run whose STATIC load is in work/shared
 
     def progress(self, text):
         print("[%5.0f s] %s" % (time.time() - self.started, text), flush=True)
@@ -96,34 +109,55 @@ class Repro:
         return (f"blk:{where}/nvme.img?zone_size={ZONE_MIB}MiB&profile=pm9a3&{speed}",
                 f"blk:{where}/sata.img?zone_size={ZONE_MIB}MiB&profile=s4610&{speed}")
 
-    def run_ycsb(self, where, scheme, label, extra):
-        query = SCHEMES[scheme][1]
+    def run_ycsb(self, where, scheme, label, extra, policy=None, record=True):
+        """One hintfs-ycsb process; policy: a policy to mount with instead
+        of the one mkfs recorded; record: append its rows to results.csv."""
+        query = "&".join(q for q in (SCHEMES[scheme][1], f"policy={policy}" if policy else "") if q)
         uri = f"blk:{where}/nvme.img" + (f"?{query}" if query else "")
         secondary = ["--secondary-cache"] if SCHEMES[scheme][0].endswith("cache=all") else []
+        csv_args = ["--csv", self.csv, "--label", label] if record else []
         sh([self.ycsb_bin, "--uri", uri, "--db-options", DB_OPTIONS, "--block-cache", str(BLOCK_CACHE),
             "--bloom-bits", "10", "--records", str(RECORDS), "--value-size", str(VALUE),
-            "--threads", "8", "--csv", self.csv, "--label", label] + secondary + extra,
-           stdout=subprocess.DEVNULL)
+            "--threads", "8"] + csv_args + secondary + extra, stdout=subprocess.DEVNULL)
 
-    def run_scheme(self, scheme, run):
-        dev, saved = os.path.join(self.work, "dev"), os.path.join(self.work, "saved")
+    def load(self, scheme, run, saved, record=True):
+        """mkfs and a load of scheme in the work directory's dev/, whose
+        images are then copied to saved."""
+        dev = os.path.join(self.work, "dev")
         empty_dirs(dev, saved)
         fast, slow = self.devices(scheme, dev)
         zones = [] if scheme == "ALL-NVMe" else ["--fast-data-zones", str(NVME_DATA_ZONES)]
         sh([self.hintfs, "mkfs", "--policy", SCHEMES[scheme][0], "--fast", fast, "--slow", slow] + zones,
            stdout=subprocess.DEVNULL)
-        self.progress(f"{scheme} run {run}: load")
-        self.run_ycsb(dev, scheme, f"{scheme}/load#{run}", ["--load", "--settle", "900"])
+        self.progress(f"{scheme} run {run}: load" + ("" if record else " (the run's shared load)"))
+        self.run_ycsb(dev, scheme, f"{scheme}/load#{run}", ["--load", "--settle", "900"], record=record)
         copy_images(IMAGES, dev, saved)
-        first = True
+
+    def shared_load(self, run):
+        """The directory of run's STATIC load, made (unrecorded) if this
+        process has not made it yet."""
+        shared = os.path.join(self.work, "shared")
+        if self.shared_run != run:
+            self.load("STATIC", run, shared, record=False)
+            self.shared_run = run
+        return shared
+
+    def run_scheme(self, scheme, run):
+        dev = os.path.join(self.work, "dev")
+        shared = scheme in SHARED_LOAD
+        if scheme == "STATIC":
+            self.load(scheme, run, os.path.join(self.work, "shared"))
+            self.shared_run = run
+        else:
+            self.load(scheme, run, os.path.join(self.work, "saved"))
+        source = self.shared_load(run) if shared else os.path.join(self.work, "saved")
+        policy = SCHEMES[scheme][0] if shared and scheme != "STATIC" else None
         for w in self.args.workloads:
             for dist in self.args.dists:
-                if not first:
-                    copy_images(IMAGES, saved, dev)
-                first = False
+                copy_images(IMAGES, source, dev)
                 self.progress(f"{scheme} run {run}: {w} {dist}")
                 self.run_ycsb(dev, scheme, f"{scheme}/{w}-{dist}#{run}",
-                          ["--workload", w, "--ops", str(self.args.ops)] + DISTS[dist])
+                              ["--workload", w, "--ops", str(self.args.ops)] + DISTS[dist], policy=policy)
 
     def done(self, scheme, run):
         if not os.path.exists(self.csv):
