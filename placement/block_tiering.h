@@ -149,7 +149,7 @@ struct BlockTieringStats {
   uint64_t demoted_blocks = 0, demoted_bytes = 0;    // moved back down for hotter ones
   uint64_t demoted_zones = 0;  // zones of moved blocks sent down whole for want of an empty one
   uint64_t relayouts = 0;      // tables rewritten whole to join the extents moves split
-  uint64_t failed_moves = 0;  // the table changed or went meanwhile, or no room on the fast tier
+  uint64_t failed_moves = 0;  // the table changed or went, no room on the fast tier, or a move down refused
   uint64_t dropped = 0;       // candidates dropped while moves paused for want of room
   uint64_t resident_bytes = 0;                       // promoted blocks held now
   uint64_t fast_reads_ignored = 0;  // reads of fast-tier tables' blocks: no heat
