@@ -202,47 +202,72 @@ TEST_F(BlockTieringTest, BlocksThatTakeNoRoomFromTablesUseOnlyWhatIsFree) {
   EXPECT_EQ(placement_.set_aside, 0u) << "no table was to make room";
 }
 
-TEST_F(BlockTieringTest, BlocksThatTakeNoRoomFromTablesTurnOffWhileTheTablesServeMore) {
-  const uint64_t zone = 64 << 10;
-  take_room_ = false;
-  probe_after_ = std::chrono::milliseconds(400);
-  Start(4 * zone, false, "zone_size=64KiB&zones=64");
-  test::ScratchDir dir;
-  const std::string slow_bytes = test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000);
-  auto slow = PutTable("/db/000051.ldb", slow_bytes);
-  auto fast = PutTable("/db/000053.ldb", test::WriteLevelDbTable(dir.File("b.ldb"), false, 2000));
-  MigrateResult r;
-  ASSERT_OK(fs_->MigrateFile("/db/000053.ldb", Tier::kFast, nullptr, &r));
-  for (size_t i = 0; i < 40; i += 8) ReadBlock("/db/000051.ldb", slow->blocks[i], 2);
-  tiering_->WaitIdle();
-  const uint64_t resident = tiering_->stats().resident_bytes;
-  ASSERT_GT(resident, 0u);
-  tiering_->AdjustBudget();
-  ASSERT_EQ(tiering_->stats().budget_bytes, zone) << "nothing read since: nothing learned";
+// Blocks that take no room from the tables (tiers close in speed), in fast
+// zones of 64 KiB: a slow table with five blocks moved up by reads, and a
+// fast table beside it that a test reads to make the tables the better use.
+class BlocksOffTest : public BlockTieringTest {
+ protected:
+  static constexpr uint64_t kZone = 64 << 10;
+  static constexpr const char* kSlowTable = "/db/000051.ldb";
+  static constexpr const char* kFastTable = "/db/000053.ldb";
 
-  ReadBlock("/db/000053.ldb", fast->blocks[10], 500);  // the tables serve more per byte
+  void StartWithBlocksUp(std::chrono::milliseconds probe_after) {
+    take_room_ = false;
+    probe_after_ = probe_after;
+    Start(4 * kZone, false, "zone_size=64KiB&zones=64");
+    slow_bytes_ = test::WriteLevelDbTable(dir_.File("a.ldb"), false, 20000);
+    slow_ = PutTable(kSlowTable, slow_bytes_);
+    fast_ = PutTable(kFastTable, test::WriteLevelDbTable(dir_.File("b.ldb"), false, 2000));
+    MigrateResult r;
+    ASSERT_OK(fs_->MigrateFile(kFastTable, Tier::kFast, nullptr, &r));
+    for (size_t i = 0; i < 40; i += 8) ReadBlock(kSlowTable, slow_->blocks[i], 2);
+    tiering_->WaitIdle();
+    resident_ = tiering_->stats().resident_bytes;
+    ASSERT_GT(resident_, 0u);
+  }
+  // The fast table serves more reads per byte than the blocks moved up.
+  void TablesServeMore() { ReadBlock(kFastTable, fast_->blocks[10], 500); }
+  // How many of the five blocks the reads moved up are on the fast tier.
+  size_t MovedUpStillUp() {
+    size_t up = 0;
+    for (size_t i = 0; i < 40; i += 8) up += OnFast(kSlowTable, slow_->blocks[i]);
+    return up;
+  }
+
+  test::ScratchDir dir_;
+  std::string slow_bytes_;
+  std::shared_ptr<const BlockIndex> slow_, fast_;
+  uint64_t resident_ = 0;
+};
+
+TEST_F(BlocksOffTest, BlocksThatTakeNoRoomFromTablesTurnOffWhileTheTablesServeMore) {
+  ASSERT_NO_FATAL_FAILURE(StartWithBlocksUp(std::chrono::milliseconds(400)));
+  tiering_->AdjustBudget();
+  ASSERT_EQ(tiering_->stats().budget_bytes, kZone) << "nothing read since: nothing learned";
+
+  TablesServeMore();
   tiering_->AdjustBudget();
   EXPECT_EQ(tiering_->stats().budget_bytes, 0u) << "not even a zone: it would be a table's";
   EXPECT_EQ(tiering_->stats().resident_bytes, 0u) << "those up go down: their zone is a table's";
-  EXPECT_EQ(tiering_->stats().demoted_bytes, resident);
-  for (size_t i = 0; i < 40; i += 8) EXPECT_FALSE(OnFast("/db/000051.ldb", slow->blocks[i])) << i;
+  EXPECT_EQ(tiering_->stats().demoted_bytes, resident_);
+  EXPECT_EQ(MovedUpStillUp(), 0u);
   EXPECT_EQ(placement_.set_aside, 0u);
-  const IndexedBlock& next = slow->blocks[80];
-  ReadBlock("/db/000051.ldb", next, 4);
+  const IndexedBlock& next = slow_->blocks[80];
+  ReadBlock(kSlowTable, next, 4);
   tiering_->WaitIdle();
-  EXPECT_FALSE(OnFast("/db/000051.ldb", next)) << "no moves while off";
+  EXPECT_FALSE(OnFast(kSlowTable, next)) << "no moves while off";
   const uint64_t heat_reads = tiering_->heat().stats().reads;
-  ReadBlock("/db/000051.ldb", next, 4);
+  ReadBlock(kSlowTable, next, 4);
   EXPECT_EQ(tiering_->heat().stats().reads, heat_reads) << "while off, a read costs no bookkeeping";
 
   std::this_thread::sleep_for(std::chrono::milliseconds(450));
   tiering_->AdjustBudget();
-  EXPECT_EQ(tiering_->stats().budget_bytes, zone) << "a zone again after the wait";
-  ReadBlock("/db/000051.ldb", next, 8);  // heat learned afresh
+  EXPECT_EQ(tiering_->stats().budget_bytes, kZone) << "a zone again after the wait";
+  ReadBlock(kSlowTable, next, 8);  // heat learned afresh
   tiering_->WaitIdle();
-  EXPECT_TRUE(OnFast("/db/000051.ldb", next));
+  EXPECT_TRUE(OnFast(kSlowTable, next));
 
-  ReadBlock("/db/000053.ldb", fast->blocks[10], 500);  // still the better use
+  TablesServeMore();  // still the better use
   tiering_->AdjustBudget();
   EXPECT_EQ(tiering_->stats().budget_bytes, 0u);
   std::this_thread::sleep_for(std::chrono::milliseconds(450));
@@ -250,8 +275,8 @@ TEST_F(BlockTieringTest, BlocksThatTakeNoRoomFromTablesTurnOffWhileTheTablesServ
   EXPECT_EQ(tiering_->stats().budget_bytes, 0u) << "the wait doubled after a second loss";
   std::this_thread::sleep_for(std::chrono::milliseconds(400));
   tiering_->AdjustBudget();
-  EXPECT_EQ(tiering_->stats().budget_bytes, zone);
-  EXPECT_EQ(ReadFile("/db/000051.ldb"), slow_bytes);
+  EXPECT_EQ(tiering_->stats().budget_bytes, kZone);
+  EXPECT_EQ(ReadFile(kSlowTable), slow_bytes_);
   ExpectClean();
 }
 
@@ -283,41 +308,27 @@ TEST_F(BlockTieringTest, BlocksAnEarlierMountMovedUpAreAdoptedAndGoDownFirst) {
 
 // A move down the filesystem refuses as a whole leaves the blocks up there
 // counted: they still hold their room, and go down at the next turn-off.
-TEST_F(BlockTieringTest, BlocksARefusedMoveDownLeftUpStayCountedAndGoDownLater) {
-  const uint64_t zone = 64 << 10;
-  take_room_ = false;
-  probe_after_ = std::chrono::milliseconds(300);
-  Start(4 * zone, false, "zone_size=64KiB&zones=64");
-  test::ScratchDir dir;
-  const std::string slow_bytes = test::WriteLevelDbTable(dir.File("a.ldb"), false, 20000);
-  auto slow = PutTable("/db/000061.ldb", slow_bytes);
-  auto fast = PutTable("/db/000063.ldb", test::WriteLevelDbTable(dir.File("b.ldb"), false, 2000));
-  MigrateResult r;
-  ASSERT_OK(fs_->MigrateFile("/db/000063.ldb", Tier::kFast, nullptr, &r));
-  for (size_t i = 0; i < 40; i += 8) ReadBlock("/db/000061.ldb", slow->blocks[i], 2);
-  tiering_->WaitIdle();
-  const uint64_t resident = tiering_->stats().resident_bytes;
-  ASSERT_GT(resident, 0u);
-
+TEST_F(BlocksOffTest, BlocksARefusedMoveDownLeftUpStayCountedAndGoDownLater) {
+  ASSERT_NO_FATAL_FAILURE(StartWithBlocksUp(std::chrono::milliseconds(300)));
   moves_down_->refuse = true;
-  ReadBlock("/db/000063.ldb", fast->blocks[10], 500);  // the tables serve more per byte
+  TablesServeMore();
   tiering_->AdjustBudget();
   ASSERT_EQ(tiering_->stats().budget_bytes, 0u);
-  EXPECT_EQ(tiering_->stats().resident_bytes, resident) << "still up there, still counted";
+  EXPECT_EQ(tiering_->stats().resident_bytes, resident_) << "still up there, still counted";
   EXPECT_EQ(tiering_->stats().demoted_blocks, 0u);
   EXPECT_GE(tiering_->stats().failed_moves, 5u);
-  for (size_t i = 0; i < 40; i += 8) EXPECT_TRUE(OnFast("/db/000061.ldb", slow->blocks[i])) << i;
+  EXPECT_EQ(MovedUpStillUp(), 5u);
 
   moves_down_->refuse = false;
   std::this_thread::sleep_for(std::chrono::milliseconds(350));
   tiering_->AdjustBudget();
-  ASSERT_EQ(tiering_->stats().budget_bytes, zone) << "a probe";
-  ReadBlock("/db/000063.ldb", fast->blocks[10], 500);
+  ASSERT_EQ(tiering_->stats().budget_bytes, kZone) << "a probe";
+  TablesServeMore();
   tiering_->AdjustBudget();
   ASSERT_EQ(tiering_->stats().budget_bytes, 0u);
   EXPECT_EQ(tiering_->stats().resident_bytes, 0u) << "down at this turn-off";
-  for (size_t i = 0; i < 40; i += 8) EXPECT_FALSE(OnFast("/db/000061.ldb", slow->blocks[i])) << i;
-  EXPECT_EQ(ReadFile("/db/000061.ldb"), slow_bytes);
+  EXPECT_EQ(MovedUpStillUp(), 0u);
+  EXPECT_EQ(ReadFile(kSlowTable), slow_bytes_);
   ExpectClean();
 }
 
