@@ -120,18 +120,19 @@ class Repro:
             "--bloom-bits", "10", "--records", str(RECORDS), "--value-size", str(VALUE),
             "--threads", "8"] + csv_args + secondary + extra, stdout=subprocess.DEVNULL)
 
-    def load(self, scheme, run, saved, record=True):
+    def load(self, scheme, run, saved=None, record=True):
         """mkfs and a load of scheme in the work directory's dev/, whose
-        images are then copied to saved."""
+        images are then copied to saved (if given)."""
         dev = os.path.join(self.work, "dev")
-        empty_dirs(dev, saved)
+        empty_dirs(dev, *([saved] if saved else []))
         fast, slow = self.devices(scheme, dev)
         zones = [] if scheme == "ALL-NVMe" else ["--fast-data-zones", str(NVME_DATA_ZONES)]
         sh([self.hintfs, "mkfs", "--policy", SCHEMES[scheme][0], "--fast", fast, "--slow", slow] + zones,
            stdout=subprocess.DEVNULL)
         self.progress(f"{scheme} run {run}: load" + ("" if record else " (the run's shared load)"))
         self.run_ycsb(dev, scheme, f"{scheme}/load#{run}", ["--load", "--settle", "900"], record=record)
-        copy_images(IMAGES, dev, saved)
+        if saved:
+            copy_images(IMAGES, dev, saved)
 
     def shared_load(self, run):
         """The directory of run's STATIC load, made (unrecorded) if this
@@ -145,11 +146,11 @@ class Repro:
     def run_scheme(self, scheme, run):
         dev = os.path.join(self.work, "dev")
         shared = scheme in SHARED_LOAD
-        if scheme == "STATIC":
+        if scheme == "STATIC" and self.shared_run != run:
             self.load(scheme, run, os.path.join(self.work, "shared"))
             self.shared_run = run
-        else:
-            self.load(scheme, run, os.path.join(self.work, "saved"))
+        else:  # a load the run's shared one serves for: only its load row counts
+            self.load(scheme, run, None if shared else os.path.join(self.work, "saved"))
         source = self.shared_load(run) if shared else os.path.join(self.work, "saved")
         policy = SCHEMES[scheme][0] if shared and scheme != "STATIC" else None
         for w in self.args.workloads:
