@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <set>
 #include <thread>
 
@@ -141,7 +142,9 @@ bool BlockCache::GiveBackZone(ZoneRole writer_class) {
   std::unique_lock<std::mutex> l(mu_, std::defer_lock);
   for (int i = 0; i < 20 && !l.try_lock(); i++) std::this_thread::sleep_for(std::chrono::microseconds(100));
   std::vector<Zone> dropped;
-  if (!l.owns_lock() || closed_ || !EvictColdestLocked(&dropped)) return false;
+  if (!l.owns_lock() || closed_ || !EvictColdestLocked(&dropped, /*filling_too=*/options_.borrow_free_zones)) {
+    return false;
+  }
   stats_.given_back_zones++;
   full_ = options_.borrow_free_zones;
   l.unlock();
@@ -149,9 +152,11 @@ bool BlockCache::GiveBackZone(ZoneRole writer_class) {
   return true;
 }
 
-bool BlockCache::EvictColdestLocked(std::vector<Zone>* dropped) {
-  // The zone being written stays: closing its file would need a write, and
-  // a zone, of its own.
+bool BlockCache::EvictColdestLocked(std::vector<Zone>* dropped, bool filling_too) {
+  // The zone being filled stays unless asked for: it is the newest, and
+  // the next admission would open another. An append under way is never
+  // cut short (writing_seq_); closing the file later writes its buffered
+  // tail into the zone's own room.
   auto evictable = [this](const Zone& z) { return z.seq != writing_seq_ && !z.writer; };
   auto victim = zones_.end();
   for (auto it = zones_.begin(); it != zones_.end(); ++it) {
@@ -161,6 +166,10 @@ bool BlockCache::EvictColdestLocked(std::vector<Zone>* dropped) {
       victim = it;
       break;
     }
+  }
+  if (victim == zones_.end() && filling_too && !zones_.empty() && zones_.back().writer &&
+      zones_.back().seq != writing_seq_) {
+    victim = std::prev(zones_.end());
   }
   if (victim == zones_.end()) return false;
   // A second chance for the older zones that served reads since the last

@@ -159,9 +159,12 @@ class BlockCache {
   const BlockCacheOptions& options() const { return options_; }
 
   // The zone lender's call (Filesystem::SetZoneLender): evicts a zone
-  // (EvictColdestLocked) for a writer of writer_class (any class while borrowing, else the
-  // WAL only). False if the cache holds no zone but the one it is filling,
-  // is busy past a short wait, or lends nothing to that class.
+  // (EvictColdestLocked) for a writer of writer_class (any class while
+  // borrowing, else the WAL only). A borrowing cache gives back the zone it
+  // is filling too, when it holds no other: a few KiB of copies held a zone
+  // a WAL or a table then missed (docs/benchmarks.md, session 96). False if
+  // it holds no zone it can give (none, or one a block is being appended
+  // to), is busy past a short wait, or lends nothing to that class.
   bool GiveBackZone(ZoneRole writer_class);
 
   // Empty fast zones a borrowing cache leaves to the filesystem's reserve
@@ -210,9 +213,10 @@ class BlockCache {
   void AdmitLocked(std::unique_lock<std::mutex>* l, const std::string& key, const std::string& value);
   // Drops the blocks of the oldest zone that served no read since the last
   // eviction (older zones that did lose that mark), or of the oldest if
-  // every zone did, and moves it to *dropped; never the zone being written.
-  // False if no zone can go.
-  bool EvictColdestLocked(std::vector<Zone>* dropped);
+  // every zone did, and moves it to *dropped; never a zone an append is
+  // under way in, and the zone being filled only if filling_too and no
+  // other can go. False if no zone can go.
+  bool EvictColdestLocked(std::vector<Zone>* dropped, bool filling_too = false);
   // Evicts zones (EvictColdestLocked) until at most zones are left.
   void KeepAtMostLocked(uint64_t zones, std::vector<Zone>* dropped);
   // Deletes the files of dropped zones (no lock held), and commits the
