@@ -42,7 +42,7 @@ class AutoPolicy : public AllocationPolicy {
   bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
     return LsmTablesOwnZones(role, table_size_.bytes(), zone_capacity);
   }
-  bool WritersShareZones(ZoneRole role) override { return LsmLogsShareZones(role); }
+  bool WritersShareZones(ZoneRole role) override { return LsmWritersShareZones(role); }
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override;

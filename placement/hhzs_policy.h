@@ -137,7 +137,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
     return LsmTablesOwnZones(role, table_size_.bytes(), zone_capacity);
   }
-  bool WritersShareZones(ZoneRole role) override { return LsmLogsShareZones(role); }
+  bool WritersShareZones(ZoneRole role) override { return LsmWritersShareZones(role); }
   void ChooseDevices(const AllocationRequest& request, const std::vector<DeviceSpace>& devices,
                      std::vector<uint32_t>* order) override;
   // Resolves the budget and the table size's guess for the fast tier, and

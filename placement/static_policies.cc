@@ -30,7 +30,7 @@ bool LsmTablesOwnZones(ZoneRole role, uint64_t table_bytes, uint64_t zone_capaci
          table_bytes + table_bytes / 32 <= zone_capacity;
 }
 
-bool LsmLogsShareZones(ZoneRole role) { return role == kWalClass; }
+bool LsmWritersShareZones(ZoneRole role) { return role == kWalClass || role == ZoneRole::kData; }
 
 int64_t ShiftedSlots(int64_t slots, uint64_t old_aside, uint64_t new_aside, uint64_t table_bytes) {
   if (table_bytes == 0) return slots;

@@ -68,8 +68,12 @@ bool LsmTablesOwnZones(ZoneRole role, uint64_t table_bytes, uint64_t zone_capaci
 // (AllocationPolicy::WritersShareZones): written one after another and
 // deleted in that order, they pin little garbage together, while a zone
 // each leaves every zone partly empty for as long as the store keeps the
-// log open.
-bool LsmLogsShareZones(ZoneRole role);
+// log open. So do its other small files (ZoneRole::kData: MANIFEST, LOG,
+// CURRENT, OPTIONS): the MANIFEST and the info log stay open for the
+// store's life and write a few KiB per flush or compaction, so a zone each
+// kept 2.6 of HyperDB's scaled 20 NVMe zones for about 1 MiB of live data
+// whenever a table found none (docs/benchmarks.md, session 96).
+bool LsmWritersShareZones(ZoneRole role);
 
 // An LSM store's table files (flush and compaction outputs) free space once
 // written: they may use the filesystem's reserve (AllocationPolicy::MayUseReserve).
@@ -105,7 +109,7 @@ class LevelThresholdPolicy : public AllocationPolicy, public TieringSource {
   bool ZonePerFile(ZoneRole role, uint64_t zone_capacity) override {
     return LsmTablesOwnZones(role, table_size_.bytes(), zone_capacity);
   }
-  bool WritersShareZones(ZoneRole role) override { return LsmLogsShareZones(role); }
+  bool WritersShareZones(ZoneRole role) override { return LsmWritersShareZones(role); }
   void OnAllocated(const AllocationRequest& request, const DeviceSpace& device) override;
   uint64_t AskAgainAfter(const AllocationRequest& request, const DeviceSpace& device) override {
     return LsmAskAgainAfter(request, device);

@@ -36,7 +36,7 @@ ZoneRole TemperaturePolicy::RoleForNewFile(const std::string& path) { return Lsm
 
 bool TemperaturePolicy::MayUseReserve(const AllocationRequest& request) { return LsmFreesSpace(request); }
 
-bool TemperaturePolicy::WritersShareZones(ZoneRole role) { return LsmLogsShareZones(role); }
+bool TemperaturePolicy::WritersShareZones(ZoneRole role) { return LsmWritersShareZones(role); }
 
 bool TemperaturePolicy::ZonePerFile(ZoneRole role, uint64_t zone_capacity) {
   return LsmTablesOwnZones(role, table_size_.bytes(), zone_capacity);

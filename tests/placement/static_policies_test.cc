@@ -142,15 +142,18 @@ TEST(StaticPolicies, TablesOwnZonesWhenTheyAreAboutAZone) {
   EXPECT_FALSE(b3->ZonePerFile(kTableClass, 16 * zone));
 }
 
-// A store's logs take turns in one zone under every LSM policy; tables never do.
-TEST(StaticPolicies, LogsShareZonesAndTablesDoNot) {
-  EXPECT_TRUE(LsmLogsShareZones(kWalClass));
-  EXPECT_FALSE(LsmLogsShareZones(kTableClass));
-  EXPECT_FALSE(LsmLogsShareZones(ZoneRole::kData));
+// A store's logs and small files take turns in one zone under every LSM
+// policy; tables never do.
+TEST(StaticPolicies, LogsAndSmallFilesShareZonesAndTablesDoNot) {
+  EXPECT_TRUE(LsmWritersShareZones(kWalClass));
+  EXPECT_TRUE(LsmWritersShareZones(ZoneRole::kData));
+  EXPECT_FALSE(LsmWritersShareZones(kTableClass));
+  EXPECT_FALSE(LsmWritersShareZones(kCacheClass));
   for (const char* spec : {"b3", "hhzs", "auto", "temperature", "all-fast"}) {
     std::shared_ptr<AllocationPolicy> policy;
     ASSERT_TRUE(NewAllocationPolicy(spec, &policy).ok()) << spec;
     EXPECT_TRUE(policy->WritersShareZones(kWalClass)) << spec;
+    EXPECT_TRUE(policy->WritersShareZones(ZoneRole::kData)) << spec;
     EXPECT_FALSE(policy->WritersShareZones(kTableClass)) << spec;
   }
 }
