@@ -81,8 +81,11 @@ HhzsPolicy::Decision HhzsPolicy::DecideLocked(int level, bool from_flush, int64_
   Decision d;
   int64_t below = 0;  // sum_{j<i} (A_j + D_j)
   for (int i = 0; i < kMaxLevels; i++) {
+    // A held L_t (level_hold_ns) stops the walk there: its claim fits now
+    // (the claims have dipped), and it takes what the levels above leave.
+    const bool held = i == held_tiering_level_ && config_.level_hold_ns != 0;
     int64_t claim = ClaimLocked(i);
-    if (below + claim >= capacity_slots) {
+    if (below + claim >= capacity_slots || held) {
       d.tiering_level = i;
       d.reserved = std::max<int64_t>(0, capacity_slots - below);
       break;
@@ -123,6 +126,20 @@ void HhzsPolicy::NotePeaksLocked() {
       peak_[i] = claim;
       peak_ns_[i] = now_ns_;
     }
+  }
+}
+
+void HhzsPolicy::NoteTieringLevelLocked(int64_t capacity_slots) {
+  if (config_.level_hold_ns == 0) return;
+  int level = kMaxLevels;  // L_t as the claims give it now
+  int64_t below = 0;
+  for (int i = 0; i < kMaxLevels && level == kMaxLevels; i++) {
+    below += ClaimLocked(i);
+    if (below >= capacity_slots) level = i;
+  }
+  if (level <= held_tiering_level_ || now_ns_ >= held_tiering_ns_ + config_.level_hold_ns) {
+    held_tiering_level_ = level;
+    held_tiering_ns_ = now_ns_;
   }
 }
 
@@ -258,6 +275,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
       if (known != decided_.end()) {
         fast = known->second;  // a table keeps the tier it was given first
       } else {
+        NoteTieringLevelLocked(capacity);
         fast = temperature == Temperature::kUnknown
                    ? DecideLocked(level, level == 0, capacity, ledger_.FastAmong(level, inputs)).fast
                    : !TemperatureBook::BelongsOnSlowTier(temperature);
@@ -483,6 +501,8 @@ std::string HhzsPolicy::StateJson() const {
                         {"fill", config_.fill_tiering_level ? "tiering" : "upper"},
                         {"wal_peak_bytes", wal_peak_bytes_},
                         {"wal_window_ms", config_.wal_window_ns / 1000000},
+                        {"level_hold_ms", config_.level_hold_ns / 1000000},
+                        {"held_tiering_level", held_tiering_level_},
                         {"wal_held_peak_bytes", WalPeakLocked()},
                         {"capacity_slots", last_capacity_slots_},
                         {"tail_zones", last_tail_zones_},

@@ -121,6 +121,16 @@ struct HhzsConfig {
   // zones empty; lapsed, the same load ended with all of that level and 2
   // tables of the next on the fast tier (docs/benchmarks.md, session 89).
   uint64_t wal_window_ns = 10ull * 1000 * 1000 * 1000;
+  // The tiering level L_t is held at the lowest it was over this window
+  // (hint time): levels below it fit, it takes what they leave, and deeper
+  // levels go to the slow tier even when the claims above dip for a
+  // moment. 0 is HHZS, whose L_t follows the claims at every decision. Under
+  // steady updates L_t flapped between 2 and 3 with each compaction into L3
+  // (which shrinks L2 for a moment): 6-8 L3 outputs per YCSB A phase took
+  // fast zones that L2's outputs then lacked, and 25-28 of about 85 L2
+  // outputs went to the slow tier against 18-23 under B3 (HyperDB's scaled
+  // setting, docs/benchmarks.md, session 96). An extension of HHZS.
+  uint64_t level_hold_ns = 10ull * 1000 * 1000 * 1000;
 };
 
 class HhzsPolicy : public AllocationPolicy, public TieringSource {
@@ -228,6 +238,8 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   // 0: now), given the tiering level (kMaxLevels: none, no wait).
   uint64_t UpMovesWaitUntilLocked(int tiering_level) const;
   void NotePeaksLocked();
+  // Notes the tiering level the claims give now (level_hold_ns).
+  void NoteTieringLevelLocked(int64_t capacity_slots);
   // Notes L_t's reservation for steady_room_ns (starting over when L_t moves),
   // after whatever changed it: once the capacity, not only the claims, is
   // current (ChooseDevices notes it after both).
@@ -248,6 +260,8 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   uint64_t last_wal_bytes_ = 0, last_fast_bytes_ = 0, last_zone_bytes_ = 0, capacity_wal_aside_ = 0;
   uint64_t now_ns_ = 0;    // time of the latest hint
   uint64_t written_ns_[kMaxLevels][2] = {};  // a compaction's begin or output there, latest first
+  int held_tiering_level_ = kMaxLevels;  // the lowest L_t of the window (level_hold_ns)
+  uint64_t held_tiering_ns_ = 0;         // when L_t was last that low
   int64_t peak_[kMaxLevels] = {};  // held claims (hold_ns)
   uint64_t peak_ns_[kMaxLevels] = {};
   RecentFloor reserved_history_;  // L_t's reservation over time

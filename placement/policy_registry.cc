@@ -140,7 +140,7 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
   std::map<std::string, std::string> opts;
   std::set<std::string> known = kTieringOptions;
   known.insert({"table_bytes", "wal_budget", "hold_ms", "replace_inputs", "up_wait_ms", "fill", "steady_room_ms",
-               "swap_margin", "wal_window_ms"});
+               "swap_margin", "wal_window_ms", "level_hold_ms"});
   Status s = ParseOptions(options, known, &opts);
   HhzsConfig config;
   if (s.ok()) s = ParseTieringServices("hhzs", opts, &config.services);
@@ -156,6 +156,7 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
   if (s.ok()) s = MillisecondsOption(opts, "steady_room_ms", &config.steady_room_ns);
   if (s.ok()) s = NumberOption("hhzs", opts, "swap_margin", 1, 1e6, "a number from 1 to 1e6", &config.swap_margin);
   if (s.ok()) s = MillisecondsOption(opts, "wal_window_ms", &config.wal_window_ns);
+  if (s.ok()) s = MillisecondsOption(opts, "level_hold_ms", &config.level_hold_ns);
   if (!s.ok()) return s;
   *policy = std::make_shared<HhzsPolicy>(name, std::move(bus), config);
   return Status::OK();

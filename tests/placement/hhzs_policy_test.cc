@@ -100,6 +100,32 @@ TEST_F(HhzsTest, DemandsTieringLevelAndReservedSlots) {
 // The tiering level's compaction reads fast tables it deletes when it ends:
 // with replace_inputs (the default) its outputs take their slots; HHZS's rule
 // (iii) as the paper has it counts them until then.
+// L_t is held at its lowest over level_hold_ns: when a compaction into the
+// next level shrinks L_t's claim for a moment, that next level's outputs
+// still go slow (they would keep zones L_t's next outputs need); HHZS's own
+// rule (level_hold_ns 0) sends them fast, and so does a lapsed hold.
+TEST_F(HhzsTest, TheTieringLevelIsHeldAtItsLowest) {
+  for (uint64_t hold_ns : {uint64_t{0}, HhzsConfig().level_hold_ns}) {
+    HhzsConfig c;
+    c.level_hold_ns = hold_ns;
+    Make(c);
+    for (int i = 0; i < 3; i++) ASSERT_TRUE(Place("/db/1" + std::to_string(i) + ".sst", 1));
+    for (int i = 0; i < 7; i++) ASSERT_TRUE(Place("/db/2" + std::to_string(i) + ".sst", 2));
+    EXPECT_EQ(policy_->Decide(2, false, 10).tiering_level, 2);  // 3 + 7 = 10 slots
+    EXPECT_FALSE(Place("/db/30.sst", 3));
+    Delete("/db/20.sst");  // a compaction into L3 ended: 3 + 6 < 10
+    EXPECT_EQ(Place("/db/31.sst", 3), hold_ns == 0) << "hold " << hold_ns;
+    if (hold_ns == 0) continue;
+    EXPECT_EQ(policy_->Decide(3, false, 10).tiering_level, 2);
+    auto state = nlohmann::json::parse(policy_->StateJson());
+    EXPECT_EQ(state["held_tiering_level"], 2);
+    // Once L_t has stayed deeper for the window, the hold lapses.
+    Publish(Hint::Kind::kFileDeleted, 0, "/db/none.sst", -1, 0, 1 + hold_ns / 1000000);
+    EXPECT_TRUE(Place("/db/32.sst", 3));
+    EXPECT_EQ(policy_->Decide(3, false, 10).tiering_level, 3);
+  }
+}
+
 TEST_F(HhzsTest, ACompactionsOutputsTakeTheFastSlotsOfItsInputs) {
   for (bool replace : {true, false}) {
     HhzsConfig c;
