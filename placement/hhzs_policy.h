@@ -129,8 +129,12 @@ struct HhzsConfig {
   // (which shrinks L2 for a moment): 6-8 L3 outputs per YCSB A phase took
   // fast zones that L2's outputs then lacked, and 25-28 of about 85 L2
   // outputs went to the slow tier against 18-23 under B3 (HyperDB's scaled
-  // setting, docs/benchmarks.md, session 96). An extension of HHZS.
-  uint64_t level_hold_ns = 10ull * 1000 * 1000 * 1000;
+  // setting, docs/benchmarks.md, session 96). An extension of HHZS, off by
+  // default: a 10 s hold ended L3's fast outputs there without a measurable
+  // gain, and slowed a load by 5% (7,347-7,442 against 7,811-7,908 ops/s,
+  // 180 MiB less on the NVMe): a burst of L0 claims dips L_t for a moment
+  // and the hold then keeps the next levels slow for the whole window.
+  uint64_t level_hold_ns = 0;
 };
 
 class HhzsPolicy : public AllocationPolicy, public TieringSource {

@@ -105,7 +105,8 @@ TEST_F(HhzsTest, DemandsTieringLevelAndReservedSlots) {
 // still go slow (they would keep zones L_t's next outputs need); HHZS's own
 // rule (level_hold_ns 0) sends them fast, and so does a lapsed hold.
 TEST_F(HhzsTest, TheTieringLevelIsHeldAtItsLowest) {
-  for (uint64_t hold_ns : {uint64_t{0}, HhzsConfig().level_hold_ns}) {
+  EXPECT_EQ(HhzsConfig().level_hold_ns, 0u);  // off by default
+  for (uint64_t hold_ns : {uint64_t{0}, uint64_t{10} * 1000 * 1000 * 1000}) {
     HhzsConfig c;
     c.level_hold_ns = hold_ns;
     Make(c);
