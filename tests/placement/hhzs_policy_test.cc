@@ -97,13 +97,11 @@ TEST_F(HhzsTest, DemandsTieringLevelAndReservedSlots) {
   EXPECT_EQ(policy_->Tiering().fast_at_tiering_level, 2);
 }
 
-// The tiering level's compaction reads fast tables it deletes when it ends:
-// with replace_inputs (the default) its outputs take their slots; HHZS's rule
-// (iii) as the paper has it counts them until then.
-// L_t is held at its lowest over level_hold_ns: when a compaction into the
-// next level shrinks L_t's claim for a moment, that next level's outputs
-// still go slow (they would keep zones L_t's next outputs need); HHZS's own
-// rule (level_hold_ns 0) sends them fast, and so does a lapsed hold.
+// With level_hold_ns (off by default) L_t is held at its lowest over that
+// window: when a compaction into the next level shrinks L_t's claim for a
+// moment, that next level's outputs still go slow (they would keep zones
+// L_t's next outputs need); HHZS's own rule (level_hold_ns 0) sends them
+// fast, and so does a lapsed hold.
 TEST_F(HhzsTest, TheTieringLevelIsHeldAtItsLowest) {
   EXPECT_EQ(HhzsConfig().level_hold_ns, 0u);  // off by default
   for (uint64_t hold_ns : {uint64_t{0}, uint64_t{10} * 1000 * 1000 * 1000}) {
@@ -127,6 +125,9 @@ TEST_F(HhzsTest, TheTieringLevelIsHeldAtItsLowest) {
   }
 }
 
+// The tiering level's compaction reads fast tables it deletes when it ends:
+// with replace_inputs (the default) its outputs take their slots; HHZS's rule
+// (iii) as the paper has it counts them until then.
 TEST_F(HhzsTest, ACompactionsOutputsTakeTheFastSlotsOfItsInputs) {
   for (bool replace : {true, false}) {
     HhzsConfig c;
