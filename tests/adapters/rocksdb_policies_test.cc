@@ -232,6 +232,21 @@ TEST(RocksDbTemperatures, TheLastLevelGoesWhereRocksDbSays) {
   ASSERT_TRUE(fs);
   std::vector<DirEntry> entries;
   ASSERT_TRUE(fs->ReadDir("/db", &entries).ok());
+  // Levels are recorded in the tags by the mount's own thread, from a
+  // queue of the MANIFEST's hints: under load it may still be at work when
+  // the store has closed (a table without its level failed this test in a
+  // CI run). Wait for it, up to 30 s (a wait, not a timing check).
+  auto all_levels_recorded = [&] {
+    for (const auto& e : entries) {
+      FileStat st;
+      if (e.name.size() >= 4 && e.name.substr(e.name.size() - 4) == ".sst" && fs->Stat("/db/" + e.name, &st).ok() &&
+          !st.extents.empty() && FileTagOf(st.tag).level < 0) {
+        return false;
+      }
+    }
+    return true;
+  };
+  for (int i = 0; i < 3000 && !all_levels_recorded(); i++) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   int last = 0, upper = 0;
   for (const auto& e : entries) {
     FileStat st;
