@@ -31,6 +31,7 @@ struct DeviceSpace {
   uint64_t live_bytes = 0;    // bytes files reference (the rest of what is written is garbage)
   uint64_t zone_capacity = 0;
   uint32_t role_zones[kZoneRoleCount] = {};  // zones with live bytes or a writer, per ZoneRole
+  double random_read_latency_us = 0;  // QD1, known or modelled (ZonedDevice); 0 unknown
 };
 
 // A file the filesystem holds when it mounts, as OnMountedFiles shows it.

@@ -57,6 +57,7 @@ DeviceSpace FsImpl::DeviceSpaceLocked(uint32_t device) const {
   sp.index = device;
   sp.tier = members_[device]->info.tier;
   sp.zone_capacity = members_[device]->info.zone_capacity;
+  sp.random_read_latency_us = members_[device]->device->random_read_latency_us();
   for (const ZoneSlot& s : members_[device]->zones) {
     if (s.reserved) continue;
     sp.total_zones++;

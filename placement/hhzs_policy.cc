@@ -166,6 +166,18 @@ int64_t HhzsPolicy::demand(int level) const {
 
 namespace {
 
+const char* WalPeakName(HhzsConfig::WalPeak peak) {
+  switch (peak) {
+    case HhzsConfig::WalPeak::kHold:
+      return "on";
+    case HhzsConfig::WalPeak::kNone:
+      return "off";
+    case HhzsConfig::WalPeak::kAuto:
+      break;
+  }
+  return "auto";
+}
+
 // The fast tier as placement counts it.
 struct FastTier {
   uint64_t bytes = 0, zone_bytes = 0;
@@ -241,6 +253,7 @@ void HhzsPolicy::ChooseDevices(const AllocationRequest& request, const std::vect
   uint64_t budget = 0, set_aside_blocks = 0;
   {
     std::lock_guard<std::mutex> l(mu_);
+    NoteTiersLocked(devices);
     ledger_.SetSlotBytes(table_bytes);
     fast_slots = ledger_.fast_total();
     fast_tables = ledger_.fast_tables();
@@ -336,8 +349,15 @@ void HhzsPolicy::NoteCapacityLocked(int64_t slots, uint64_t wal_bytes, uint64_t 
 }
 
 uint64_t HhzsPolicy::WalPeakLocked() const {
+  const bool held = config_.wal_peak == HhzsConfig::WalPeak::kHold ||
+                    (config_.wal_peak == HhzsConfig::WalPeak::kAuto && tiers_far_);
+  if (!held) return 0;
   if (config_.wal_window_ns == 0 || wal_use_.empty()) return wal_peak_bytes_;
   return static_cast<uint64_t>(wal_use_.Peak(now_ns_, config_.wal_window_ns));
+}
+
+void HhzsPolicy::NoteTiersLocked(const std::vector<DeviceSpace>& devices) {
+  tiers_far_ = MovedReadSavesMuch(TierReadLatency(devices, Tier::kFast), TierReadLatency(devices, Tier::kSlow));
 }
 
 uint64_t HhzsPolicy::WalAsideLocked() const {
@@ -389,6 +409,7 @@ void HhzsPolicy::OnMount(const std::vector<DeviceSpace>& devices) {
   }
   table_size_.NoteFastZone(zone_bytes);
   std::lock_guard<std::mutex> l(mu_);
+  NoteTiersLocked(devices);
   CheckFastTierLocked(fast_bytes, BudgetLocked(zone_bytes, fast_bytes), table_size_.bytes());
 }
 
@@ -501,6 +522,8 @@ std::string HhzsPolicy::StateJson() const {
                         {"fill", config_.fill_tiering_level ? "tiering" : "upper"},
                         {"wal_peak_bytes", wal_peak_bytes_},
                         {"wal_window_ms", config_.wal_window_ns / 1000000},
+                        {"wal_peak", WalPeakName(config_.wal_peak)},
+                        {"tiers_far", tiers_far_},
                         {"level_hold_ms", config_.level_hold_ns / 1000000},
                         {"held_tiering_level", held_tiering_level_},
                         {"wal_held_peak_bytes", WalPeakLocked()},

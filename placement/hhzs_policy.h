@@ -121,6 +121,21 @@ struct HhzsConfig {
   // zones empty; lapsed, the same load ended with all of that level and 2
   // tables of the next on the fast tier (docs/benchmarks.md, session 89).
   uint64_t wal_window_ns = 10ull * 1000 * 1000 * 1000;
+  // Whether the WAL's budget grows to its peak at all (then held for
+  // wal_window_ns). kAuto: where the tiers are far apart (a read moved up
+  // saves much, MovedReadSavesMuch, or a tier's latency is unknown: an HDD
+  // or a cloud volume under an SSD). There a WAL spilled to the slow tier
+  // puts small writes among the slow device's reads (HDD seeks: YCSB W2 of
+  // the HHZS reproduction ran at 0.92-0.94 of B3 with its WAL spilling, 0.98
+  // with the peak held). Over close tiers (a SATA SSD under an NVMe SSD) a
+  // WAL zone spilled costs the slow device a zone's writes once, and a table
+  // kept out of the fast tier for it costs that and its reads later: the
+  // budget stays as configured (two zones), and loads of HyperDB's setting
+  // ran 2% faster, level with static placement (docs/benchmarks.md, session
+  // 97). kHold: always, HHZS, whose budget is the WAL's largest size; kNone:
+  // never.
+  enum class WalPeak { kAuto, kHold, kNone };
+  WalPeak wal_peak = WalPeak::kAuto;
   // The tiering level L_t is held at the lowest it was over this window
   // (hint time): levels below it fit, it takes what they leave, and deeper
   // levels go to the slow tier even when the claims above dip for a
@@ -176,8 +191,8 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   void NoteTime(uint64_t now_ns) override;
   // The WAL budget is held as empty fast zones that tables may not take;
   // once the WAL has used more zones than the budget, its peak over the
-  // last wal_window_ns is held. Unconfigured, the budget starts at two fast
-  // zones (ResolveWalBudget).
+  // last wal_window_ns is held where HhzsConfig::wal_peak says. Unconfigured,
+  // the budget starts at two fast zones (ResolveWalBudget).
   uint32_t ReservedEmptyZones(const DeviceSpace& device, ZoneRole role) override;
   std::string StateJson() const override;
 
@@ -224,7 +239,9 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   // zone_capacity: as configured (or two zones), or the WAL's held peak
   // plus the cache's share if the WAL has needed more.
   uint64_t BudgetLocked(uint64_t zone_capacity, uint64_t fast_bytes) const;
-  uint64_t WalPeakLocked() const;  // the WAL's peak held now (wal_window_ns)
+  uint64_t WalPeakLocked() const;  // the WAL's peak held now (wal_window_ns), 0 if none is
+  // Notes whether devices' tiers are far apart (wal_peak auto).
+  void NoteTiersLocked(const std::vector<DeviceSpace>& devices);
   // Keeps what ChooseDevices computed: the capacity in table slots, the
   // fast tier it saw, the bytes it set aside for the WAL and the cache, and
   // the zones tables fill past one each; warns of the oversized fast tables
@@ -259,6 +276,7 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   int64_t wal_zones_ = 0;  // fast WAL zones in use, in table slots, as last reported
   uint64_t wal_peak_bytes_ = 0;  // the most fast WAL zones seen in use, in bytes
   RecentPeak wal_use_;           // the fast WAL zones in use over time, in bytes
+  bool tiers_far_ = true;        // as the devices last seen say (NoteTiersLocked)
   // What the capacity last computed (ChooseDevices) saw: the WAL's zones,
   // the fast tier, and the bytes it set aside for the WAL and the cache.
   uint64_t last_wal_bytes_ = 0, last_fast_bytes_ = 0, last_zone_bytes_ = 0, capacity_wal_aside_ = 0;

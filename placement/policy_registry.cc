@@ -135,12 +135,26 @@ Status TwoWayOption(const std::map<std::string, std::string>& opts, const std::s
   return Status::OK();
 }
 
+// opts["wal_peak"], if given: auto, on or off.
+Status WalPeakOption(const std::map<std::string, std::string>& opts, HhzsConfig::WalPeak* peak) {
+  auto it = opts.find("wal_peak");
+  if (it == opts.end()) return Status::OK();
+  static const std::map<std::string, HhzsConfig::WalPeak> kValues{
+      {"auto", HhzsConfig::WalPeak::kAuto}, {"on", HhzsConfig::WalPeak::kHold}, {"off", HhzsConfig::WalPeak::kNone}};
+  auto value = kValues.find(it->second);
+  if (value == kValues.end()) {
+    return Status::InvalidArgument("hhzs: wal_peak is auto, on or off, not '" + it->second + "'");
+  }
+  *peak = value->second;
+  return Status::OK();
+}
+
 Status NewHhzs(const std::string& name, const std::string& options, std::shared_ptr<HintBus> bus,
                std::shared_ptr<AllocationPolicy>* policy) {
   std::map<std::string, std::string> opts;
   std::set<std::string> known = kTieringOptions;
   known.insert({"table_bytes", "wal_budget", "hold_ms", "replace_inputs", "up_wait_ms", "fill", "steady_room_ms",
-               "swap_margin", "wal_window_ms", "level_hold_ms"});
+               "swap_margin", "wal_window_ms", "level_hold_ms", "wal_peak"});
   Status s = ParseOptions(options, known, &opts);
   HhzsConfig config;
   if (s.ok()) s = ParseTieringServices("hhzs", opts, &config.services);
@@ -157,6 +171,7 @@ Status NewHhzs(const std::string& name, const std::string& options, std::shared_
   if (s.ok()) s = NumberOption("hhzs", opts, "swap_margin", 1, 1e6, "a number from 1 to 1e6", &config.swap_margin);
   if (s.ok()) s = MillisecondsOption(opts, "wal_window_ms", &config.wal_window_ns);
   if (s.ok()) s = MillisecondsOption(opts, "level_hold_ms", &config.level_hold_ns);
+  if (s.ok()) s = WalPeakOption(opts, &config.wal_peak);
   if (!s.ok()) return s;
   *policy = std::make_shared<HhzsPolicy>(name, std::move(bus), config);
   return Status::OK();

@@ -16,7 +16,7 @@
 // own their zones (LsmTablesOwnZones, static_policies.h). Left out, it is
 // learned from the tables the store writes (table_size.h) and wal_budget
 // is two zones of the fast tier, grown to the WAL's peak (tiering.h; hhzs
-// holds it for wal_window_ms, HhzsConfig).
+// holds it for wal_window_ms where wal_peak=auto|on|off says, HhzsConfig).
 #ifndef HINTFS_PLACEMENT_POLICY_REGISTRY_H_
 #define HINTFS_PLACEMENT_POLICY_REGISTRY_H_
 

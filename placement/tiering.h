@@ -9,8 +9,10 @@
 #ifndef HINTFS_PLACEMENT_TIERING_H_
 #define HINTFS_PLACEMENT_TIERING_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fs/allocation.h"
 #include "fs/status.h"
@@ -48,6 +50,21 @@ struct TieringServices {
 // at 7,700-14,600 ops/s against 10,200-13,200 with the blocks taking room
 // from the tables (docs/benchmarks.md).
 bool MovedReadSavesMuch(double fast_read_us, double slow_read_us);
+
+// The slowest QD1 random read latency, in microseconds, of the devices of
+// tier among devices (DeviceSpace or DeviceUsage: anything with a tier and a
+// random_read_latency_us): 0 if one of them does not know its own, or there
+// is none.
+template <typename Device>
+double TierReadLatency(const std::vector<Device>& devices, Tier tier) {
+  double slowest = 0;
+  for (const Device& d : devices) {
+    if (d.tier != tier) continue;
+    if (d.random_read_latency_us == 0) return 0;
+    slowest = std::max(slowest, d.random_read_latency_us);
+  }
+  return slowest;
+}
 
 // What cache=auto means: "all", in the fast tier's empty zones
 // (CacheBorrowsFreeZones): every block the slow tier serves is kept while

@@ -121,18 +121,6 @@ uint64_t FastWalBudget(const std::vector<DeviceUsage>& usage, uint64_t configure
   return ResolveWalBudget(configured, zone_capacity, fast_bytes);
 }
 
-// The slowest QD1 random read latency of the devices of tier in usage (0:
-// some unknown, or none).
-double TierReadLatency(const std::vector<DeviceUsage>& usage, Tier tier) {
-  double slowest = 0;
-  for (const DeviceUsage& u : usage) {
-    if (u.tier != tier) continue;
-    if (u.random_read_latency_us == 0) return 0;
-    slowest = std::max(slowest, u.random_read_latency_us);
-  }
-  return slowest;
-}
-
 }  // namespace
 
 Status MountServices::Start(std::shared_ptr<Filesystem> base, std::shared_ptr<HintBus> bus,

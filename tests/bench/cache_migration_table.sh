@@ -26,7 +26,7 @@ trap 'rm -rf "$WORK"' EXIT
 DBOPTS="write_buffer_size=1048576;max_write_buffer_number=4;min_write_buffer_number_to_merge=2"
 DBOPTS="$DBOPTS;target_file_size_base=1969225;max_bytes_for_level_base=2097152"
 DBOPTS="$DBOPTS;level0_file_num_compaction_trigger=2;compression=kNoCompression"
-BASE="hhzs:table_bytes=2MiB,wal_budget=4MiB,replace_inputs=off,fill=upper,wal_window_ms=0,level_hold_ms=0"
+BASE="hhzs:table_bytes=2MiB,wal_budget=4MiB,replace_inputs=off,fill=upper,wal_window_ms=0,wal_peak=on,level_hold_ms=0"
 printf "%-6s %-4s %12s %10s %10s %11s %12s %12s\n" scheme load "run ops/s" "HDD reads" "of store" "cache hits" "to SSD" "to HDD"
 for w in W2 W4; do
   case $w in

@@ -132,7 +132,7 @@ def schemes(speedup, migration_kib=None):
     # HHZS as the paper has it: rule (iii) counts a compaction's inputs until
     # they are deleted (replace_inputs=off), and the tiering level's reserved
     # room is popularity migration's (fill=upper), and the WAL's budget holds
-    # its largest size for good (wal_window_ms=0), and the tiering level
+    # its largest size for good (wal_window_ms=0, wal_peak=on), and the tiering level
     # follows the claims at every decision (level_hold_ms=0); HINTFS takes hintfs's
     # defaults. Both keep hhzs's other migration extensions: the fill of
     # free slots above the tiering level, the wait for moves up while
@@ -140,7 +140,7 @@ def schemes(speedup, migration_kib=None):
     # room the tiering level kept (steady_room_ms) and swaps within a level
     # only for twice the reads (swap_margin).
     hintfs = f"hhzs:{tables},wal_budget=4MiB," + rate
-    hhzs = hintfs + ",replace_inputs=off,fill=upper,wal_window_ms=0,level_hold_ms=0"
+    hhzs = hintfs + ",replace_inputs=off,fill=upper,wal_window_ms=0,wal_peak=on,level_hold_ms=0"
     s = {f"B{h}": f"b{h}:{tables}" for h in range(1, 5)}
     s.update({
         "B3+M": f"b3:{tables},migration=on," + rate,

@@ -86,7 +86,7 @@ SCHEMES = {
     "ALL-FAST": ("all-fast:" + TABLES, "", False),
     "FAT": ("b3:" + TABLES, "", False),
     "SAS-CACHE": (f"b3:{TABLES},cache=all,{CACHE_SHARE}", "", True),
-    "HHZS": (f"hhzs:{TABLES},wal_budget=4MiB,cache=all,replace_inputs=off,fill=upper,wal_window_ms=0,level_hold_ms=0", "", False),
+    "HHZS": (f"hhzs:{TABLES},wal_budget=4MiB,cache=all,replace_inputs=off,fill=upper,wal_window_ms=0,wal_peak=on,level_hold_ms=0", "", False),
     "HINTFS": (f"hhzs:{TABLES},wal_budget=4MiB", "blocks=32MiB", False),
 }
 WORKLOADS = {"RO": ["--read", "1"], "RW": ["--read", "0.75", "--insert", "0.25"],

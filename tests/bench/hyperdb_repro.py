@@ -67,17 +67,18 @@ HINTFS_POLICY = f"hhzs:{TABLES},wal_budget=4MiB"
 # HHZS as the paper runs it (its cache admits every block, rule (iii) counts
 # a compaction's inputs until they go: replace_inputs=off; the tiering
 # level's room is popularity migration's: fill=upper; the WAL's budget is
-# its largest size: wal_window_ms=0; L_t follows the claims at every
+# its largest size: wal_window_ms=0, wal_peak=on; L_t follows the claims at every
 # decision: level_hold_ms=0); HINTFS as hintfs
 # runs by default (cache=auto: every block read from the SATA, in fast zones
 # nobody else uses, since block tiering does not take room from the tables
 # here, where a read moved up saves little; migration=auto: off under block
-# tiering here) with block-granular tiering.
+# tiering here; wal_peak=auto: the WAL's budget stays at its two zones over
+# these close tiers) with block-granular tiering.
 SCHEMES = {
     "ALL-SATA": ("all-slow:" + TABLES, ""),
     "ALL-NVMe": ("all-fast:" + TABLES, ""),
     "STATIC": ("b3:" + TABLES, ""),
-    "HHZS": (HINTFS_POLICY + ",cache=all,replace_inputs=off,fill=upper,wal_window_ms=0,level_hold_ms=0", ""),
+    "HHZS": (HINTFS_POLICY + ",cache=all,replace_inputs=off,fill=upper,wal_window_ms=0,wal_peak=on,level_hold_ms=0", ""),
     "HINTFS": (HINTFS_POLICY, "blocks=32MiB"),
 }
 # Schemes whose workloads start from the run's STATIC load (docstring).

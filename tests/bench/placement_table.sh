@@ -93,9 +93,9 @@ printf "%-10s | %6s %6s %6s %6s | %6s %6s %6s %6s | %7s | %8s %8s\n" policy \
 printf "%-10s | %-27s | %-27s |\n" "" "written to the SSD" "on the SSD at the end"
 for p in hhzs hhzs-P hhzs-hold auto b1 b2 b3 b3m b4 all-fast all-slow; do
   case $p in
-    hhzs) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB,replace_inputs=off,fill=upper,wal_window_ms=0,level_hold_ms=0" ;;
-    hhzs-P) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB,migration=off,replace_inputs=off,wal_window_ms=0,level_hold_ms=0" ;;
-    hhzs-hold) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB,hold_ms=1000,replace_inputs=off,fill=upper,wal_window_ms=0,level_hold_ms=0" ;;
+    hhzs) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB,replace_inputs=off,fill=upper,wal_window_ms=0,wal_peak=on,level_hold_ms=0" ;;
+    hhzs-P) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB,migration=off,replace_inputs=off,wal_window_ms=0,wal_peak=on,level_hold_ms=0" ;;
+    hhzs-hold) spec="hhzs:table_bytes=4MiB,wal_budget=8MiB,hold_ms=1000,replace_inputs=off,fill=upper,wal_window_ms=0,wal_peak=on,level_hold_ms=0" ;;
     auto) spec="auto:wal_budget=8MiB" ;;
     b3m) spec="b3:table_bytes=4MiB,migration=on" ;;  # HHZS Exp#2's B3+M
     *) spec=$p ;;

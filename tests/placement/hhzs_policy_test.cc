@@ -274,6 +274,49 @@ TEST_F(HhzsTest, TheWalsPeakLapsesAfterItsWindow) {
   }
 }
 
+// wal_peak=auto holds the peak where the tiers are far apart (an HDD under
+// an SSD, or latencies unknown as the other tests' devices): over a SATA SSD
+// under an NVMe SSD the budget stays at its two zones. on and off hold it
+// or not whatever the devices are.
+TEST_F(HhzsTest, TheWalsPeakIsHeldWhereTheTiersAreFarApart) {
+  using Peak = HhzsConfig::WalPeak;
+  struct Case {
+    Peak peak;
+    double slow_read_us;  // under a fast tier of 80 us reads
+    bool held;
+  };
+  for (const Case& c : {Case{Peak::kAuto, 110, false}, Case{Peak::kAuto, 8695.7, true}, Case{Peak::kHold, 110, true},
+                        Case{Peak::kNone, 8695.7, false}}) {
+    SCOPED_TRACE(::testing::Message() << "wal_peak " << static_cast<int>(c.peak) << ", slow reads of "
+                                      << c.slow_read_us << " us");
+    HhzsConfig config;
+    config.wal_peak = c.peak;
+    Make(config);
+    devices_[0].random_read_latency_us = 80;
+    devices_[1].random_read_latency_us = c.slow_read_us;
+    for (int i = 0; i < 4; i++) EXPECT_TRUE(Place("/db/00000" + std::to_string(i) + ".log", -1));
+    EXPECT_TRUE(Place("/db/a.sst", 0));  // sees the WAL's four zones
+    for (int i = 1; i < 4; i++) Delete("/db/00000" + std::to_string(i) + ".log");
+    EXPECT_TRUE(Place("/db/b.sst", 0));  // the WAL is back in one zone
+    // Held, the peak keeps three empty zones from tables and four slots from
+    // their capacity; else the budget's two zones keep one and two.
+    EXPECT_EQ(policy_->ReservedEmptyZones(devices_[0], kTableClass), c.held ? 3u : 1u);
+    auto state = nlohmann::json::parse(policy_->StateJson());
+    EXPECT_EQ(state["capacity_slots"], c.held ? 8 : 10);
+    EXPECT_EQ(state["tiers_far"], c.slow_read_us > 1000);
+    EXPECT_EQ(state["wal_budget_bytes"], (c.held ? 4 : 2) * kTable);
+  }
+  std::shared_ptr<AllocationPolicy> p;
+  EXPECT_EQ(HhzsConfig().wal_peak, Peak::kAuto);
+  for (const auto& [word, peak] : {std::pair<const char*, Peak>{"auto", Peak::kAuto}, {"on", Peak::kHold},
+                                   {"off", Peak::kNone}}) {
+    ASSERT_TRUE(NewAllocationPolicy(std::string("hhzs:wal_peak=") + word, bus_, &p).ok()) << word;
+    EXPECT_EQ(static_cast<HhzsPolicy*>(p.get())->config().wal_peak, peak) << word;
+    EXPECT_EQ(nlohmann::json::parse(p->StateJson())["wal_peak"], word);
+  }
+  EXPECT_FALSE(NewAllocationPolicy("hhzs:wal_peak=maybe", bus_, &p).ok());
+}
+
 
 // Every workload of the reproduction mounts a copy of a loaded store: the
 // tables that load placed on the fast tier hold its slots.
