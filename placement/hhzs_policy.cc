@@ -76,23 +76,26 @@ void HhzsPolicy::OnHint(const Hint& h) {
   }
 }
 
+int HhzsPolicy::ClaimedTieringLevelLocked(int64_t capacity_slots, int stop_at, int64_t* below) const {
+  *below = 0;
+  for (int i = 0; i < kMaxLevels; i++) {
+    const int64_t claim = ClaimLocked(i);
+    if (i == stop_at || *below + claim >= capacity_slots) return i;
+    *below += claim;
+  }
+  return kMaxLevels;
+}
+
 HhzsPolicy::Decision HhzsPolicy::DecideLocked(int level, bool from_flush, int64_t capacity_slots,
                                               int64_t leaving) const {
   Decision d;
-  int64_t below = 0;  // sum_{j<i} (A_j + D_j)
-  for (int i = 0; i < kMaxLevels; i++) {
-    // A held L_t (level_hold_ns) stops the walk there: its claim fits now
-    // (the claims have dipped), and it takes what the levels above leave.
-    const bool held = i == held_tiering_level_ && config_.level_hold_ns != 0;
-    int64_t claim = ClaimLocked(i);
-    if (below + claim >= capacity_slots || held) {
-      d.tiering_level = i;
-      d.reserved = std::max<int64_t>(0, capacity_slots - below);
-      break;
-    }
-    below += claim;
-  }
-  if (d.tiering_level == kMaxLevels) d.reserved = capacity_slots - below;
+  int64_t below = 0;  // sum_{j<t} (A_j + D_j)
+  // A held L_t (level_hold_ns) stops the walk there: its claim fits now (the
+  // claims have dipped), and it takes what the levels above leave.
+  d.tiering_level = ClaimedTieringLevelLocked(
+      capacity_slots, config_.level_hold_ns != 0 ? held_tiering_level_ : kMaxLevels, &below);
+  d.reserved = d.tiering_level == kMaxLevels ? capacity_slots - below
+                                             : std::max<int64_t>(0, capacity_slots - below);
   d.fast = from_flush || level < d.tiering_level ||
            (level == d.tiering_level && ledger_.fast(level) - leaving < d.reserved);
   return d;
@@ -131,12 +134,9 @@ void HhzsPolicy::NotePeaksLocked() {
 
 void HhzsPolicy::NoteTieringLevelLocked(int64_t capacity_slots) {
   if (config_.level_hold_ns == 0) return;
-  int level = kMaxLevels;  // L_t as the claims give it now
   int64_t below = 0;
-  for (int i = 0; i < kMaxLevels && level == kMaxLevels; i++) {
-    below += ClaimLocked(i);
-    if (below >= capacity_slots) level = i;
-  }
+  // L_t as the claims give it now.
+  const int level = ClaimedTieringLevelLocked(capacity_slots, kMaxLevels, &below);
   if (level <= held_tiering_level_ || now_ns_ >= held_tiering_ns_ + config_.level_hold_ns) {
     held_tiering_level_ = level;
     held_tiering_ns_ = now_ns_;
@@ -525,7 +525,8 @@ std::string HhzsPolicy::StateJson() const {
                         {"wal_peak", WalPeakName(config_.wal_peak)},
                         {"tiers_far", tiers_far_},
                         {"level_hold_ms", config_.level_hold_ns / 1000000},
-                        {"held_tiering_level", held_tiering_level_},
+                        {"held_tiering_level", config_.level_hold_ns != 0 ? nlohmann::json(held_tiering_level_)
+                                                                           : nlohmann::json(nullptr)},
                         {"wal_held_peak_bytes", WalPeakLocked()},
                         {"capacity_slots", last_capacity_slots_},
                         {"tail_zones", last_tail_zones_},

@@ -255,6 +255,10 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   const std::string& WarningLocked() const;  // warning()'s answer
   uint64_t WalBudgetForStateLocked() const;  // the WAL's share of the budget in effect
   int64_t ClaimLocked(int level) const;  // A_i + D_i, or its held peak
+  // The tiering level the claims give against capacity_slots: the first
+  // level whose claim with those above reaches it, or stop_at if that comes
+  // first (a held L_t; kMaxLevels: none). *below: the claims above it.
+  int ClaimedTieringLevelLocked(int64_t capacity_slots, int stop_at, int64_t* below) const;
   // When migration may move tables up again (HhzsConfig::up_moves_wait_ns;
   // 0: now), given the tiering level (kMaxLevels: none, no wait).
   uint64_t UpMovesWaitUntilLocked(int tiering_level) const;
