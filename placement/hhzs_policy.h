@@ -131,8 +131,8 @@ struct HhzsConfig {
   // WAL zone spilled costs the slow device a zone's writes once, and a table
   // kept out of the fast tier for it costs that and its reads later: the
   // budget stays as configured (two zones), and loads of HyperDB's setting
-  // ran 2% faster, level with static placement (docs/benchmarks.md, session
-  // 97). kHold: always, HHZS, whose budget is the WAL's largest size; kNone:
+  // ran 1-2% faster, level with static placement (docs/benchmarks.md,
+  // session 97). kHold: always, HHZS, whose budget is the WAL's largest size; kNone:
   // never.
   enum class WalPeak { kAuto, kHold, kNone };
   WalPeak wal_peak = WalPeak::kAuto;

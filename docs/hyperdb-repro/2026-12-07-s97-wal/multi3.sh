@@ -1,0 +1,3 @@
+# usage: multi3.sh RUNS PHASES 'tag|query|ENV=VAL ENV2=VAL' ...
+runs=$1; phases=$2; shift 2
+for n in $(seq 1 $runs); do for q in "$@"; do IFS='|' read -r tag query envs <<< "$q"; env $envs python3 -u exp.py run STATIC $phases 1 ${tag}r$n "$query" >> runs.log 2>&1; done; done
