@@ -132,8 +132,8 @@ struct HhzsConfig {
   // kept out of the fast tier for it costs that and its reads later: the
   // budget stays as configured (two zones), and loads of HyperDB's setting
   // ran 1-2% faster, level with static placement (docs/benchmarks.md,
-  // session 97). kHold: always, HHZS, whose budget is the WAL's largest size; kNone:
-  // never.
+  // session 97). kHold: always, as HHZS, whose budget is the WAL's largest
+  // size; kNone: never.
   enum class WalPeak { kAuto, kHold, kNone };
   WalPeak wal_peak = WalPeak::kAuto;
   // The tiering level L_t is held at the lowest it was over this window
@@ -237,7 +237,8 @@ class HhzsPolicy : public AllocationPolicy, public TieringSource {
   int64_t DemandLocked(int level) const;
   // The WAL and cache budget on a fast tier of fast_bytes in zones of
   // zone_capacity: as configured (or two zones), or the WAL's held peak
-  // plus the cache's share if the WAL has needed more.
+  // (where wal_peak holds it) plus the cache's share if the WAL has needed
+  // more.
   uint64_t BudgetLocked(uint64_t zone_capacity, uint64_t fast_bytes) const;
   uint64_t WalPeakLocked() const;  // the WAL's peak held now (wal_window_ns), 0 if none is
   // Notes whether devices' tiers are far apart (wal_peak auto).
